@@ -1,0 +1,61 @@
+"""Decks: rulesets/decks/*.yaml compiled into runtime Deck values."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from jongg.runtime.tiles import Category, Deck, Suit, TileKind
+
+from . import registry
+from .errors import Diagnostic, SemanticError, raise_if_errors
+from .schema import validate
+from .source import Document, load_text
+
+
+def compile_deck(doc: Document) -> Deck:
+    validate(doc, "deck")
+    data = doc.data
+    kinds: list[TileKind] = []
+    suits: list[Suit] = []
+    problems: list[Diagnostic] = []
+    for s, suit in enumerate(data.get("suits", [])):
+        first, last = suit["numbers"]
+        names = suit.get("names") or []
+        if names and len(names) != last - first + 1:
+            problems.append(Diagnostic(doc.locate(("suits", s, "names")),
+                                       f"{len(names)} names for {last - first + 1} numbers"))
+        suits.append(Suit(suit["code"], suit["name"], suit.get("ordered", True)))
+        for n in range(first, last + 1):
+            code = suit.get("tile", "{n}" + suit["code"]).replace("{n}", str(n))
+            name = names[n - first] if len(names) > n - first else f"{n} {suit['name']}"
+            kinds.append(TileKind(len(kinds), code, name, Category.SUITED, suit["copies"],
+                                  suit=suit["code"], number=n))
+    suit_codes = {s.code for s in suits}
+    for t, tile in enumerate(data.get("tiles", [])):
+        matches = tile.get("matches")
+        if matches is not None and matches not in suit_codes:
+            problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
+                                       f"matches {matches!r}, which is not a suit of this deck"))
+        kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
+                              tile["copies"], matches=matches, zero=tile.get("zero", False)))
+    seen: set[str] = set()
+    for kind in kinds:
+        if kind.code in seen:
+            problems.append(Diagnostic(doc.locate(()), f"tile code {kind.code!r} is used twice"))
+        seen.add(kind.code)
+    raise_if_errors(problems, SemanticError)
+    return Deck(data["deck"], data.get("title", data["deck"]), tuple(kinds), tuple(suits))
+
+
+@cache
+def load_deck(name: str) -> Deck:
+    """A deck by shipped name or path; `name*2` plays that many sets together."""
+    base, _, times = name.partition("*")
+    entry = registry.locate("deck", base)
+    deck = compile_deck(load_text(entry.read_text(encoding="utf-8"),
+                                  registry.display_name(entry, "deck")))
+    if times:
+        if not times.isdigit() or int(times) < 1:
+            raise SemanticError([Diagnostic(None, f"deck {name!r}: after '*' give a number of sets")])
+        deck = deck.combined(int(times))
+    return deck

@@ -1,0 +1,55 @@
+"""JSON Schema validation of loaded documents, every error with its position."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from .errors import Diagnostic, SchemaError, raise_if_errors
+from .source import Document
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A shipped schema by name: card, deck, variant."""
+    text = resources.files("jongg.compiler.schemas").joinpath(f"{name}.schema.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def json_path(path: Any) -> str:
+    out = "$"
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _diagnostic(doc: Document, error: jsonschema.ValidationError) -> Diagnostic:
+    path = tuple(error.absolute_path)
+    location = doc.locate(path)
+    message = error.message
+    hint = None
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        unknown = [k for k in error.instance if k not in allowed]
+        if unknown:
+            location = doc.locate_key((*path, unknown[0]))
+            message = f"unknown key {unknown[0]!r}"
+            hint = f"allowed keys: {', '.join(allowed)}"
+    elif error.validator == "oneOf" and error.context:
+        best = jsonschema.exceptions.best_match(error.context)
+        message = best.message
+    elif error.validator == "required":
+        hint = "add it"
+    return Diagnostic(location, f"{json_path(path)}: {message}", hint=hint)
+
+
+def validate(doc: Document, name: str) -> None:
+    """Raise SchemaError with every violation of schema `name` in `doc`."""
+    validator = jsonschema.Draft202012Validator(schema(name))
+    errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    raise_if_errors((_diagnostic(doc, e) for e in errors), SchemaError)
