@@ -37,7 +37,8 @@ def compile_deck(doc: Document) -> Deck:
             problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
                                        f"matches {matches!r}, which is not a suit of this deck"))
         kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
-                              tile["copies"], matches=matches, zero=tile.get("zero", False)))
+                              tile["copies"], matches=matches, zero=tile.get("zero", False),
+                              letter=tile.get("letter")))
     seen: set[str] = set()
     for kind in kinds:
         if kind.code in seen:

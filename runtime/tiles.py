@@ -33,6 +33,7 @@ class TileKind:
     number: int | None = None  # 1..9 for suited tiles
     matches: str | None = None  # a dragon's matching suit
     zero: bool = False  # the White dragon doubles as 0
+    letter: str | None = None  # how hand patterns write this honour (R, G, N, F...)
 
     @property
     def is_joker(self) -> bool:
@@ -80,6 +81,12 @@ class Deck:
                 return k
         return None
 
+    def by_letter(self, letter: str) -> TileKind | None:
+        """The honour a pattern letter stands for: R, G, N, E, W, S, F, or 0 (zero)."""
+        if letter == "0":
+            return next((k for k in self.kinds if k.zero), None)
+        return next((k for k in self.kinds if k.letter == letter), None)
+
     def matching_dragon(self, suit: str) -> TileKind | None:
         return next((k for k in self.kinds if k.matches == suit), None)
 
@@ -100,7 +107,7 @@ class Deck:
         """The same tiles with every copy count multiplied (Royale plays two sets)."""
         kinds = tuple(
             TileKind(k.index, k.code, k.name, k.category, k.copies * sets, k.suit, k.number,
-                     k.matches, k.zero)
+                     k.matches, k.zero, k.letter)
             for k in self.kinds
         )
         return Deck(f"{self.name}x{sets}", f"{self.title} x{sets}", kinds, self.suits,

@@ -1,0 +1,227 @@
+"""Cards: rulesets/cards/*.yaml validated and expanded into runtime Cards.
+
+`check_card` returns every diagnostic (errors and warnings) at once;
+`compile_card` raises when there is an error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from jongg.runtime.card import Card, Line, Variation
+from jongg.runtime.tiles import Category, Deck
+
+from . import registry
+from .deck import load_deck
+from .errors import Diagnostic, JonggError, Location, SemanticError, Severity, raise_if_errors
+from .expand import ExpansionError, Problem, Rules, expand
+from .notation import parse
+from .schema import validate
+from .source import Document, load_text
+
+
+@dataclass
+class CardReport:
+    """The result of checking a card: what compiled, and every problem found."""
+
+    file: str
+    card: Card | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if not d.is_error]
+
+
+def _clauses(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def _supply(variation: Variation, deck: Deck) -> str | None:
+    """Why the deck cannot build this variation even with jokers, or None if it can."""
+    strict: Counter[int] = Counter()
+    total: Counter[int] = Counter()
+    for group in variation.groups:
+        for tile in group.tiles:
+            total[tile] += 1
+            if not group.jokers:
+                strict[tile] += 1
+    shortfall = 0
+    for tile, need in total.items():
+        kind = deck.kinds[tile]
+        if strict[tile] > kind.copies:
+            return (f"needs {strict[tile]} {kind.code} where no joker may go, but {deck.name} "
+                    f"holds {kind.copies}")
+        shortfall += max(0, need - kind.copies)
+    plain = max((k.copies for k in deck.kinds if k.category is not Category.JOKER), default=0)
+    for free in variation.free:
+        usable = deck.jokers if free.jokers and free.kind not in ("run", "pair", "single") else 0
+        if free.kind not in ("run", "set") and plain + usable < free.size:
+            return f"needs a {free.kind} of {free.size}, more than {deck.name} can make"
+    if shortfall > deck.jokers:
+        return (f"needs {shortfall} jokers beyond the natural tiles, but {deck.name} "
+                f"has {deck.jokers}")
+    return None
+
+
+class _CardChecker:
+    def __init__(self, doc: Document, deck_override: str | None = None):
+        self.doc = doc
+        self.diagnostics: list[Diagnostic] = []
+        self.deck_override = deck_override
+
+    def problem(self, where: Location, message: str, *, warning: bool = False,
+                hint: str | None = None) -> None:
+        severity = Severity.WARNING if warning else Severity.ERROR
+        self.diagnostics.append(Diagnostic(where, message, severity, hint))
+
+    def decks(self, data: dict[str, Any]) -> list[Deck]:
+        names = [self.deck_override] if self.deck_override else \
+            [data["deck"], *data.get("decks", [])]
+        decks = []
+        for i, name in enumerate(names):
+            try:
+                decks.append(load_deck(name))
+            except JonggError as error:
+                where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
+                for d in error.diagnostics:
+                    self.problem(where, d.message, hint=d.hint)
+        return decks
+
+    def run(self) -> Card | None:
+        validate(self.doc, "card")
+        data = self.doc.data
+        decks = self.decks(data)
+        if not decks:
+            return None
+        deck = decks[0]
+        hand_size = data.get("hand_size", 14)
+        lines: list[Line] = []
+        seen_ids: dict[str, int] = {}
+        for i, raw in enumerate(data["lines"]):
+            line = self.line(i, raw, data, deck, decks, hand_size)
+            if raw["id"] in seen_ids:
+                self.problem(self.doc.locate(("lines", i, "id")),
+                             f"line id {raw['id']!r} is used twice (first on line "
+                             f"{self.doc.locate(('lines', seen_ids[raw['id']])).line})")
+            seen_ids.setdefault(raw["id"], i)
+            if line is not None:
+                lines.append(line)
+        self.overlaps(lines)
+        card = Card(data["card"], data.get("title", data["card"]), deck, hand_size, tuple(lines),
+                    data.get("joker_min_group", 3))
+        return card
+
+    def line(self, i: int, raw: dict[str, Any], data: dict[str, Any], deck: Deck,
+             decks: list[Deck], hand_size: int) -> Line | None:
+        path = ("lines", i)
+        start = self.doc.string_start((*path, "hand"))
+        if data.get("values_required", True) and "value" not in raw:
+            self.problem(self.doc.locate(path), f"line {raw['id']!r} has no value",
+                         hint="add 'value: N'")
+        try:
+            pattern = parse(raw["hand"], origin=start)
+        except JonggError as error:
+            self.diagnostics += error.diagnostics
+            return None
+        variations: list[Variation] = []
+        for k, each in enumerate(decks):
+            rules = Rules(each, data.get("year"), data.get("joker_min_group", 3),
+                          raw.get("jokers", True), data.get("budget", 20000))
+            try:
+                expansion = expand(pattern, rules)
+            except ExpansionError as error:
+                self.report(start, error.problems, raw["id"])
+                return None
+            if k == 0:
+                self.report(start, expansion.warnings, raw["id"])
+            buildable = [v for v in expansion.variations if _supply(v, each) is None]
+            if not buildable and expansion.variations:
+                reason = _supply(expansion.variations[0], each)
+                self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
+                                    f"{reason}", hint=self.joker_hint(raw))
+                return None
+            if not expansion.variations:
+                self.problem(start, f"line {raw['id']!r} has no variation in {each.name}: "
+                                    "its numbers or tiles do not exist there")
+                return None
+            if k == 0:
+                variations = buildable
+        sizes = sorted({v.size for v in variations})
+        if sizes != [hand_size]:
+            self.problem(start, f"line {raw['id']!r} has {', '.join(map(str, sizes))} tiles, "
+                                f"not the hand size {hand_size}: {raw['hand']!r}")
+            return None
+        return Line(raw["id"], raw.get("section", ""), raw.get("value"),
+                    raw.get("concealed", False), raw["hand"], tuple(variations), hand_size,
+                    raw.get("jokers", True), raw.get("note", ""), tuple(raw.get("flags", ())),
+                    _clauses(raw.get("clause")))
+
+    @staticmethod
+    def joker_hint(raw: dict[str, Any]) -> str | None:
+        if raw.get("jokers", True) is False:
+            return "this line allows no jokers ('jokers: false')"
+        if "!" in raw["hand"]:
+            return "a group marked '!' allows no jokers"
+        return None
+
+    def report(self, start: Location, problems: list[Problem], line_id: str) -> None:
+        for pr in problems:
+            where = start.shifted(pr.at[0] - 1, pr.at[1] - 1)
+            self.problem(where, f"line {line_id!r}: {pr.message}", warning=pr.warning,
+                         hint=pr.hint)
+
+    def overlaps(self, lines: list[Line]) -> None:
+        """Duplicate lines (the same variations) and lines contained in others."""
+        keys = [frozenset(v.key() for v in line.variations) for line in lines]
+        index: dict[str, int] = {}
+        for i, raw in enumerate(self.doc.data["lines"]):
+            index.setdefault(raw["id"], i)
+        for b, line in enumerate(lines):
+            where = self.doc.locate(("lines", index[line.id]))
+            for a in range(b):
+                if keys[a] == keys[b]:
+                    self.problem(where, f"line {line.id!r} duplicates line {lines[a].id!r}: "
+                                        "they have the same variations")
+                    break
+                if keys[b] < keys[a] or keys[a] < keys[b]:
+                    small, big = (line, lines[a]) if keys[b] < keys[a] else (lines[a], line)
+                    self.problem(where, f"every variation of line {small.id!r} is also one "
+                                        f"of line {big.id!r}", warning=True)
+
+
+def check_card(doc: Document, deck: str | None = None) -> CardReport:
+    """Every problem of a card; the compiled card too when there is no error."""
+    checker = _CardChecker(doc, deck)
+    try:
+        card = checker.run()
+    except JonggError as error:
+        return CardReport(doc.file, None, error.diagnostics)
+    if any(d.is_error for d in checker.diagnostics):
+        card = None
+    return CardReport(doc.file, card, checker.diagnostics)
+
+
+def compile_card_document(doc: Document, deck: str | None = None) -> Card:
+    report = check_card(doc, deck)
+    raise_if_errors(report.diagnostics, SemanticError)
+    assert report.card is not None
+    return report.card
+
+
+def load_card(name: str, deck: str | None = None) -> Card:
+    """A card by shipped name (`sample`) or path."""
+    return compile_card_document(load_ruleset("card", name), deck)
+
+
+def load_ruleset(kind: str, name: str) -> Document:
+    entry = registry.locate(kind, name)
+    return load_text(entry.read_text(encoding="utf-8"), registry.display_name(entry, kind))
