@@ -57,6 +57,6 @@ def load_deck(name: str) -> Deck:
                                   registry.display_name(entry, "deck")))
     if times:
         if not times.isdigit() or int(times) < 1:
-            raise SemanticError([Diagnostic(None, f"deck {name!r}: after '*' give a number of sets")])
+            raise SemanticError([Diagnostic(None, f"deck {name!r}: after '*' give a number")])
         deck = deck.combined(int(times))
     return deck

@@ -379,7 +379,7 @@ def _variation(picked: tuple[p.Item, ...], suits: dict[str, str], binding: Bindi
     for item in picked:
         if not isinstance(item, p.Group):
             continue
-        tiles = _resolve(item, suits.get(item.suit or "", None), binding, offset, rules,
+        tiles = _resolve(item, suits.get(item.suit or ""), binding, offset, rules,
                          plan.honour_vars)
         if tiles is None:
             return None

@@ -170,9 +170,9 @@ def _parse_tree(text: str) -> Tree:
 
 
 def _label(error: UnexpectedInput, text: str) -> str | None:
+    at = error.pos_in_stream or 0
     if (isinstance(error, UnexpectedCharacters) and error.char in p.SUIT_LETTERS
-            and error.pos_in_stream > 0 and text[error.pos_in_stream - 1].isspace()
-            and ";" not in text[:error.pos_in_stream]):
+            and at > 0 and text[at - 1].isspace() and ";" not in text[:at]):
         return STRAY_SUIT
     try:
         return error.match_examples(_parse_tree, NOTATION_ERRORS, use_accepts=True)

@@ -19,7 +19,7 @@ _NOWHERE: Where = (1, 1)
 
 
 def _at() -> Where:
-    return field(default=_NOWHERE, compare=False, repr=False)  # type: ignore[return-value]
+    return field(default=_NOWHERE, compare=False, repr=False)
 
 
 def is_variable(atom: str) -> bool:

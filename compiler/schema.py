@@ -34,7 +34,8 @@ def _diagnostic(doc: Document, error: jsonschema.ValidationError) -> Diagnostic:
     message = error.message
     hint = None
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = sorted(error.schema.get("properties", {}))
+        props = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        allowed = sorted(props)
         unknown = [k for k in error.instance if k not in allowed]
         if unknown:
             location = doc.locate_key((*path, unknown[0]))

@@ -96,9 +96,9 @@ def _shapes(free: FreeGroup, deck: Deck) -> list[tuple[int, ...]]:
     plain = [k.index for k in deck.kinds if k.category is not Category.JOKER]
     identical = [(k,) * free.size for k in plain]
     if free.kind == "run":
-        return list(_runs(deck))
+        return [tuple(r) for r in _runs(deck)]
     if free.kind == "set":
-        return [(k,) * 3 for k in plain] + list(_runs(deck))
+        return [(k,) * 3 for k in plain] + [tuple(r) for r in _runs(deck)]
     return identical
 
 

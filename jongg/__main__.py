@@ -1,0 +1,5 @@
+import sys
+
+from jongg.cli import main
+
+sys.exit(main())

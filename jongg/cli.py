@@ -1,0 +1,188 @@
+"""The `jongg` command: a thin front door over the compiler and the runtime."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from jongg.compiler.card import check_card, load_card
+from jongg.compiler.deck import load_deck
+from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
+from jongg.compiler.registry import shipped
+from jongg.compiler.source import load_file
+from jongg.compiler.variant import load_variant
+from jongg.runtime.card import Card
+from jongg.runtime.reference import Hand, LineMatch, completed, match_card
+from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
+
+from . import report
+
+
+def _out(text: str = "") -> None:
+    print(text)
+
+
+# -- card check / card show ---------------------------------------------------
+def cmd_card_check(args: argparse.Namespace) -> int:
+    status = 0
+    for path in args.files:
+        try:
+            doc = load_file(path)
+            result = check_card(doc, args.deck)
+            diagnostics = result.diagnostics
+        except JonggError as error:
+            diagnostics, result = error.diagnostics, None
+        for d in sorted(diagnostics, key=lambda d: (d.location.line, d.location.column)
+                        if d.location else (0, 0)):
+            _out(str(d))
+        errors = [d for d in diagnostics if d.is_error]
+        warnings = [d for d in diagnostics if not d.is_error]
+        if errors or (args.strict and warnings):
+            status = 1
+        if result is not None and result.card is not None:
+            card = result.card
+            variations = sum(len(line.variations) for line in card.lines)
+            extra = f", {len(warnings)} warning(s)" if warnings else ""
+            _out(f"{path}: ok: card {card.name!r}, {len(card.lines)} lines, {variations} "
+                 f"variations, deck {card.deck.name}{extra}")
+        elif errors:
+            _out(f"{path}: {len(errors)} error(s), {len(warnings)} warning(s)")
+    return status
+
+
+def cmd_card_show(args: argparse.Namespace) -> int:
+    card = load_card(args.card, args.deck)
+    if args.line:
+        try:
+            line = card.line(args.line)
+        except KeyError:
+            raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
+                                               f"{args.line!r}", hint="see 'jongg card show "
+                                               f"{args.card}' for the ids")]) from None
+        _out(report.line_variations(card, line))
+    else:
+        _out(report.card_table(card))
+    return 0
+
+
+# -- match ----------------------------------------------------------------------
+def _tiles(deck: Deck, text: str, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_tiles(deck, text, what=what))
+    except TileError as error:
+        raise UsageError(str(error)) from None
+
+
+def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
+    deck = card.deck
+    hand = Hand(_tiles(deck, hand_text, "--hand"),
+                tuple(_tiles(deck, e, f"--exposed {e!r}") for e in exposed))
+    if hand.size > card.hand_size:
+        raise UsageError(f"--hand: {hand.size} tiles (exposures included), more than the hand "
+                         f"size {card.hand_size} of card {card.name!r}")
+    if hand.size == 0:
+        raise UsageError("--hand: no tiles given")
+    try:
+        check_supply(deck, [*hand.concealed, *(t for e in hand.exposures for t in e)],
+                     what="--hand")
+    except TileError as error:
+        raise UsageError(str(error)) from None
+    return hand
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    open_hands = False
+    if args.variant:
+        variant = load_variant(args.variant)
+        card, open_hands = variant.card, variant.open_hands
+    else:
+        card = load_card(args.card)
+    hand = read_hand(card, args.hand, args.exposed or [])
+    nearest = match_card(card, hand, open_hands=open_hands)
+    done = completed(card, hand, open_hands=open_hands)
+    shown: list[LineMatch] = nearest[: args.top]
+    if args.json:
+        _out(json.dumps(report.match_json(card, hand, done, shown, args.explain), indent=2))
+    else:
+        _out(report.match_text(card, hand, done, shown, args.explain))
+    return 0
+
+
+# -- tiles ------------------------------------------------------------------------
+def cmd_tiles(args: argparse.Namespace) -> int:
+    if args.name in shipped("variant"):
+        deck = load_variant(args.name).deck
+    else:
+        try:
+            deck = load_deck(args.name)
+        except LoadError:
+            raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
+                                         hint="variants: " + ", ".join(shipped("variant")) +
+                                         "; decks: " + ", ".join(shipped("deck")))]) from None
+    _out(report.tiles_table(deck))
+    return 0
+
+
+# -- the parser -------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jongg", description="A declarative rules compiler for mahjong-family games.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    card = commands.add_parser("card", help="validate and inspect hand cards")
+    card_commands = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")
+    check = card_commands.add_parser("check", help="validate card files, reporting every problem")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("--deck", help="check against this deck instead of the card's own")
+    check.add_argument("--strict", action="store_true", help="warnings fail too")
+    check.set_defaults(run=cmd_card_check)
+    show = card_commands.add_parser("show", help="list a card's lines, or one line's variations")
+    show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
+    show.add_argument("--deck", help="expand against this deck")
+    show.set_defaults(run=cmd_card_show)
+
+    match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
+    source = match.add_mutually_exclusive_group(required=True)
+    source.add_argument("--card", help="a shipped card name or a path")
+    source.add_argument("--variant", help="a variant: its deck and winning hands")
+    match.add_argument("--hand", required=True, help='concealed tiles, e.g. "1B 1B 2C J"')
+    match.add_argument("--exposed", action="append", metavar="TILES",
+                       help="an exposed group (repeatable), e.g. \"2C 2C 2C J\"")
+    match.add_argument("--top", type=int, default=5, help="how many nearest lines (default 5)")
+    match.add_argument("--json", action="store_true", help="print JSON")
+    match.add_argument("--explain", action="store_true", help="show how the tiles fill each line")
+    match.set_defaults(run=cmd_match)
+
+    tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
+    tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
+    tiles.set_defaults(run=cmd_tiles)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+        return status
+    except JonggError as error:
+        for d in error.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug of ours: say so plainly, never a traceback
+        if os.environ.get("JONGG_DEBUG"):
+            raise
+        print(f"jongg: internal error: {type(error).__name__}: {error} "
+              "(set JONGG_DEBUG=1 for details)", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

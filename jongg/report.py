@@ -1,0 +1,114 @@
+"""Text and JSON renderings of cards, tiles and match results for the CLI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jongg.runtime.card import Card, Line, Variation
+from jongg.runtime.reference import Hand, LineMatch, Slot
+from jongg.runtime.tiles import Deck
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in [header, *rows]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def card_table(card: Card) -> str:
+    rows = [[line.id, line.section, "" if line.value is None else str(line.value),
+             "C" if line.concealed else "X", line.pattern, str(len(line.variations))]
+            for line in card.lines]
+    head = (f"card {card.name}: {card.title} ({len(card.lines)} lines, deck {card.deck.name}, "
+            f"{card.hand_size} tiles)\n")
+    return head + _table(rows, ["id", "section", "value", "C/X", "hand", "variations"])
+
+
+def variation_text(deck: Deck, variation: Variation) -> str:
+    groups = [" ".join(deck.codes(g.tiles)) for g in variation.groups]
+    groups += [str(f) for f in variation.free]
+    return " | ".join(groups)
+
+
+def line_variations(card: Card, line: Line) -> str:
+    head = (f"{line.id}: {line.pattern}  ({line.section}, value {line.value}, "
+            f"{'concealed' if line.concealed else 'exposed'}, {len(line.variations)} variations)")
+    body = [f"{i + 1:>5}  {variation_text(card.deck, v)}" for i, v in enumerate(line.variations)]
+    return "\n".join([head, *body])
+
+
+def tiles_table(deck: Deck) -> str:
+    rows = [[k.code, k.name, k.category.value, k.suit or "", str(k.copies)] for k in deck.kinds]
+    return (f"deck {deck.name}: {deck.title}, {deck.size} tiles\n" +
+            _table(rows, ["code", "name", "category", "suit", "copies"]))
+
+
+def _slot_text(slot: Slot) -> str:
+    if slot.filled_by is None:
+        return f"({slot.want}{'?' if slot.joker_ok else ''})"
+    if slot.exposed:
+        return f"{slot.want}^"
+    return f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
+
+
+def fill_text(match: LineMatch) -> str:
+    return " | ".join(" ".join(_slot_text(s) for s in group) for group in match.groups)
+
+
+def _wants(match: LineMatch) -> list[list[str]]:
+    return [[s.want for s in group] for group in match.groups]
+
+
+def match_text(card: Card, hand: Hand, done: list[LineMatch], nearest: list[LineMatch],
+               explain: bool) -> str:
+    deck = card.deck
+    out = [f"hand: {' '.join(deck.codes(hand.concealed))}"
+           + "".join(f"  exposed: {' '.join(deck.codes(e))}" for e in hand.exposures)
+           + f"  ({hand.size} of {card.hand_size} tiles, card {card.name})"]
+    if done:
+        out.append("complete:")
+        for m in done:
+            out.append(f"  {m.line.id} (value {m.line.value}): "
+                       + " | ".join(" ".join(g) for g in _wants(m)))
+    else:
+        out.append("complete: none")
+    if not nearest:
+        out.append("nearest: no line admits these exposures")
+        return "\n".join(out)
+    rows = [[m.line.id, str(m.tiles_away), "" if m.line.value is None else str(m.line.value),
+             " ".join(m.missing) or "-"] for m in nearest]
+    out.append("nearest:")
+    out.append("  " + _table(rows, ["line", "away", "value", "missing"]).replace("\n", "\n  "))
+    if explain:
+        out.append("explain (J=x: a joker stands for x; x^: exposed; (x): missing, "
+                   "(x?): missing, a joker may fill it):")
+        for m in nearest:
+            out.append(f"  {m.line.id}: {fill_text(m)}")
+    return "\n".join(out)
+
+
+def match_json(card: Card, hand: Hand, done: list[LineMatch], nearest: list[LineMatch],
+               explain: bool) -> dict[str, Any]:
+    deck = card.deck
+
+    def entry(m: LineMatch) -> dict[str, Any]:
+        item: dict[str, Any] = {"line": m.line.id, "value": m.line.value,
+                                "tiles_away": m.tiles_away, "missing": m.missing,
+                                "joker_slots": m.joker_slots, "variation": _wants(m)}
+        if explain:
+            item["fill"] = [[{"want": s.want, "tile": s.filled_by, "joker_ok": s.joker_ok,
+                              "exposed": s.exposed} for s in g] for g in m.groups]
+        return item
+
+    return {
+        "card": card.name,
+        "hand": deck.codes(hand.concealed),
+        "exposed": [deck.codes(e) for e in hand.exposures],
+        "size": hand.size,
+        "hand_size": card.hand_size,
+        "complete": [{"line": m.line.id, "value": m.line.value, "variation": _wants(m)}
+                     for m in done],
+        "nearest": [entry(m) for m in nearest],
+    }
