@@ -117,7 +117,7 @@ class _CardChecker:
                 lines.append(line)
         self.overlaps(lines)
         card = Card(data["card"], data.get("title", data["card"]), deck, hand_size, tuple(lines),
-                    data.get("joker_min_group", 3))
+                    data.get("joker_min_group", 3), data.get("all_joker_groups", True))
         return card
 
     def line(self, i: int, raw: dict[str, Any], data: dict[str, Any], deck: Deck,

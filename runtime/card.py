@@ -93,6 +93,7 @@ class Card:
     hand_size: int
     lines: tuple[Line, ...]
     joker_min_group: int = 3
+    all_joker_groups: bool = True  # may a group be jokers alone?
 
     def line(self, line_id: str) -> Line:
         for line in self.lines:

@@ -118,8 +118,12 @@ def _fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: in
 
 
 def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Deck,
-          exposed: Sequence[bool]) -> tuple[int, list[list[Slot]]]:
-    """The best filling of concrete groups from concealed tiles; exposed groups are full."""
+          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
+    """The best filling of concrete groups from concealed tiles; exposed groups are full.
+
+    Without `all_jokers`, a group needs one natural: jokers go first to groups
+    that hold a natural, and a group with none takes at most size - 1 jokers.
+    """
     codes = deck.codes
     left = Counter(counts)
     slots: list[list[Slot | None]] = [[None] * len(g.tiles) for g in groups]
@@ -132,14 +136,18 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
                 if left[tile] > 0:
                     left[tile] -= 1
                     slots[gi][si] = Slot(codes([tile])[0], codes([tile])[0], group.jokers)
-    for gi, group in enumerate(groups):
+    holding = [any(s is not None for s in g) for g in slots]
+    order = sorted(range(len(groups)), key=lambda gi: not holding[gi])
+    for gi in order:
+        group = groups[gi]
+        room = len(group.tiles) - (0 if all_jokers or holding[gi] else 1)
         for si, tile in enumerate(group.tiles):
             if slots[gi][si] is not None:
                 continue
             want = group.label or codes([tile])[0]
             if exposed[gi]:
                 slots[gi][si] = Slot(want, want, group.jokers, exposed=True)
-            elif group.jokers and jokers > 0:
+            elif group.jokers and jokers > 0 and si < room:
                 jokers -= 1
                 slots[gi][si] = Slot(want, "J", True)
             else:
@@ -199,7 +207,7 @@ def _bindings(free: Sequence[FreeGroup], fixed: dict[int, _Bound], offset: int,
             yield bound
 
 
-def match_variation(variation: Variation, hand: Hand, deck: Deck
+def match_variation(variation: Variation, hand: Hand, deck: Deck, all_jokers: bool = True
                     ) -> tuple[int, list[list[Slot]]] | None:
     """The most slots of this variation the hand fills, or None if the
     exposures cannot all be whole groups of it."""
@@ -213,20 +221,20 @@ def match_variation(variation: Variation, hand: Hand, deck: Deck
             groups = [placed.get(gi, _Bound(g.tiles, g.jokers))
                       for gi, g in enumerate(variation.groups)] + bound_free
             exposed = [gi in placed for gi in range(len(groups))]
-            score, slots = _fill(groups, counts, jokers, deck, exposed)
+            score, slots = _fill(groups, counts, jokers, deck, exposed, all_jokers)
             if best is None or score > best[0]:
                 best = (score, slots)
     return best
 
 
-def match_line(line: Line, hand: Hand, deck: Deck, *, open_hands: bool = False
-               ) -> LineMatch | None:
+def match_line(line: Line, hand: Hand, deck: Deck, *, open_hands: bool = False,
+               all_jokers: bool = True) -> LineMatch | None:
     """The nearest variation of a line, or None when the exposures rule it out."""
     if line.concealed and hand.exposures and not open_hands:
         return None
     best: LineMatch | None = None
     for vi, variation in enumerate(line.variations):
-        found = match_variation(variation, hand, deck)
+        found = match_variation(variation, hand, deck, all_jokers)
         if found is None:
             continue
         away = line.size - found[0]
@@ -240,7 +248,8 @@ def match_line(line: Line, hand: Hand, deck: Deck, *, open_hands: bool = False
 def match_card(card: Card, hand: Hand, *, open_hands: bool = False) -> list[LineMatch]:
     """Every line the exposures allow, nearest first (ties: line order)."""
     found = [m for line in card.lines
-             if (m := match_line(line, hand, card.deck, open_hands=open_hands)) is not None]
+             if (m := match_line(line, hand, card.deck, open_hands=open_hands,
+                                 all_jokers=card.all_joker_groups)) is not None]
     return sorted(found, key=lambda m: m.tiles_away)
 
 

@@ -1,0 +1,33 @@
+"""Shared helpers: shipped cards, and hands written as tile codes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from jongg.compiler.card import load_card
+from jongg.runtime.card import Card
+from jongg.runtime.reference import Hand
+from jongg.runtime.tiles import parse_tiles
+
+
+@cache
+def card(name: str) -> Card:
+    return load_card(name)
+
+
+def hand(c: Card, concealed: str, exposed: Sequence[str] = ()) -> Hand:
+    deck = c.deck
+    return Hand(tuple(parse_tiles(deck, concealed)),
+                tuple(tuple(parse_tiles(deck, e)) for e in exposed))
+
+
+def card_from_lines(*lines: str, deck: str = "american-152", size: int = 14,
+                    extra: str = "") -> Card:
+    """A card compiled from YAML line entries, e.g. '{id: a, hand: "...", value: 25}'."""
+    from jongg.compiler.card import compile_card_document
+    from jongg.compiler.source import load_text
+
+    body = "\n".join(f"  - {line}" for line in lines)
+    text = f"card: t\ndeck: {deck}\nhand_size: {size}\nyear: 2026\n{extra}lines:\n{body}\n"
+    return compile_card_document(load_text(text, "t.yaml"))
