@@ -41,7 +41,7 @@ def line_variations(card: Card, line: Line) -> str:
 
 def tiles_table(deck: Deck) -> str:
     rows = [[k.code, k.name, k.category.value, k.suit or "", str(k.copies)] for k in deck.kinds]
-    return (f"deck {deck.name}: {deck.title}, {deck.size} tiles\n" +
+    return (f"deck {deck.name}: {deck.title} ({deck.size} in all)\n" +
             _table(rows, ["code", "name", "category", "suit", "copies"]))
 
 
