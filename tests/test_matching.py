@@ -41,8 +41,9 @@ def test_quint_needs_a_joker_except_flowers():
     c = card_from_lines('{id: q, hand: "FFFFF 11111a 2222b", value: 1}')
     assert ids(c, "F F F F F 1B 1B 1B 1B J 2C 2C 2C 2C") == ["q"]
     assert ids(c, "F F F F J 1B 1B 1B J J 2C 2C 2C 2C") == ["q"]
-    from jongg.compiler.errors import SemanticError
     import pytest
+
+    from jongg.compiler.errors import SemanticError
     with pytest.raises(SemanticError, match="no joker may go"):
         card_from_lines('{id: q, hand: "FFFF 11111a! 22222b", value: 1}')
 

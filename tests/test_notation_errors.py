@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from jongg.compiler.errors import Location, NotationError
 from jongg.compiler.notation import NOTATION_ERRORS, STRAY_SUIT, parse
 

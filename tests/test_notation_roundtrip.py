@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from jongg.compiler import pattern as p
 from jongg.compiler.errors import NotationError
 from jongg.compiler.notation import parse
