@@ -1,0 +1,210 @@
+"""JSON Schema validation of cards, decks and variants: every error, at its position."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import jsonschema
+import pytest
+
+from jongg.compiler.errors import Diagnostic, Location, SchemaError
+from jongg.compiler.registry import shipped
+from jongg.compiler.schema import json_path, schema, validate
+from jongg.compiler.source import load_text
+
+SCHEMAS = ["card", "deck", "variant"]
+
+
+def _diagnostics(text: str, name: str, file: str = "c.yaml") -> list[Diagnostic]:
+    with pytest.raises(SchemaError) as info:
+        validate(load_text(text, file), name)
+    return info.value.diagnostics
+
+
+def _at(text: str, line: int, needle: str) -> int:
+    """The 1-based column of `needle` on 1-based `line` of `text`."""
+    return text.splitlines()[line - 1].index(needle) + 1
+
+
+@pytest.mark.parametrize("name", SCHEMAS)
+def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
+    raw = resources.files("jongg.compiler.schemas").joinpath(f"{name}.schema.json").read_text()
+    loaded = json.loads(raw)
+    jsonschema.Draft202012Validator.check_schema(loaded)
+    assert schema(name) == loaded
+    assert loaded["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(("kind", "name"),
+                         [(kind, n) for kind in SCHEMAS for n in shipped(kind)])
+def test_shipped_rulesets_satisfy_their_schema(kind: str, name: str) -> None:
+    folder = {"card": "cards", "deck": "decks", "variant": "variants"}[kind]
+    entry = resources.files("jongg.rulesets").joinpath(folder, f"{name}.yaml")
+    validate(load_text(entry.read_text(encoding="utf-8"), entry.name), kind)
+
+
+CARD_UNKNOWN_TOP = """\
+card: demo
+deck: american-152
+colour: red
+lines:
+  - {id: one, hand: "3[kong] [pair]", value: 50}
+"""
+
+
+def test_card_unknown_key_at_the_key() -> None:
+    (d,) = _diagnostics(CARD_UNKNOWN_TOP, "card")
+    assert d.location == Location("c.yaml", 3, 1)
+    assert "unknown key 'colour'" in d.message
+    assert d.hint is not None and d.hint.startswith("allowed keys: ")
+    for key in ("card", "clause", "deck", "hand_size", "lines", "title", "year"):
+        assert key in d.hint
+    assert str(d).startswith("c.yaml:3:1: error: ")
+
+
+CARD_UNKNOWN_IN_LINE = """\
+card: demo
+deck: american-152
+lines:
+  - id: one
+    hand: "3[kong] [pair]"
+    value: 50
+    flavour: sweet
+"""
+
+
+def test_card_unknown_key_inside_a_line() -> None:
+    (d,) = _diagnostics(CARD_UNKNOWN_IN_LINE, "card")
+    assert d.location == Location("c.yaml", 7, 5)
+    assert "$.lines[0]" in d.message and "unknown key 'flavour'" in d.message
+    assert d.hint is not None
+    for key in ("clause", "concealed", "hand", "id", "jokers", "note", "section", "value"):
+        assert key in d.hint
+
+
+def test_wrong_type_at_the_value() -> None:
+    text = CARD_UNKNOWN_IN_LINE.replace("value: 50", 'value: "abc"').replace(
+        "    flavour: sweet\n", "")
+    (d,) = _diagnostics(text, "card")
+    assert d.location == Location("c.yaml", 6, _at(text, 6, '"abc"'))
+    assert "$.lines[0].value" in d.message
+    assert "'abc' is not of type 'integer'" in d.message
+
+
+def test_wrong_type_in_a_flow_mapping() -> None:
+    text = "card: demo\ndeck: american-152\nlines:\n  - {id: one, hand: 7, value: 5}\n"
+    (d,) = _diagnostics(text, "card")
+    assert d.location == Location("c.yaml", 4, _at(text, 4, "7"))
+    assert "$.lines[0].hand" in d.message
+
+
+CARD_THREE_MISTAKES = """\
+card: demo
+deck: american-152
+hand_size: fourteen
+lines:
+  - id: one
+    hand: "3[kong] [pair]"
+    value: 50
+    jokerz: false
+  - id: two
+    hand: "FF 1111a 2222b 3333c"
+    value: "abc"
+"""
+
+
+def test_every_error_is_reported_at_once() -> None:
+    diagnostics = _diagnostics(CARD_THREE_MISTAKES, "card")
+    assert len(diagnostics) == 3
+    located = {(d.location.line, d.location.column) for d in diagnostics if d.location}
+    assert located == {(3, 12), (8, 5), (11, 12)}
+    text = "\n".join(d.message for d in diagnostics)
+    assert "$.hand_size" in text and "unknown key 'jokerz'" in text and "$.lines[1].value" in text
+    assert all(d.is_error for d in diagnostics)
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: two unknown keys in one mapping give one "
+                                       "diagnostic: schema._diagnostic reports only unknown[0]")
+def test_every_unknown_key_of_a_mapping_is_reported() -> None:
+    text = "card: demo\ndeck: american-152\ncolour: red\nflavour: sweet\nlines:\n" \
+           "  - {id: one, hand: \"3[kong] [pair]\", value: 50}\n"
+    diagnostics = _diagnostics(text, "card")
+    assert {d.location.line for d in diagnostics if d.location} == {3, 4}
+
+
+@pytest.mark.parametrize(("text", "path", "needle"), [
+    ("deck: demo\n", "$", "'card' is a required property"),
+    ("card: Demo Card\ndeck: x\nlines: [{id: a, hand: x}]\n", "$.card", "does not match"),
+    ("card: d\ndeck: x\nlines: []\n", "$.lines", "should be non-empty"),
+    ("card: d\ndeck: x\nlines: [{id: a, hand: ''}]\n", "$.lines[0].hand", "non-empty"),
+    ("card: d\ndeck: x\nlines: [{id: a}]\n", "$.lines[0]", "'hand' is a required property"),
+    ("card: d\ndeck: x\nyear: 20\nlines: [{id: a, hand: x}]\n", "$.year", "minimum"),
+    ("card: d\ndeck: x\nclause: XYZ-1\nlines: [{id: a, hand: x}]\n", "$.clause", "XYZ-1"),
+    ("- 1\n", "$", "is not of type 'object'"),
+    ("", "$", "None is not of type 'object'"),
+])
+def test_card_schema_violations(text: str, path: str, needle: str) -> None:
+    diagnostics = _diagnostics(text, "card")
+    assert any(d.message.startswith(f"{path}: ") and needle in d.message
+               for d in diagnostics), diagnostics
+
+
+def test_required_key_hint() -> None:
+    (d,) = _diagnostics("card: x\ndeck: y\n", "card")
+    assert "'lines' is a required property" in d.message
+    assert d.hint == "add it"
+    assert d.location == Location("c.yaml", 1, 1)
+
+
+DECK = """\
+deck: tiny
+suits:
+  - {code: B, name: Bams, numbers: [1, 9], copies: 4, colour: green}
+tiles:
+  - {code: RD, name: Red, category: dragonn, copies: 4}
+  - {code: J, name: Joker, category: joker, copies: many}
+"""
+
+
+def test_deck_schema_errors() -> None:
+    diagnostics = _diagnostics(DECK, "deck", "d.yaml")
+    assert len(diagnostics) == 3
+    by_line = {d.location.line: d for d in diagnostics if d.location}
+    assert by_line[3].location == Location("d.yaml", 3, _at(DECK, 3, "colour"))
+    assert "unknown key 'colour'" in by_line[3].message
+    assert by_line[3].hint is not None and "numbers" in by_line[3].hint
+    assert by_line[5].location == Location("d.yaml", 5, _at(DECK, 5, "dragonn"))
+    assert "$.tiles[0].category" in by_line[5].message
+    assert by_line[6].location == Location("d.yaml", 6, _at(DECK, 6, "many"))
+
+
+VARIANT = """\
+variant: demo
+deck: 152
+win:
+  card: mjcg-beginner
+  open_hand: true
+"""
+
+
+def test_variant_schema_errors() -> None:
+    diagnostics = _diagnostics(VARIANT, "variant", "v.yaml")
+    assert len(diagnostics) == 2
+    by_line = {d.location.line: d for d in diagnostics if d.location}
+    assert by_line[2].location == Location("v.yaml", 2, 7)
+    assert "152 is not of type 'string'" in by_line[2].message
+    assert by_line[5].location == Location("v.yaml", 5, 3)
+    assert "unknown key 'open_hand'" in by_line[5].message
+    assert by_line[5].hint == "allowed keys: card, open_hands"
+
+
+def test_valid_documents_pass() -> None:
+    validate(load_text("variant: v\ndeck: american-152\nwin: {card: x}\n", "v.yaml"), "variant")
+    validate(load_text("deck: d\n", "d.yaml"), "deck")
+    validate(load_text(CARD_UNKNOWN_TOP.replace("colour: red\n", ""), "c.yaml"), "card")
+
+
+def test_json_path() -> None:
+    assert json_path(()) == "$"
+    assert json_path(("lines", 3, "hand")) == "$.lines[3].hand"
