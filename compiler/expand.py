@@ -152,7 +152,7 @@ class _Alternative:
         for var in sorted(set(self.domains) | set(self.definitions)):
             if var not in self.used_vars and not any(var in self._depends(v) for v in mentioned):
                 self.warnings.append(Problem(f"variable {var!r} is bound but not used",
-                                             self._at(var)))
+                                             self._at(var), warning=True))
         order: list[str] = []
         pending = sorted(mentioned)
         while pending:
@@ -182,7 +182,7 @@ class _Alternative:
             elif not self._suited(group):
                 self.warnings.append(Problem(
                     f"the suit letter of '{group}' has no effect: it holds no suited tile",
-                    group.at))
+                    group.at, warning=True))
             elif group.suit not in letters:
                 letters.append(group.suit)
         suits = len(self.rules.deck.suits)
@@ -326,8 +326,12 @@ def _resolve(group: p.Group, suit: str | None, binding: Binding, offset: int,
 def _check_atoms(alt: p.Alternative, rules: Rules) -> list[Problem]:
     problems = []
     deck = rules.deck
+    reported: set[str] = set()
     for group in alt.groups():
-        for atom in group.atoms:
+        for atom in dict.fromkeys(group.atoms):
+            if atom in reported:
+                continue
+            reported.add(atom)
             if atom == p.YEAR and rules.year is None:
                 problems.append(Problem("'{year}' but the card has no 'year:'", group.at,
                                         hint="add 'year: 2026' to the card"))

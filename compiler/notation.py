@@ -56,7 +56,8 @@ TERMINAL_NAMES = {
     "NUMBER": "a number", "STEP": "a step", "COUNT_LIST": "suit counts", "SET_NAME": "a set name",
     "SEMICOLON": "';'", "VBAR": "'|'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
     "RSQB": "']'", "NO_JOKERS": "'!'", "$END": "the end", "IN": "'in'", "EQUAL": "'='",
-    "COMMA": "','", "PLUS": "'+'", "MINUS": "'-'",
+    "COMMA": "','", "PLUS": "'+'", "MINUS": "'-'", "_NOT_EQUAL": "'!='", "_RANGE": "'..'",
+    "DISTINCT": "'distinct'", "SHIFT": "'shift'", "SUITS": "'suits'",
 }
 
 
@@ -183,7 +184,8 @@ def _label(error: UnexpectedInput, text: str) -> str | None:
 def _fallback(error: UnexpectedInput) -> str:
     if isinstance(error, UnexpectedCharacters):
         return f"unexpected character {error.char!r}"
-    expected = sorted({TERMINAL_NAMES.get(t, t) for t in getattr(error, "expected", ()) or ()})
+    expected = sorted({TERMINAL_NAMES.get(t, t.lower().strip("_")) for t in
+                       getattr(error, "expected", ()) or ()})
     token = getattr(error, "token", None)
     found = "the end" if isinstance(error, UnexpectedEOF) or token is None or token.type == "$END" \
         else repr(str(token))

@@ -28,6 +28,20 @@ def json_path(path: Any) -> str:
     return out
 
 
+def _diagnostics(doc: Document, error: jsonschema.ValidationError) -> list[Diagnostic]:
+    """One diagnostic per problem: each unknown key of a mapping on its own."""
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        path = tuple(error.absolute_path)
+        props = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        allowed = ", ".join(sorted(props))
+        unknown = [k for k in error.instance if k not in props]
+        if unknown:
+            return [Diagnostic(doc.locate_key((*path, key)),
+                               f"{json_path(path)}: unknown key {key!r}",
+                               hint=f"allowed keys: {allowed}") for key in unknown]
+    return [_diagnostic(doc, error)]
+
+
 def _diagnostic(doc: Document, error: jsonschema.ValidationError) -> Diagnostic:
     path = tuple(error.absolute_path)
     location = doc.locate(path)
@@ -53,4 +67,4 @@ def validate(doc: Document, name: str) -> None:
     """Raise SchemaError with every violation of schema `name` in `doc`."""
     validator = jsonschema.Draft202012Validator(schema(name))
     errors = sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
-    raise_if_errors((_diagnostic(doc, e) for e in errors), SchemaError)
+    raise_if_errors((d for e in errors for d in _diagnostics(doc, e)), SchemaError)

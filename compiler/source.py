@@ -44,9 +44,18 @@ class Document:
     def string_start(self, path: PathKey) -> Location:
         """Where the characters of a scalar string begin (after an opening quote)."""
         loc = self.locate(path)
-        if self.styles.get(tuple(path)) in ("'", '"'):
+        style = self.styles.get(tuple(path))
+        if style in ("'", '"'):
             return Location(loc.file, loc.line, loc.column + 1)
+        if style in ("|", ">"):  # the text starts on the next line, indented
+            rows = self.text.splitlines()
+            if loc.line < len(rows):
+                row = rows[loc.line]
+                return Location(loc.file, loc.line + 1, len(row) - len(row.lstrip()) + 1)
         return loc
+
+
+_PLAIN = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
 def _mark(file: str, node: yaml.Node) -> Location:
@@ -84,12 +93,15 @@ def load_file(path: str | Path) -> Document:
 
 def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, doc: Document) -> Any:
     doc.locations[path] = _mark(doc.file, node)
+    if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
+        raise LoadError([Diagnostic(_mark(doc.file, node),
+                                    f"the tag {node.tag!r} is not allowed: plain YAML only")])
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, str | int):
+            if not isinstance(key, str | int) or isinstance(key, bool):
                 raise LoadError([Diagnostic(_mark(doc.file, key_node),
                                             f"a key must be a string, not {key!r}")])
             if key in result:

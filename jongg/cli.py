@@ -100,6 +100,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         card, open_hands = variant.card, variant.open_hands
     else:
         card = load_card(args.card)
+    if args.top < 1:
+        raise UsageError("--top: give a number of lines, 1 or more")
     hand = read_hand(card, args.hand, args.exposed or [])
     nearest = match_card(card, hand, open_hands=open_hands)
     done = completed(card, hand, open_hands=open_hands)
@@ -118,7 +120,9 @@ def cmd_tiles(args: argparse.Namespace) -> int:
     else:
         try:
             deck = load_deck(args.name)
-        except LoadError:
+        except LoadError as error:
+            if any(d.location for d in error.diagnostics) or args.name.endswith((".yaml", ".yml")):
+                raise
             raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
                                          hint="variants: " + ", ".join(shipped("variant")) +
                                          "; decks: " + ", ".join(shipped("deck")))]) from None

@@ -164,8 +164,6 @@ def test_unknown_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--line" in err and "'no-such-line'" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: cmd_tiles turns every LoadError into 'no variant "
-                                       "or deck named', hiding a deck file's own located error")
 def test_tiles_of_a_malformed_deck_file(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, "deck: tiny\nsuits: [\n", "deck.yaml")
@@ -278,8 +276,6 @@ def test_a_warning_passes_unless_strict(tmp_path: Path,
     assert "warning: every variation of line 'small'" in out
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: expand.py appends its warnings as Problem(...) with "
-                                       "warning=False, so card check reports them as errors")
 @pytest.mark.parametrize("hand", ["FF 1111a 2222b 3333c ; n in 1..9", "FFa 1111a 2222b 3333c"])
 def test_expansion_warnings_are_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          hand: str) -> None:
@@ -289,8 +285,6 @@ def test_expansion_warnings_are_warnings(tmp_path: Path, capsys: pytest.CaptureF
     assert status == 0
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _check_atoms reports a missing tile once per atom, "
-                                       "so 'FFFF' on a deck without flowers is said 4 times")
 def test_a_missing_tile_is_reported_once(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, HEADER + '  - id: one\n    hand: "FFFF 1111a 2222a 3333a"\n'

@@ -124,8 +124,6 @@ def test_unlabelled_errors_are_still_notation_errors(text: str) -> None:
     assert str(error).startswith("x.yaml:4:")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: TERMINAL_NAMES lacks the '!=' and '..' terminals, "
-                                       "so fallback messages print lark's __ANON_0/__ANON_1")
 @pytest.mark.parametrize("text", UNLABELLED)
 def test_unlabelled_errors_leak_no_lark_internals(text: str) -> None:
     message = str(_error(text))

@@ -99,8 +99,6 @@ def test_string_start_skips_the_opening_quote() -> None:
     assert doc.string_start(("card",)) == Location("c.yaml", 1, 7)  # plain
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: string_start() ignores block scalars (| and >): "
-                                       "it returns the indicator's position, not the text's")
 def test_string_start_of_a_block_scalar() -> None:
     doc = load_text("hand: >-\n  FF 2222a\n", "b.yaml")
     assert doc.data == {"hand": "FF 2222a"}
@@ -199,8 +197,6 @@ def test_python_and_unknown_tags_on_scalars_are_refused(text: str) -> None:
     assert "tag" in str(error)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _build() recurses into mappings and sequences "
-                                       "itself, so their tags are silently dropped, not refused")
 @pytest.mark.parametrize("text", [
     "x: !!python/object/apply:os.system ['echo hi']\n",
     "x: !!python/object:collections.OrderedDict {}\n",
