@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from jongg.runtime.card import FREE_SIZES
+
 YEAR = "{year}"
 NUMBERS = frozenset("0123456789")
 HONOURS = frozenset("FNEWSDRG")
@@ -52,10 +54,6 @@ class Choice:
 
     def __str__(self) -> str:
         return "(" + "|".join(map(str, self.options)) + ")"
-
-
-FREE_SIZES = {"single": 1, "pair": 2, "pung": 3, "kong": 4, "quint": 5, "sextet": 6,
-              "run": 3, "set": 3}
 
 
 @dataclass(frozen=True, slots=True)

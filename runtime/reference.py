@@ -79,9 +79,9 @@ class _Bound:
     label: str | None = None  # "[pung]" for a placeholder
 
 
-def _runs(deck: Deck) -> list[tuple[int, int, int]]:
+def _runs(deck: Deck) -> list[tuple[int, ...]]:
     ordered = {s.code for s in deck.suits if s.ordered}
-    out = []
+    out: list[tuple[int, ...]] = []
     for kind in deck.kinds:
         if kind.suit in ordered and kind.number is not None:
             nxt = deck.suited(kind.suit, kind.number + 1)
@@ -96,9 +96,9 @@ def _shapes(free: FreeGroup, deck: Deck) -> list[tuple[int, ...]]:
     plain = [k.index for k in deck.kinds if k.category is not Category.JOKER]
     identical = [(k,) * free.size for k in plain]
     if free.kind == "run":
-        return [tuple(r) for r in _runs(deck)]
+        return _runs(deck)
     if free.kind == "set":
-        return [(k,) * 3 for k in plain] + [tuple(r) for r in _runs(deck)]
+        return [(k,) * 3 for k in plain] + _runs(deck)
     return identical
 
 
@@ -124,7 +124,6 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
     Without `all_jokers`, a group needs one natural: jokers go first to groups
     that hold a natural, and a group with none takes at most size - 1 jokers.
     """
-    codes = deck.codes
     left = Counter(counts)
     slots: list[list[Slot | None]] = [[None] * len(g.tiles) for g in groups]
     # naturals into slots no joker may fill, then into joker slots
@@ -135,7 +134,7 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
             for si, tile in enumerate(group.tiles):
                 if left[tile] > 0:
                     left[tile] -= 1
-                    slots[gi][si] = Slot(codes([tile])[0], codes([tile])[0], group.jokers)
+                    slots[gi][si] = Slot(deck.code(tile), deck.code(tile), group.jokers)
     holding = [any(s is not None for s in g) for g in slots]
     order = sorted(range(len(groups)), key=lambda gi: not holding[gi])
     for gi in order:
@@ -144,7 +143,7 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
         for si, tile in enumerate(group.tiles):
             if slots[gi][si] is not None:
                 continue
-            want = group.label or codes([tile])[0]
+            want = group.label or deck.code(tile)
             if exposed[gi]:
                 slots[gi][si] = Slot(want, want, group.jokers, exposed=True)
             elif group.jokers and jokers > 0 and si < room:
