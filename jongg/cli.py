@@ -8,14 +8,18 @@ import os
 import sys
 from collections.abc import Sequence
 
+from jongg.compiler import cache
 from jongg.compiler.card import check_card, load_card
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
-from jongg.compiler.variant import load_variant
+from jongg.compiler.variant import load_variant, resolve
+from jongg.runtime import artifact
 from jongg.runtime.card import Card
-from jongg.runtime.reference import Hand, LineMatch, completed, match_card
+from jongg.runtime.hand import Hand
+from jongg.runtime.matcher import Matcher
+from jongg.runtime.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
 from . import report
@@ -93,23 +97,78 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     return hand
 
 
+def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
+    """(kind, card, deck, open hands) of a card or variant given by name or path."""
+    if kind is None:
+        if name.endswith((".yaml", ".yml")):
+            kind = "variant" if "variant" in load_file(name).data else "card"
+        elif name in shipped("variant"):
+            kind = "variant"
+        elif name in shipped("card"):
+            kind = "card"
+        else:
+            raise UsageError([Diagnostic(None, f"no variant or card named {name!r}",
+                                         hint="variants: " + ", ".join(shipped("variant")) +
+                                         "; cards: " + ", ".join(shipped("card")))])
+    if kind == "card":
+        return kind, name, None, False
+    load_variant(name)  # every problem of the variant, reported before compiling
+    data = resolve(name)
+    return kind, data["win"]["card"], data["deck"], bool(data["win"].get("open_hands", False))
+
+
+def _load_matcher(args: argparse.Namespace) -> Matcher:
+    if args.matcher:
+        try:
+            return artifact.load(args.matcher)
+        except artifact.ArtifactError as error:
+            raise UsageError(f"--matcher: {error}") from None
+    kind = "variant" if args.variant else "card"
+    _, card, deck, open_hands = _ruleset(args.variant or args.card, kind)
+    compiled = cache.matcher(card, deck, open_hands=open_hands)
+    if compiled.note:
+        print(f"jongg: {compiled.note}", file=sys.stderr)
+    return compiled.matcher
+
+
 def cmd_match(args: argparse.Namespace) -> int:
-    open_hands = False
-    if args.variant:
-        variant = load_variant(args.variant)
-        card, open_hands = variant.card, variant.open_hands
-    else:
-        card = load_card(args.card)
     if args.top < 1:
         raise UsageError("--top: give a number of lines, 1 or more")
+    if not (args.card or args.variant or args.matcher):
+        raise UsageError("match: give --card, --variant or --matcher")
+    matcher = _load_matcher(args)
+    card = matcher.card
     hand = read_hand(card, args.hand, args.exposed or [])
-    nearest = match_card(card, hand, open_hands=open_hands)
-    done = completed(card, hand, open_hands=open_hands)
-    shown: list[LineMatch] = nearest[: args.top]
+    if args.reference:  # the brute-force oracle, for comparison
+        nearest: list[report.Nearness] = list(match_card(card, hand,
+                                                         open_hands=matcher.open_hands))
+        done: list[report.Nearness] = list(completed(card, hand, open_hands=matcher.open_hands))
+    else:
+        nearest = list(matcher.tiles_away(hand))
+        done = list(matcher.completions(hand))
+    shown = nearest[: args.top]
     if args.json:
         _out(json.dumps(report.match_json(card, hand, done, shown, args.explain), indent=2))
     else:
         _out(report.match_text(card, hand, done, shown, args.explain))
+    return 0
+
+
+# -- compile ----------------------------------------------------------------------
+def cmd_compile(args: argparse.Namespace) -> int:
+    kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
+    if args.output:
+        compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
+                                    key=cache.source_key(card, deck, open_hands))
+    else:
+        compiled = cache.matcher(card, deck, open_hands=open_hands)
+    c = compiled.matcher.card
+    variations = sum(len(line.variations) for line in c.lines)
+    how = "loaded from the cache" if compiled.from_cache else "compiled"
+    size = compiled.path.stat().st_size / 1024
+    _out(f"{kind} {args.ruleset!r}: card {c.name!r}, {len(c.lines)} lines, {variations} "
+         f"variations; {how} in {compiled.seconds * 1000:.0f} ms -> {compiled.path} "
+         f"({size:.0f} KiB)")
     return 0
 
 
@@ -150,16 +209,27 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(run=cmd_card_show)
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
-    source = match.add_mutually_exclusive_group(required=True)
+    source = match.add_mutually_exclusive_group()
     source.add_argument("--card", help="a shipped card name or a path")
     source.add_argument("--variant", help="a variant: its deck and winning hands")
+    source.add_argument("--matcher", metavar="FILE", help="a file written by 'jongg compile -o'")
     match.add_argument("--hand", required=True, help='concealed tiles, e.g. "1B 1B 2C J"')
     match.add_argument("--exposed", action="append", metavar="TILES",
                        help="an exposed group (repeatable), e.g. \"2C 2C 2C J\"")
     match.add_argument("--top", type=int, default=5, help="how many nearest lines (default 5)")
     match.add_argument("--json", action="store_true", help="print JSON")
     match.add_argument("--explain", action="store_true", help="show how the tiles fill each line")
+    match.add_argument("--reference", action="store_true",
+                       help="answer with the brute-force reference matcher (slow; for checking)")
     match.set_defaults(run=cmd_match)
+
+    comp = commands.add_parser(
+        "compile", help="compile a card or variant's matcher (into the cache, or to a file)")
+    comp.add_argument("ruleset", metavar="RULESET", help="a variant or card: name or path")
+    comp.add_argument("-o", "--output", metavar="FILE", help="write the compiled matcher here")
+    comp.add_argument("--kind", choices=("card", "variant"),
+                      help="what RULESET is, when a card and a variant share its name")
+    comp.set_defaults(run=cmd_compile)
 
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 from jongg.runtime.card import Card, Line, Variation
-from jongg.runtime.reference import Hand, LineMatch, Slot
+from jongg.runtime.hand import Hand
+from jongg.runtime.matcher import Match
+from jongg.runtime.reference import LineMatch, Slot
 from jongg.runtime.tiles import Deck
+
+Nearness: TypeAlias = LineMatch | Match  # the reference's answer or the compiled matcher's
 
 
 def _table(rows: list[list[str]], header: list[str]) -> str:
@@ -53,15 +57,15 @@ def _slot_text(slot: Slot) -> str:
     return f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
 
 
-def fill_text(match: LineMatch) -> str:
+def fill_text(match: Nearness) -> str:
     return " | ".join(" ".join(_slot_text(s) for s in group) for group in match.groups)
 
 
-def _wants(match: LineMatch) -> list[list[str]]:
+def _wants(match: Nearness) -> list[list[str]]:
     return [[s.want for s in group] for group in match.groups]
 
 
-def match_text(card: Card, hand: Hand, done: list[LineMatch], nearest: list[LineMatch],
+def match_text(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearness],
                explain: bool) -> str:
     deck = card.deck
     out = [f"hand: {' '.join(deck.codes(hand.concealed))}"
@@ -89,11 +93,11 @@ def match_text(card: Card, hand: Hand, done: list[LineMatch], nearest: list[Line
     return "\n".join(out)
 
 
-def match_json(card: Card, hand: Hand, done: list[LineMatch], nearest: list[LineMatch],
+def match_json(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearness],
                explain: bool) -> dict[str, Any]:
     deck = card.deck
 
-    def entry(m: LineMatch) -> dict[str, Any]:
+    def entry(m: Nearness) -> dict[str, Any]:
         item: dict[str, Any] = {"line": m.line.id, "value": m.line.value,
                                 "tiles_away": m.tiles_away, "missing": m.missing,
                                 "joker_slots": m.joker_slots, "variation": _wants(m)}

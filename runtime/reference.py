@@ -14,27 +14,17 @@ variation, compatible with the hand's exposures, that the hand can fill.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .card import Card, FreeGroup, Line, Slots, Variation
+from .card import FREE_SIZES, Card, FreeGroup, Line, Slots, Variation
+from .hand import Hand
 from .tiles import Category, Deck
 
 ABSENT = -1  # a structural group bound to no tile the hand holds
-
-
-@dataclass(frozen=True, slots=True)
-class Hand:
-    """The tiles one player holds: concealed tiles and exposures, as kind indices."""
-
-    concealed: tuple[int, ...]
-    exposures: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return len(self.concealed) + sum(map(len, self.exposures))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +37,15 @@ class Slot:
     exposed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class LineMatch:
-    """How near a hand is to one line."""
+class Nearness:
+    """What every answer about one line offers: its filling, and from it the
+    missing tiles (the reference's LineMatch and the compiled Match)."""
 
-    line: Line
+    __slots__ = ()
     tiles_away: int
-    variation: int  # index into line.variations
-    groups: tuple[tuple[Slot, ...], ...]  # the filling, group by group
+
+    def filling(self) -> tuple[tuple[Slot, ...], ...]:
+        raise NotImplementedError
 
     @property
     def complete(self) -> bool:
@@ -62,12 +53,26 @@ class LineMatch:
 
     @property
     def missing(self) -> list[str]:
-        return [s.want for g in self.groups for s in g if s.filled_by is None]
+        return [s.want for g in self.filling() for s in g if s.filled_by is None]
 
     @property
     def joker_slots(self) -> list[str]:
         """The missing slots a joker could fill."""
-        return [s.want for g in self.groups for s in g if s.filled_by is None and s.joker_ok]
+        return [s.want for g in self.filling() for s in g if s.filled_by is None and s.joker_ok]
+
+
+@dataclass(frozen=True, slots=True)
+class LineMatch(Nearness):
+    """How near a hand is to one line."""
+
+    line: Line
+    tiles_away: int
+    variation: int  # index into line.variations
+    groups: tuple[tuple[Slot, ...], ...]  # the filling, group by group
+
+    def filling(self) -> tuple[tuple[Slot, ...], ...]:
+        return self.groups
+
 
 
 # A group once structural groups are bound: its tiles (ABSENT for an unbound
@@ -117,43 +122,66 @@ def _fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: in
     return all(v >= 0 for v in need.values())
 
 
-def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Deck,
-          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
-    """The best filling of concrete groups from concealed tiles; exposed groups are full.
+JOKER, EXPOSED = -2, -3  # what fills a slot besides a natural (its kind index)
 
-    Without `all_jokers`, a group needs one natural: jokers go first to groups
-    that hold a natural, and a group with none takes at most size - 1 jokers.
+
+def _allocate(groups: Sequence[_Bound], counts: Counter[int], jokers: int,
+              exposed: Sequence[bool], all_jokers: bool = True) -> list[list[int | None]]:
+    """What fills each slot: a natural's kind, JOKER, EXPOSED, or None (missing).
+
+    Naturals go first to slots no joker may fill, then one into each joker
+    group (a group holding a natural may be finished by jokers), then the
+    rest; jokers go to groups holding a natural first. Without `all_jokers`
+    a group needs one natural, so one with none takes at most size - 1 jokers.
     """
     left = Counter(counts)
-    slots: list[list[Slot | None]] = [[None] * len(g.tiles) for g in groups]
-    # naturals into slots no joker may fill, then into joker slots
-    for want_jokers in (False, True):
+    slots: list[list[int | None]] = [[None] * len(g.tiles) for g in groups]
+    for want_jokers, most in ((False, None), (True, 1), (True, None)):
         for gi, group in enumerate(groups):
             if exposed[gi] or group.jokers != want_jokers or group.label:
                 continue
+            placed = sum(s is not None for s in slots[gi])
             for si, tile in enumerate(group.tiles):
-                if left[tile] > 0:
+                if most is not None and placed >= most:
+                    break
+                if slots[gi][si] is None and left[tile] > 0:
                     left[tile] -= 1
-                    slots[gi][si] = Slot(deck.code(tile), deck.code(tile), group.jokers)
+                    placed += 1
+                    slots[gi][si] = tile
     holding = [any(s is not None for s in g) for g in slots]
-    order = sorted(range(len(groups)), key=lambda gi: not holding[gi])
-    for gi in order:
+    for gi in sorted(range(len(groups)), key=lambda gi: not holding[gi]):
         group = groups[gi]
         room = len(group.tiles) - (0 if all_jokers or holding[gi] else 1)
-        for si, tile in enumerate(group.tiles):
+        for si in range(len(group.tiles)):
             if slots[gi][si] is not None:
                 continue
-            want = group.label or deck.code(tile)
             if exposed[gi]:
-                slots[gi][si] = Slot(want, want, group.jokers, exposed=True)
+                slots[gi][si] = EXPOSED
             elif group.jokers and jokers > 0 and si < room:
                 jokers -= 1
-                slots[gi][si] = Slot(want, "J", True)
-            else:
-                slots[gi][si] = Slot(want, None, group.jokers)
-    filled = [[s for s in g if s is not None] for g in slots]
-    score = sum(1 for g in filled for s in g if s.filled_by is not None)
-    return score, filled
+                slots[gi][si] = JOKER
+    return slots
+
+
+def _score(slots: list[list[int | None]]) -> int:
+    return sum(s is not None for g in slots for s in g)
+
+
+def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Deck,
+          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
+    """The best filling of concrete groups from concealed tiles, as Slots;
+    exposed groups are full."""
+    slots = _allocate(groups, counts, jokers, exposed, all_jokers)
+    out: list[list[Slot]] = []
+    for group, filling in zip(groups, slots, strict=True):
+        row = []
+        for tile, got in zip(group.tiles, filling, strict=True):
+            want = group.label or deck.code(tile)
+            by = None if got is None else "J" if got == JOKER else want if got == EXPOSED \
+                else deck.code(got)
+            row.append(Slot(want, by, group.jokers, exposed=got == EXPOSED))
+        out.append(row)
+    return _score(slots), out
 
 
 def _placements(exposures: Sequence[Sequence[int]], groups: Sequence[Slots],
@@ -206,23 +234,130 @@ def _bindings(free: Sequence[FreeGroup], fixed: dict[int, _Bound], offset: int,
             yield bound
 
 
+def _lowest_tile_search(free: Sequence[FreeGroup], counts: Counter[int], deck: Deck,
+                        taken: frozenset[int] = frozenset()) -> tuple[int, list[_Bound]]:
+    """Free groups only, no jokers, no exposures: the classic exhaustive
+    search. The lowest tile held belongs to a group bound now (identical
+    tiles, or a run through it), which takes every tile of its shape still
+    held, or the copies of it left stay unused. With no jokers a natural fills
+    one slot wherever it goes, so taking it now is never worse. `taken`: kinds whose identical
+    free group is already exposed."""
+    classes = sorted(set(free), key=lambda f: (f.kind, f.jokers))
+    through: dict[int, list[tuple[int, ...]]] = {}
+    for run in _runs(deck):
+        for t in run:
+            through.setdefault(t, []).append(run)
+    memo: dict[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]],
+               tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+
+    def best(held: tuple[int, ...], left: tuple[int, ...], taken: frozenset[int]
+             ) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+        key = (held, left, taken)
+        if key in memo:
+            return memo[key]
+        t = next((i for i, c in enumerate(held) if c), None)
+        if t is None:
+            return 0, ()
+        rest = list(held)
+        rest[t] = 0
+        # the rest of t stays unused (groups through t are bound first)
+        result = best(tuple(rest), left, frozenset(k for k in taken if rest[k]))
+        for ci, fg in enumerate(classes):
+            if not left[ci]:
+                continue
+            shapes = []
+            size = FREE_SIZES[fg.kind] if fg.kind != "set" else 3
+            if fg.kind != "run" and t not in taken:
+                shapes.append((t,) * size)
+            if fg.kind in ("run", "set"):
+                shapes += through.get(t, [])
+            for shape in shapes:
+                after = list(held)
+                gained = 0
+                for tile in shape:
+                    if after[tile]:
+                        after[tile] -= 1
+                        gained += 1
+                fewer = tuple(n - (i == ci) for i, n in enumerate(left))
+                sub = best(tuple(after), fewer,
+                           taken | {t} if len(set(shape)) == 1 else taken)
+                if gained + sub[0] > result[0]:
+                    result = (gained + sub[0], ((ci, shape), *sub[1]))
+        memo[key] = result
+        return result
+
+    held = [0] * len(deck.kinds)
+    for tile, n in counts.items():
+        held[tile] = n
+    score, chosen = best(tuple(held), tuple(free.count(c) for c in classes), taken)
+    bound: list[_Bound] = []
+    pending = list(free)
+    for ci, shape in chosen:
+        fg = classes[ci]
+        pending.remove(fg)
+        bound.append(_Bound(shape, fg.jokers and len(set(shape)) == 1 and len(shape) >= 3))
+    bound += [_Bound((ABSENT,) * fg.size, fg.jokers and fg.kind != "run" and fg.size >= 3,
+                     f"[{fg.kind}]") for fg in pending]
+    return score, bound
+
+
 def match_variation(variation: Variation, hand: Hand, deck: Deck, all_jokers: bool = True
                     ) -> tuple[int, list[list[Slot]]] | None:
-    """The most slots of this variation the hand fills, or None if the
-    exposures cannot all be whole groups of it."""
-    joker = deck.joker.index if deck.joker else None
-    counts = Counter(t for t in hand.concealed if t != joker)
-    jokers = sum(1 for t in hand.concealed if t == joker)
+    """The most slots of this variation the hand fills, with the filling, or
+    None if the exposures cannot all be whole groups of it."""
+    counts, jokers = _held(hand, deck)
+    best = _best_filling(variation, counts, jokers, hand.exposures, deck, all_jokers)
+    if best is None:
+        return None
+    return _fill(best[1], counts, jokers, deck, best[2], all_jokers)
+
+
+@functools.cache
+def _needs(variation: Variation) -> Counter[int]:
+    return Counter(t for g in variation.groups for t in g.tiles)
+
+
+def _ceiling(variation: Variation, counts: Counter[int]) -> int:
+    """Naturals fill at most the concrete slots of their tile and every
+    structural slot (jokers and exposed tiles come on top)."""
+    needs = _needs(variation)
+    return sum(min(n, needs[t]) for t, n in counts.items()) + sum(f.size for f in variation.free)
+
+
+def _held(hand: Hand, deck: Deck) -> tuple[Counter[int], int]:
+    joker = deck.joker_index
+    return Counter(t for t in hand.concealed if t != joker), hand.concealed.count(joker)
+
+
+def _best_filling(variation: Variation, counts: Counter[int], jokers: int,
+                  exposures: Sequence[Sequence[int]], deck: Deck, all_jokers: bool
+                  ) -> tuple[int, list[_Bound], list[bool]] | None:
+    """The best score of a variation, and the bound groups reaching it."""
     n = len(variation.groups)
-    best: tuple[int, list[list[Slot]]] | None = None
-    for placed in _placements(hand.exposures, variation.groups, variation.free, deck):
+    best: tuple[int, list[_Bound], list[bool]] | None = None
+    for placed in _placements(exposures, variation.groups, variation.free, deck):
+        if not jokers and not variation.groups:  # the quick search serves
+            free = [f for fi, f in enumerate(variation.free) if fi not in placed]
+            taken = {b.tiles[0] for b in placed.values() if len(set(b.tiles)) == 1}
+            score, bound = _lowest_tile_search(free, counts, deck, frozenset(taken))
+            score += sum(len(b.tiles) for b in placed.values())
+            if best is None or score > best[0]:
+                groups = [*placed.values(), *bound]
+                best = (score, groups, [True] * len(placed) + [False] * len(bound))
+            continue
         for bound_free in _bindings(variation.free, placed, n, counts, deck):
             groups = [placed.get(gi, _Bound(g.tiles, g.jokers))
                       for gi, g in enumerate(variation.groups)] + bound_free
             exposed = [gi in placed for gi in range(len(groups))]
-            score, slots = _fill(groups, counts, jokers, deck, exposed, all_jokers)
+            if best is not None:  # skip what cannot beat the best so far
+                wanted = Counter(t for g, e in zip(groups, exposed, strict=True)
+                                 if not e and not g.label for t in g.tiles)
+                ceiling = sum(min(n, wanted[t]) for t, n in counts.items())
+                if ceiling + jokers + sum(map(len, exposures)) <= best[0]:
+                    continue
+            score = _score(_allocate(groups, counts, jokers, exposed, all_jokers))
             if best is None or score > best[0]:
-                best = (score, slots)
+                best = (score, groups, exposed)
     return best
 
 
@@ -231,17 +366,22 @@ def match_line(line: Line, hand: Hand, deck: Deck, *, open_hands: bool = False,
     """The nearest variation of a line, or None when the exposures rule it out."""
     if line.concealed and hand.exposures and not open_hands:
         return None
-    best: LineMatch | None = None
+    best: tuple[int, int] | None = None  # (score, variation)
+    counts, jokers = _held(hand, deck)
+    exposed = sum(map(len, hand.exposures))
     for vi, variation in enumerate(line.variations):
-        found = match_variation(variation, hand, deck, all_jokers)
-        if found is None:
-            continue
-        away = line.size - found[0]
-        if best is None or away < best.tiles_away:
-            best = LineMatch(line, away, vi, tuple(tuple(g) for g in found[1]))
-            if away == 0:
+        if best is not None and _ceiling(variation, counts) + jokers + exposed <= best[0]:
+            continue  # cannot beat the best so far
+        found = _best_filling(variation, counts, jokers, hand.exposures, deck, all_jokers)
+        if found is not None and (best is None or found[0] > best[0]):
+            best = (found[0], vi)
+            if found[0] == line.size:
                 break
-    return best
+    if best is None:
+        return None
+    filled = match_variation(line.variations[best[1]], hand, deck, all_jokers)
+    assert filled is not None
+    return LineMatch(line, line.size - best[0], best[1], tuple(tuple(g) for g in filled[1]))
 
 
 def match_card(card: Card, hand: Hand, *, open_hands: bool = False) -> list[LineMatch]:

@@ -55,9 +55,12 @@ class Deck:
     suits: tuple[Suit, ...]
     sets: int = 1  # how many physical sets are shuffled together
     by_code: dict[str, TileKind] = field(default_factory=dict, compare=False, repr=False)
+    joker_index: int | None = field(default=None, compare=False, repr=False)  # derived
 
     def __post_init__(self) -> None:
         self.by_code.update({k.code: k for k in self.kinds})
+        joker = next((k.index for k in self.kinds if k.is_joker), None)
+        object.__setattr__(self, "joker_index", joker)
 
     @property
     def size(self) -> int:
@@ -65,7 +68,7 @@ class Deck:
 
     @property
     def joker(self) -> TileKind | None:
-        return next((k for k in self.kinds if k.is_joker), None)
+        return None if self.joker_index is None else self.kinds[self.joker_index]
 
     @property
     def jokers(self) -> int:

@@ -1,0 +1,112 @@
+"""Compiled matchers, built once and kept in the user's cache directory.
+
+The cache key is a SHA-256 over everything the artifact depends on: the
+card's text, the deck files it may name, the grammar, and the source of the
+compiler and of the runtime's data model. Change any of them and the key
+changes, so a stale artifact is never read; a damaged one (bad checksum) is
+rebuilt. The directory is `platformdirs.user_cache_dir("jongg")`, or
+JONGG_CACHE_DIR when set (never inside site-packages, which may be read-only).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import platformdirs
+
+from jongg.runtime import artifact
+from jongg.runtime.matcher import Matcher
+
+from . import registry
+from .card import load_card
+from .matcher import build_tables
+
+# the modules whose code shapes an artifact
+_CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.grammar": ".lark"}
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A matcher and how it was obtained."""
+
+    matcher: Matcher
+    path: Path
+    key: str
+    from_cache: bool
+    seconds: float  # building or loading
+    note: str = ""  # why a cached file was rebuilt
+
+
+def cache_dir() -> Path:
+    override = os.environ.get("JONGG_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir("jongg")) / "matchers"
+
+
+def _code_digest() -> bytes:
+    digest = hashlib.sha256(f"artifact {artifact.VERSION}".encode())
+    for package, suffix in _CODE.items():
+        folder = resources.files(package)
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(suffix or ".py") and entry.is_file():
+                digest.update(entry.name.encode())
+                digest.update(entry.read_bytes())
+    return digest.digest()
+
+
+_DECK_PATHS = re.compile(r"[\w./-]+\.ya?ml")
+
+
+def source_key(card: str, deck: str | None = None, open_hands: bool = False) -> str:
+    """The cache key of a card (shipped name or path) compiled against `deck`:
+    every shipped deck counts, and so does any deck file the card names by path."""
+    digest = hashlib.sha256(_code_digest())
+    entry = registry.locate("card", card)
+    text = entry.read_text(encoding="utf-8")
+    digest.update(text.encode())
+    digest.update(f"deck={deck} open={open_hands}".encode())
+    for name in registry.shipped("deck"):
+        digest.update(registry.locate("deck", name).read_bytes())
+    for name in sorted({*_DECK_PATHS.findall(text), *([deck] if deck else [])}):
+        path = Path(name.partition("*")[0])
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _file_name(card: str, key: str) -> str:
+    stem = re.sub(r"[^\w-]", "_", Path(card).stem if card.endswith((".yaml", ".yml")) else card)
+    return f"{stem}-{key[:20]}.npz"
+
+
+def compile_to(path: str | Path, card: str, deck: str | None = None, *,
+               open_hands: bool = False, key: str = "") -> Compiled:
+    """Compile a card and write its matcher to `path`."""
+    start = time.perf_counter()
+    compiled_card = load_card(card, deck)
+    tables = build_tables(compiled_card)
+    artifact.save(path, compiled_card, tables, key=key, open_hands=open_hands)
+    matcher = Matcher(compiled_card, tables, open_hands=open_hands)
+    return Compiled(matcher, Path(path), key, False, time.perf_counter() - start)
+
+
+def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> Compiled:
+    """The compiled matcher of a card: from the cache when it is there and
+    sound, else built and cached."""
+    key = source_key(card, deck, open_hands)
+    path = cache_dir() / _file_name(card, key)
+    note = ""
+    if path.exists():
+        start = time.perf_counter()
+        try:
+            loaded = artifact.load(path, key=key)
+            return Compiled(loaded, path, key, True, time.perf_counter() - start)
+        except artifact.ArtifactError as error:
+            note = f"rebuilt {path.name}: {error}"
+    built = compile_to(path, card, deck, open_hands=open_hands, key=key)
+    return Compiled(built.matcher, path, key, False, built.seconds, note)

@@ -1,0 +1,153 @@
+"""Compiled matcher files: plain data, versioned and checksummed.
+
+A file is a NumPy archive (`.npz`, no pickles) holding the matcher's arrays
+beside one JSON document: the format name and version, the cache key it was
+built under, the card (deck, lines, variations) and a SHA-256 over all of it.
+Loading checks the format, the version and the checksum before trusting a
+byte, so a stale or damaged file is refused with a message, never misread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .card import Card, FreeGroup, Line, Slots, Variation
+from .matcher import TABLE_ARRAYS, Matcher, Tables
+from .tiles import Category, Deck, Suit, TileKind
+
+FORMAT = "jongg-matcher"
+VERSION = 1
+
+
+class ArtifactError(ValueError):
+    """A compiled matcher file that cannot be used; the message says why."""
+
+
+# -- the card as JSON -----------------------------------------------------------------
+def _deck_json(deck: Deck) -> dict[str, Any]:
+    return {"name": deck.name, "title": deck.title, "sets": deck.sets,
+            "suits": [[s.code, s.name, s.ordered] for s in deck.suits],
+            "kinds": [[k.code, k.name, k.category.value, k.copies, k.suit, k.number, k.matches,
+                       k.zero, k.letter] for k in deck.kinds]}
+
+
+def _deck_from(data: dict[str, Any]) -> Deck:
+    kinds = tuple(TileKind(i, code, name, Category(cat), copies, suit, number, matches, zero,
+                           letter)
+                  for i, (code, name, cat, copies, suit, number, matches, zero, letter)
+                  in enumerate(data["kinds"]))
+    suits = tuple(Suit(code, name, ordered) for code, name, ordered in data["suits"])
+    return Deck(data["name"], data["title"], kinds, suits, data["sets"])
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    return {
+        "name": card.name, "title": card.title, "hand_size": card.hand_size,
+        "joker_min_group": card.joker_min_group, "all_joker_groups": card.all_joker_groups,
+        "deck": _deck_json(card.deck),
+        "lines": [{
+            "id": line.id, "section": line.section, "value": line.value,
+            "concealed": line.concealed, "pattern": line.pattern, "size": line.size,
+            "jokers": line.jokers, "note": line.note, "flags": list(line.flags),
+            "clauses": list(line.clauses),
+            "variations": [[[list(g.tiles), g.jokers] for g in v.groups]
+                           + [[f.kind, f.jokers] for f in v.free] for v in line.variations],
+        } for line in card.lines],
+    }
+
+
+def _variation(data: list[list[Any]]) -> Variation:
+    groups = tuple(Slots(tuple(a), b) for a, b in data if isinstance(a, list))
+    free = tuple(FreeGroup(a, b) for a, b in data if isinstance(a, str))
+    return Variation(groups, free)
+
+
+def card_from(data: dict[str, Any]) -> Card:
+    lines = tuple(Line(d["id"], d["section"], d["value"], d["concealed"], d["pattern"],
+                       tuple(_variation(v) for v in d["variations"]), d["size"], d["jokers"],
+                       d["note"], tuple(d["flags"]), tuple(d["clauses"]))
+                  for d in data["lines"])
+    return Card(data["name"], data["title"], _deck_from(data["deck"]), data["hand_size"], lines,
+                data["joker_min_group"], data["all_joker_groups"])
+
+
+# -- files ------------------------------------------------------------------------------
+def _checksum(meta: bytes, arrays: dict[str, np.ndarray]) -> str:
+    digest = hashlib.sha256(meta)
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        digest.update(a.tobytes())
+    return digest.hexdigest()
+
+
+def save(path: str | Path, card: Card, tables: Tables, *, key: str = "",
+         open_hands: bool = False) -> None:
+    """Write a compiled matcher; the file appears whole or not at all."""
+    meta = json.dumps({"format": FORMAT, "version": VERSION, "key": key,
+                       "open_hands": open_hands, "card": card_json(card)},
+                      separators=(",", ":")).encode()
+    arrays = tables.arrays()
+    header = json.dumps({"format": FORMAT, "version": VERSION, "key": key,
+                         "checksum": _checksum(meta, arrays)}).encode()
+    buffer = io.BytesIO()
+    entries: dict[str, Any] = {"header": np.frombuffer(header, dtype=np.uint8),
+                               "meta": np.frombuffer(meta, dtype=np.uint8), **arrays}
+    np.savez(buffer, **entries)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(buffer.getvalue())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_header(path: str | Path) -> dict[str, Any]:
+    """The header alone: format, version, cache key and checksum."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header: dict[str, Any] = json.loads(data["header"].tobytes())
+    except FileNotFoundError:
+        raise ArtifactError(f"{path}: no such file") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError):
+        raise ArtifactError(f"{path}: not a compiled jongg matcher (unreadable header); "
+                            "rebuild it with 'jongg compile'") from None
+    if header.get("format") != FORMAT:
+        raise ArtifactError(f"{path}: not a compiled jongg matcher")
+    if header.get("version") != VERSION:
+        raise ArtifactError(f"{path}: written in matcher format {header.get('version')}, "
+                            f"this jongg reads format {VERSION}; rebuild it with 'jongg compile'")
+    return header
+
+
+def load(path: str | Path, *, key: str | None = None) -> Matcher:
+    """Read a compiled matcher, refusing a stale (`key` differs), foreign or
+    damaged file with ArtifactError."""
+    header = read_header(path)
+    if key is not None and header.get("key") != key:
+        raise ArtifactError(f"{path}: built from other sources (stale); rebuild it")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta_bytes = data["meta"].tobytes()
+            arrays = {name: data[name] for name in TABLE_ARRAYS}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        raise ArtifactError(f"{path}: damaged compiled matcher (missing or unreadable "
+                            "arrays); rebuild it with 'jongg compile'") from None
+    if _checksum(meta_bytes, arrays) != header.get("checksum"):
+        raise ArtifactError(f"{path}: damaged compiled matcher (checksum mismatch); "
+                            "rebuild it with 'jongg compile'")
+    meta = json.loads(meta_bytes)
+    return Matcher(card_from(meta["card"]), Tables(**arrays), open_hands=meta["open_hands"])

@@ -1,0 +1,157 @@
+"""Per-suit tables for structural lines: many hands matched at array speed.
+
+For a line of free groups alone (four sets and a pair, seven pairs, three
+sets and a pair), a hand without jokers or exposures scores the sum, over the
+deck's components, of what each component's counts can do for each share of
+the line's groups. That share table depends only on the counts, so it is
+computed once for every count vector (runtime/structure.py's programme, run
+over all vectors at once by a depth-first walk that shares prefixes) and
+kept on disk. A batch of hands is then a few array lookups and a max-plus
+combination over the shares.
+
+Loose kinds (honours) have no runs and are interchangeable when they hold
+the same number of copies, so their table is indexed by sorted counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .structure import Demand, Shape, State, advance, finish, run_starts, start
+
+VERSION = 1
+IMPOSSIBLE = -1000  # a share of the groups a component cannot take
+
+
+@dataclass(frozen=True)
+class Component:
+    kinds: tuple[int, ...]
+    runs: bool
+    copies: int  # the same for every kind of the component
+
+
+def _demands(shape: Shape) -> list[Demand]:
+    return list(itertools.product(*(range(m + 1) for m in shape.demand)))
+
+
+def build_table(shape: Shape, n: int, copies: int, runs: bool, max_tiles: int) -> np.ndarray:
+    """Best naturals per (count vector, share of the groups): a (radix^n, D)
+    array, radix = copies + 1, the first kind the most significant digit.
+    Without runs only non-increasing vectors are filled (they are looked up
+    sorted)."""
+    demands = _demands(shape)
+    index = {d: i for i, d in enumerate(demands)}
+    radix = copies + 1
+    table = np.full((radix ** n, len(demands)), IMPOSSIBLE, dtype=np.int16)
+    counts: list[int | None] = [None] * n
+
+    # Prefixes often leave the same states, up to a constant: their blocks of
+    # the table are then the same up to that constant, and are copied.
+    seen: dict[tuple[object, ...], tuple[int, int]] = {}
+
+    def walk(pos: int, states: dict[State, tuple[tuple[int, int], ...]], key: int,
+             total: int, ceiling: int) -> None:
+        if pos == n:
+            for d, frontier in finish(states).items():
+                table[key, index[d]] = max(a for a, _ in frontier)
+            return
+        base = min(a for f in states.values() for a, _ in f)
+        sig = (pos, total, ceiling, tuple(sorted((k, tuple((a - base, c - base) for a, c in f))
+                            for k, f in states.items())))
+        span = radix ** (n - pos)
+        if sig in seen:
+            source, offset = seen[sig]
+            block = table[source * span:(source + 1) * span]
+            table[key * span:(key + 1) * span] = np.where(block > IMPOSSIBLE,
+                                                          block + (base - offset), IMPOSSIBLE)
+            return
+        seen[sig] = (key, base)
+        for x in range(min(ceiling, max_tiles - total) + 1):
+            counts[pos] = x
+            nxt = advance(shape, states, x, starts=run_starts(counts, pos, runs, copies))
+            walk(pos + 1, nxt, key * radix + x, total + x, copies if runs else x)
+        counts[pos] = None
+
+    walk(0, start(shape), 0, 0, copies)
+    return table
+
+
+class ShapeTables:
+    """A structural line's tables over a deck's components."""
+
+    def __init__(self, shape: Shape, components: Sequence[Component], tables: Sequence[np.ndarray]):
+        self.shape = shape
+        self.components = list(components)
+        self.tables = list(tables)
+        demands = _demands(shape)
+        index = {d: i for i, d in enumerate(demands)}
+        self.width = len(demands)
+        pairs = sorted((index[tuple(a + b for a, b in zip(d1, d2, strict=True))], i, j)
+                       for i, d1 in enumerate(demands) for j, d2 in enumerate(demands)
+                       if all(a + b <= m for a, b, m in zip(d1, d2, shape.demand, strict=True)))
+        self._target = np.array([t for t, _, _ in pairs])
+        self._left = np.array([i for _, i, _ in pairs])
+        self._right = np.array([j for _, _, j in pairs])
+        self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
+        self._powers = [(c.copies + 1) ** np.arange(len(c.kinds) - 1, -1, -1) for c in components]
+
+    def best(self, counts: np.ndarray) -> np.ndarray:
+        """The most slots the naturals fill, for hands without jokers or
+        exposures given as (hands x kinds) counts."""
+        acc = np.full((len(counts), self.width), IMPOSSIBLE, dtype=np.int32)
+        acc[:, 0] = 0
+        for comp, table, powers in zip(self.components, self.tables, self._powers, strict=True):
+            held = counts[:, comp.kinds]
+            if not comp.runs:
+                held = -np.sort(-held, axis=1)
+            part = table[held @ powers]
+            summed = acc[:, self._left] + part[:, self._right]
+            acc = np.maximum.reduceat(summed, self._bounds, axis=1)
+        return acc.max(axis=1)
+
+
+def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> Path:
+    sig = f"{VERSION} {shape!r} {len(comp.kinds)} {comp.copies} {comp.runs} {max_tiles}"
+    return folder / f"shape-{hashlib.sha256(sig.encode()).hexdigest()[:24]}.npy"
+
+
+def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
+                  folder: Path | None) -> tuple[ShapeTables, float]:
+    """The tables, from `folder` when there, else built (and saved there);
+    with the seconds spent building (0 when all were loaded)."""
+    built = 0.0
+    tables = []
+    memo: dict[tuple[int, int, bool], np.ndarray] = {}
+    for comp in components:
+        sig = (len(comp.kinds), comp.copies, comp.runs)
+        if sig in memo:
+            tables.append(memo[sig])
+            continue
+        path = table_file(folder, shape, comp, max_tiles) if folder else None
+        table = None
+        if path is not None and path.exists():
+            try:
+                table = np.load(path, allow_pickle=False)
+                if table.shape[0] != (comp.copies + 1) ** len(comp.kinds):
+                    table = None
+            except (OSError, ValueError):
+                table = None  # damaged: build it again
+        if table is None:
+            begin = time.perf_counter()
+            table = build_table(shape, len(comp.kinds), comp.copies, comp.runs, max_tiles)
+            built += time.perf_counter() - begin
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(".tmp.npy")
+                np.save(tmp, table)
+                tmp.replace(path)
+        memo[sig] = table
+        tables.append(table)
+    return ShapeTables(shape, components, tables), built

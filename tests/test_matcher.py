@@ -1,0 +1,161 @@
+"""The compiled matcher agrees with the reference on every query.
+
+Hands come from jongg.runtime.samples: built near the card's lines, so a
+good share are complete or one or two away, many joker-heavy, some with
+exposures. A disagreement names the hand, the line and both answers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache
+
+import pytest
+
+from jongg.compiler.matcher import compile_matcher
+from jongg.runtime.card import Card
+from jongg.runtime.hand import Hand
+from jongg.runtime.matcher import Matcher
+from jongg.runtime.reference import LineMatch, completed, match_card
+from jongg.runtime.samples import sample_hands
+
+from .conftest import card, hand
+
+# hands per card in the default suite: the reference is brute force, so the
+# slower cards get fewer (the slow suite runs 100,000 per card)
+HANDS = {"sample": 1000, "nymj": 1500, "mjcg-beginner": 800, "mjcg-advanced": 300,
+         "classic": 600}
+
+
+@cache
+def matcher(name: str) -> Matcher:
+    return compile_matcher(card(name))
+
+
+def _show(c: Card, h: Hand) -> str:
+    text = " ".join(c.deck.codes(h.concealed))
+    for e in h.exposures:
+        text += f" | exposed {' '.join(c.deck.codes(e))}"
+    return text
+
+
+def _answer(m: LineMatch | object) -> tuple[int, int]:
+    return (m.tiles_away, m.variation)  # type: ignore[attr-defined]
+
+
+def agree(c: Card, m: Matcher, h: Hand, *, open_hands: bool = False) -> None:
+    """Every query answered alike, or an assertion naming hand, line and answers."""
+    ref = match_card(c, h, open_hands=open_hands)
+    got = m.tiles_away(h, open_hands=open_hands)
+    by_line = {r.line.id: r for r in ref}
+    assert [g.line.id for g in got] == [r.line.id for r in ref], \
+        f"hand {_show(c, h)}: lines {[r.line.id for r in ref]} (reference) vs " \
+        f"{[g.line.id for g in got]} (compiled)"
+    for rank, g in enumerate(got):
+        r = by_line[g.line.id]
+        assert _answer(g) == _answer(r), (
+            f"hand {_show(c, h)}, line {g.line.id} ({g.line.pattern}): reference "
+            f"{r.tiles_away} away by variation {r.variation}, compiled {g.tiles_away} "
+            f"away by variation {g.variation}")
+        if not g.line.structural:  # one filling per variation: the same missing tiles
+            assert sorted(g.missing) == sorted(r.missing), (
+                f"hand {_show(c, h)}, line {g.line.id}: missing {r.missing} vs {g.missing}")
+            assert sorted(g.joker_slots) == sorted(r.joker_slots)
+        elif rank == 0:  # a filling of the nearest structural line reaches the score
+            assert len(g.missing) == g.tiles_away, f"hand {_show(c, h)}, line {g.line.id}"
+    done = completed(c, h, open_hands=open_hands) if any(r.complete for r in ref) else []
+    mine = m.completions(h, open_hands=open_hands)
+    assert [_answer(x) + (x.line.id,) for x in mine] == \
+        [_answer(x) + (x.line.id,) for x in done], f"hand {_show(c, h)}: completions"
+    best = m.is_complete(h, open_hands=open_hands)
+    if done:
+        assert best is not None and (best.line.id, best.variation) == \
+            (done[0].line.id, done[0].variation), f"hand {_show(c, h)}: is_complete"
+    else:
+        assert best is None, f"hand {_show(c, h)}: is_complete says {best.line.id}"
+
+
+def _agree_all(name: str, count: int, seed: str, **kw: object) -> list[Hand]:
+    c, m = card(name), matcher(name)
+    hands = sample_hands(c, random.Random(seed), count, **kw)  # type: ignore[arg-type]
+    for h in hands:
+        agree(c, m, h)
+    return hands
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_compiled_matcher_agrees_with_the_reference(name: str) -> None:
+    hands = _agree_all(name, HANDS[name], f"agree:{name}")
+    _check_batches(matcher(name), hands[:300])
+
+
+@pytest.mark.parametrize("name", ["sample", "nymj", "classic"])
+def test_agreement_on_hands_one_tile_short(name: str) -> None:
+    """13-tile (or 10-card) hands: at least one away from every line."""
+    c = card(name)
+    hands = _agree_all(name, 200, f"short:{name}", size=c.hand_size - 1)
+    assert all(m.tiles_away >= 1 for h in hands for m in matcher(name).tiles_away(h))
+
+
+def test_agreement_when_every_hand_may_be_open() -> None:
+    """open_hands (Siamese, SMJ-02): concealed lines accept exposures."""
+    c, m = card("sample"), matcher("sample")
+    for h in sample_hands(c, random.Random("open"), 300, open_hands=True):
+        agree(c, m, h, open_hands=True)
+
+
+def _check_batches(m: Matcher, hands: Sequence[Hand]) -> None:
+    away, which = m.tiles_away_many(hands)
+    for i, h in enumerate(hands):
+        one = {x.line.id: _answer(x) for x in m.tiles_away(h)}
+        many = {line.id: (int(away[i, li]), int(which[i, li]))
+                for li, line in enumerate(m.card.lines) if away[i, li] >= 0}
+        assert one == many, f"hand {_show(m.card, h)}: batch differs"
+    singles = [m.is_complete(h) for h in hands]
+    batch = m.is_complete_many(hands)
+    assert [(x.line.id, x.variation) if x else None for x in singles] == \
+        [(x.line.id, x.variation) if x else None for x in batch]
+
+
+def test_the_sample_mix_bites() -> None:
+    """The agreement is tested where it matters: complete and near hands."""
+    c, m = card("sample"), matcher("sample")
+    hands = sample_hands(c, random.Random("agree:sample"), 500)
+    nearest = [min(x.tiles_away for x in m.tiles_away(h)) for h in hands]
+    assert sum(n == 0 for n in nearest) >= 0.2 * len(hands)
+    assert sum(n in (1, 2) for n in nearest) >= 0.3 * len(hands)
+    assert sum(bool(h.exposures) for h in hands) >= 0.1 * len(hands)
+    assert sum(h.concealed.count(c.deck.joker_index) >= 3 for h in hands) >= 0.1 * len(hands)
+
+
+def test_nearest_lines_and_their_filling() -> None:
+    """The k nearest lines, nearest first; the filling names what is missing."""
+    c, m = card("sample"), matcher("sample")
+    line = c.lines[0]
+    tiles = [t for g in line.variations[0].groups for t in g.tiles]
+    h = Hand(tuple(tiles[:-1]))
+    near = m.nearest(h, 3)
+    assert len(near) == 3 and near[0].line.id == line.id and near[0].tiles_away == 1
+    assert near[0].missing == [c.deck.code(tiles[-1])]
+    assert [x.tiles_away for x in near] == sorted(x.tiles_away for x in near)
+
+
+def test_exposures_fix_whole_groups() -> None:
+    """An exposed pung seats only on a group of those tiles; a concealed line
+    refuses exposures unless every hand may be open."""
+    c, m = card("classic"), matcher("classic")
+    h = hand(c, "2B 3B 4B 7D 8D 9D N N N RD RD", ["5C 5C 5C"])
+    assert [x.line.id for x in m.completions(h)] == ["four-sets-and-a-pair"]
+    assert {x.line.id for x in m.tiles_away(h, open_hands=True)} == {"four-sets-and-a-pair"}
+    run = hand(c, "2B 3B 4B 7D 8D 9D N N N RD RD", ["5C 6C 7C"])
+    assert m.is_complete(run) is not None
+    orphans = hand(c, "1B 9B 1C 9C 1D 9D RD GD WD WD", ["N E W S"])
+    assert m.is_complete(orphans) is None
+    assert m.is_complete(orphans, open_hands=True).line.id == "thirteen-orphans"  # type: ignore[union-attr]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_agreement_on_a_hundred_thousand_hands(name: str) -> None:
+    _agree_all(name, 100_000, f"slow:{name}")
