@@ -48,6 +48,11 @@ def cache_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_cache_dir("jongg")) / "matchers"
 
 
+def tables_dir() -> Path:
+    """Where per-suit tables of structural lines are kept (shared by cards)."""
+    return cache_dir() / "tables"
+
+
 def _code_digest() -> bytes:
     digest = hashlib.sha256(f"artifact {artifact.VERSION}".encode())
     for package, suffix in _CODE.items():

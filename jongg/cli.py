@@ -166,9 +166,13 @@ def cmd_compile(args: argparse.Namespace) -> int:
     variations = sum(len(line.variations) for line in c.lines)
     how = "loaded from the cache" if compiled.from_cache else "compiled"
     size = compiled.path.stat().st_size / 1024
-    _out(f"{kind} {args.ruleset!r}: card {c.name!r}, {len(c.lines)} lines, {variations} "
-         f"variations; {how} in {compiled.seconds * 1000:.0f} ms -> {compiled.path} "
-         f"({size:.0f} KiB)")
+    what = f"card {c.name!r}" if kind == "card" else f"variant {args.ruleset!r} (card {c.name!r})"
+    _out(f"{what}: {len(c.lines)} lines, {variations} variations; {how} in "
+         f"{compiled.seconds * 1000:.0f} ms -> {compiled.path} ({size:.0f} KiB)")
+    if any(v.free and not v.groups for line in c.lines for v in line.variations):
+        built = compiled.matcher.prepare(cache.tables_dir())
+        how = f"built in {built:.1f} s" if built else "loaded"
+        _out(f"per-suit tables of the structural lines: {how} ({cache.tables_dir()})")
     return 0
 
 

@@ -42,10 +42,12 @@ from .structure import (
     combine,
     component,
 )
-from .tables import Component, ShapeTables, load_or_build
+from .tables import IMPOSSIBLE, Component, ShapeTables, component_keys, load_or_build
 from .tiles import Category
 
-CHUNK = 128  # hands scored together: enough to share the work, small enough for the cache
+# hands scored together: enough to share the work, small enough for the cache
+CHUNK, CHUNK_CELLS = 64, 1 << 18
+SMALL = 64  # at most this many concrete variations: a matrix product is quicker
 
 # ---------------------------------------------------------------------------
 # What the compiler hands over: plain arrays beside the card.
@@ -166,14 +168,8 @@ class Matcher:
         self._line_of_start = [int(t.columns[s, 0]) for s in t.starts]
         self._columns = len(t.columns)
         self._big = self._columns + 1
-        self._order = np.arange(self._columns, dtype=np.float64)
-        # per row: (index, weight) pairs over naturals [0, V) and room [V, 2V)
-        cells = t.cells.astype(np.float64)
-        both = [np.concatenate([np.stack([cells[0, a:b], cells[1, a:b]]),
-                                np.stack([cells[0, a:b] + self._columns, cells[2, a:b]])], axis=1)
-                for a, b in zip(t.indptr[:-1].tolist(), t.indptr[1:].tolist(), strict=True)]
-        self._row_cells = both
-        self._no_cells = np.zeros((2, 0))
+        self._order = np.arange(self._columns, dtype=np.int32)
+        self._base = t.base_room.astype(np.int16)
         self._variation_of = t.columns[:, 1]
         self._row_of = t.row_of.tolist()
         self._completes = [int.from_bytes(row.tobytes(), "little") for row in t.completes]
@@ -282,6 +278,11 @@ class Matcher:
                exposures: Sequence[Sequence[int]]) -> int | None:
         """The most slots of this variation the hand fills, or None when the
         exposures cannot all be whole groups of it."""
+        if not jokers and not exposures and not plan.groups and plan.shape in self._shape_tables:
+            held = np.zeros((1, len(self.deck.kinds)), dtype=np.int64)
+            for k, c in counts.items():
+                held[0, k] = c
+            return int(self._shape_tables[plan.shape].best(held)[0])
         best: int | None = None
         for taken, free, kinds in self._seatings(plan, exposures) if exposures \
                 else [(frozenset(), (), ())]:
@@ -336,12 +337,10 @@ class Matcher:
     def _column_scores(self, counts: dict[int, int], jokers: int) -> np.ndarray:
         """Every concrete column's score: min(N + J, N + R)."""
         row_of = self._row_of
-        parts = [self._row_cells[row_of[k] + c - 1] for k, c in counts.items()]
-        cells = np.concatenate(parts, axis=1) if parts else self._no_cells
-        v = self._columns
-        summed = np.bincount(cells[0].astype(np.intp), weights=cells[1], minlength=2 * v)
-        naturals = summed[:v]
-        return np.minimum(naturals + jokers, naturals + summed[v:] + self.tables.base_room)
+        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
+            axis=0, dtype=np.int16)
+        naturals = summed[: self._columns]
+        return np.minimum(naturals + jokers, naturals + summed[self._columns:] + self._base)
 
     def _complete_columns(self, counts: dict[int, int]) -> list[int]:
         """The concrete columns a hand of the card's size, without exposures,
@@ -364,13 +363,101 @@ class Matcher:
             candidates ^= low
         return out
 
+    @cached_property
+    def _seat_index(self) -> tuple[dict[tuple[int, int, bool], np.ndarray],
+                                   dict[int, list[int]], list[np.ndarray]]:
+        """For hands with exposures: per (kind, size, jokers welcome) the
+        columns whose one group holding that kind is such a group; per kind
+        the columns where several groups hold it; per kind its joker room in
+        each column when the hand holds none of it."""
+        fits: dict[tuple[int, int, bool], list[int]] = {}
+        crowded: dict[int, list[int]] = {}
+        room0: list[list[tuple[int, int]]] = [[] for _ in self.deck.kinds]
+        all_jokers = self.card.all_joker_groups
+        for col, (li, vi) in enumerate(self.tables.columns.tolist()):
+            groups = self.card.lines[li].variations[vi].groups
+            holding: dict[int, list[Slots]] = {}
+            for g in groups:
+                for k in set(g.tiles):
+                    holding.setdefault(k, []).append(g)
+            for k, gs in holding.items():
+                if len(gs) > 1:
+                    crowded.setdefault(k, []).append(col)
+                elif gs[0].identical:
+                    g = gs[0]
+                    fits.setdefault((k, g.size, g.jokers and g.size >= 3), []).append(col)
+            for k, pin in _pins(groups).items():
+                room0[k].append((col, _slot_score(0, pin.plain, pin.joker_groups, all_jokers)[1]))
+        rooms = []
+        for entries in room0:
+            dense = np.zeros(self._columns, dtype=np.int16)
+            for col, room in entries:
+                dense[col] = room
+            rooms.append(dense)
+        return ({key: np.array(cols) for key, cols in fits.items()}, crowded, rooms)
+
+    @cached_property
+    def _concealed_columns(self) -> np.ndarray:
+        return np.array([self.card.lines[li].concealed for li in self._column_line], dtype=bool)
+
+    def _exposed_columns(self, counts: dict[int, int], jokers: int,
+                         exposures: Sequence[Sequence[int]], open_hands: bool
+                         ) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int]]] | None:
+        """Per line, the best concrete column for a hand with exposures, and
+        the (line, variation) pairs the table cannot settle (several groups
+        hold an exposed kind). None when an exposure is not of one kind, or
+        two are of the same kind: then every variation goes the long way."""
+        kinds = []
+        for exposure in exposures:
+            named = {t for t in exposure if t != self.joker}
+            if len(named) != 1:
+                return None
+            kinds.append(named.pop())
+        if len(set(kinds)) < len(kinds):
+            return None
+        if not self._columns:
+            return {}, []
+        fits, crowded, room0 = self._seat_index
+        t = self.tables
+        v = self._columns
+        row_of = self._row_of
+        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
+            axis=0, dtype=np.int16)
+        naturals, room = summed[:v].copy(), summed[v:] + self._base
+        seated = np.ones(v, dtype=bool)
+        slow: set[int] = set()
+        for exposure, k in zip(exposures, kinds, strict=True):
+            size, with_jokers = len(exposure), self.joker in exposure
+            here = np.zeros(v, dtype=bool)
+            for welcome in ((True,) if with_jokers else (True, False)):
+                cols = fits.get((k, size, welcome))
+                if cols is not None:
+                    here[cols] = True
+            seated &= here
+            slow.update(crowded.get(k, ()))
+            c = counts.get(k, 0)  # the exposed group takes kind k's slots away
+            if c:
+                r = row_of[k] + c - 1
+                a, b = int(t.indptr[r]), int(t.indptr[r + 1])
+                naturals[t.cells[0, a:b]] -= t.cells[1, a:b]
+                room[t.cells[0, a:b]] -= t.cells[2, a:b]
+            room -= room0[k]
+        if not open_hands:
+            seated &= ~self._concealed_columns
+        score = np.minimum(naturals + jokers, naturals + room) + sum(map(len, exposures))
+        score = np.where(seated, score, IMPOSSIBLE)
+        scores, variations = self._best_columns(score)
+        best = {li: (s, vi) for li, s, vi in zip(self._line_of_start, scores.tolist(),
+                                                 variations.tolist(), strict=True) if s >= 0}
+        return best, [(self._column_line[c], self._column_variation[c]) for c in sorted(slow)]
+
     def _best_columns(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per line with columns (along the last axis): the best score and the
         first variation reaching it."""
-        keys = np.maximum.reduceat(score * self._big - self._order, self.tables.starts, axis=-1)
+        keys = np.maximum.reduceat(score.astype(np.int32) * self._big - self._order,
+                                   self.tables.starts, axis=-1)
         best = -((-keys) // self._big)
-        columns = (best * self._big - keys).astype(np.int64)
-        return best.astype(np.int64), self._variation_of[columns]
+        return best, self._variation_of[best * self._big - keys]
 
     # -- queries -------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
@@ -380,15 +467,20 @@ class Matcher:
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = hand.naturals(self.joker)
         best: dict[int, tuple[int, int]] = {}
+        plans: Iterable[_Plan] = self._structural
         if not hand.exposures:
             if self._columns:
                 scores, variations = self._best_columns(self._column_scores(counts, jokers))
                 best = dict(zip(self._line_of_start, zip(scores.tolist(), variations.tolist(),
                                                          strict=True), strict=True))
-            plans: Iterable[_Plan] = self._structural
         else:
-            plans = (p for plans in self._plans for p in plans
-                     if not (p.concealed and not open_hands))
+            exposed_columns = self._exposed_columns(counts, jokers, hand.exposures, open_hands)
+            if exposed_columns is None:  # exposures the table cannot seat: every plan
+                plans = (p for plans in self._plans for p in plans)
+            else:
+                best, slow = exposed_columns
+                plans = itertools.chain((self._plans[li][vi] for li, vi in slow), plans)
+            plans = (p for p in plans if not (p.concealed and not open_hands))
         exposed = sum(map(len, hand.exposures))
         for plan in plans:
             old = best.get(plan.line)
@@ -439,8 +531,10 @@ class Matcher:
             found.setdefault(self._column_line[column], self._column_variation[column])
         lines = self.card.lines
         for plan in self._structural:
+            size = lines[plan.line].size
             if plan.variation < found.get(plan.line, plan.variation + 1) and \
-                    self._score(plan, counts, jokers, ()) == lines[plan.line].size:
+                    plan.ceiling(counts, jokers, 0) >= size and \
+                    self._score(plan, counts, jokers, ()) == size:
                 found[plan.line] = plan.variation
         if not found:
             return None
@@ -448,59 +542,167 @@ class Matcher:
         return Match(lines[li], 0, found[li], self, hand)
 
     # -- batches -------------------------------------------------------------------
+    def counts_of(self, hands: Sequence[Hand]) -> tuple[np.ndarray, np.ndarray]:
+        """Many hands' concealed tiles as (hands x kinds) counts of naturals and
+        (hands,) jokers: the form the batch queries read."""
+        kinds = len(self.deck.kinds)
+        lengths = [len(h.concealed) for h in hands]
+        tiles = np.fromiter(itertools.chain.from_iterable(h.concealed for h in hands),
+                            dtype=np.int64, count=sum(lengths))
+        owner = np.repeat(np.arange(len(hands)), lengths)
+        counts = np.bincount(owner * kinds + tiles, minlength=len(hands) * kinds)
+        counts = counts.reshape(len(hands), kinds)
+        jokers = np.zeros(len(hands), dtype=np.int64)
+        if self.joker is not None:
+            jokers = counts[:, self.joker].copy()
+            counts[:, self.joker] = 0
+        return counts, jokers
+
     def tiles_away_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
                         ) -> tuple[np.ndarray, np.ndarray]:
         """Tiles away and the nearest variation of every line, for many hands:
-        two (hands x lines) arrays, -1 where the exposures rule a line out.
-        Hands without exposures share one pass over the concrete table, and
-        one pass over each structural line's tables once prepare() built them."""
+        two (hands x lines) arrays, -1 where the exposures rule a line out."""
         lines = self.card.lines
-        sizes = np.array([line.size for line in lines])
-        best = np.full((len(hands), len(lines)), -1, dtype=np.int32)  # score
+        away = np.full((len(hands), len(lines)), -1, dtype=np.int16)
         which = np.full((len(hands), len(lines)), -1, dtype=np.int32)
         plain = [i for i, h in enumerate(hands) if not h.exposures]
-        if plain and self._columns:
-            scores, variations = self._best_columns(self._batch_scores([hands[i] for i in plain]))
-            rows = np.array(plain)[:, None]
-            best[rows, self._line_of_start] = scores
-            which[rows, self._line_of_start] = variations
-        if plain and self._structural:
-            self._structural_many([hands[i] for i in plain], np.array(plain), best, which)
+        if plain:
+            counts, jokers = self.counts_of([hands[i] for i in plain])
+            away[plain], which[plain] = self.tiles_away_counts(counts, jokers)
         for i, hand in enumerate(hands):
             if hand.exposures:
                 for li, s, v in self.scores(hand, open_hands=open_hands):
-                    best[i, li], which[i, li] = s, v
-        away = np.where(best >= 0, sizes - best, -1).astype(np.int16)
+                    away[i, li], which[i, li] = lines[li].size - s, v
         return away, which
 
-    def _structural_many(self, hands: Sequence[Hand], rows: np.ndarray, best: np.ndarray,
-                         which: np.ndarray) -> None:
-        """Fold the structural variations' scores into `best`/`which` (rows of
-        the hands, which carry no exposures)."""
-        counts = np.zeros((len(hands), len(self.deck.kinds)), dtype=np.int64)
-        jokers = np.zeros(len(hands), dtype=bool)
-        held = []
+    def tiles_away_counts(self, counts: np.ndarray, jokers: np.ndarray | None = None
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """tiles_away_many for hands without exposures given as counts
+        (counts_of): the concrete table a chunk at a time, and each structural
+        line through its tables once prepare() built them."""
+        lines = self.card.lines
+        n = len(counts)
+        if jokers is None:
+            jokers = np.zeros(n, dtype=np.int64)
+        best = np.full((n, len(lines)), -1, dtype=np.int32)
+        which = np.full((n, len(lines)), -1, dtype=np.int32)
+        if self._columns:
+            chunk = max(CHUNK, CHUNK_CELLS // (2 * self._columns))
+            scorer = self._product_scores if self._columns <= SMALL else self._count_scores
+            for a in range(0, n, chunk):
+                scores, variations = self._best_columns(
+                    scorer(counts[a:a + chunk], jokers[a:a + chunk]))
+                best[a:a + chunk, self._line_of_start] = scores
+                which[a:a + chunk, self._line_of_start] = variations
+        if self._structural:
+            self._structural_counts(counts, jokers, best, which)
+        sizes = np.array([line.size for line in lines])
+        return np.where(best >= 0, sizes - best, -1).astype(np.int16), which
+
+    def complete_counts(self, counts: np.ndarray, jokers: np.ndarray | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """For hands without exposures given as counts: the line each
+        completes (highest value, then card order) and its variation, -1 for
+        none."""
+        away, which = self.tiles_away_counts(counts, jokers)
+        held = counts.sum(axis=1) + (0 if jokers is None else jokers)
+        done = (away == 0) & (held == self.card.hand_size)[:, None]
+        pick = np.where(done, self._line_rank, len(self._line_rank)).argmin(axis=1)
+        found = done[np.arange(len(done)), pick]
+        return np.where(found, pick, -1), np.where(found, which[np.arange(len(done)), pick], -1)
+
+    @cached_property
+    def _line_rank(self) -> np.ndarray:
+        lines = self.card.lines
+        order = sorted(range(len(lines)), key=lambda li: (-(lines[li].value or 0), li))
+        rank = np.empty(len(lines), dtype=np.int64)
+        rank[order] = np.arange(len(lines))
+        return rank
+
+    def is_complete_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
+                         ) -> list[Match | None]:
+        """is_complete for many hands."""
+        out: list[Match | None] = [None] * len(hands)
+        plain = [i for i, h in enumerate(hands) if not h.exposures]
+        if plain:
+            lines, variations = self.complete_counts(*self.counts_of([hands[i] for i in plain]))
+            for i, li, vi in zip(plain, lines.tolist(), variations.tolist(), strict=True):
+                if li >= 0:
+                    out[i] = Match(self.card.lines[li], 0, vi, self, hands[i])
         for i, hand in enumerate(hands):
-            c, j = hand.naturals(self.joker)
-            held.append((c, j))
-            jokers[i] = j > 0
-            for k, n in c.items():
-                counts[i, k] = n
+            if hand.exposures:
+                out[i] = self.is_complete(hand, open_hands=open_hands)
+        return out
+
+    def _count_scores(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+        """Every concrete column's score for a few hands: the rows of the
+        kinds each holds, gathered from the dense table and summed."""
+        n = len(counts)
+        owner, kind = np.nonzero(counts)
+        # each hand's segment starts with the zero row, so none is empty
+        per_hand = np.bincount(owner, minlength=n) + 1
+        starts = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
+        rows = np.full(int(per_hand.sum()), len(self._dense) - 1, dtype=np.intp)
+        rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
+        rows[starts[owner] + 1 + rank] = self._row_of_array[kind] + counts[owner, kind] - 1
+        summed = np.add.reduceat(self._dense[rows], starts, axis=0, dtype=np.int16)
+        naturals = summed[:, : self._columns]
+        return np.minimum(naturals + jokers[:, None].astype(np.int16),
+                          naturals + summed[:, self._columns:] + self._base)
+
+    def _product_scores(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+        """_count_scores for a small table: each row says "this kind held at
+        least c times" and carries what the c-th copy adds, so one matrix
+        product sums a batch."""
+        kinds, least, steps = self._steps
+        held = (counts[:, kinds] >= least).astype(np.float32)
+        summed = (held @ steps).astype(np.int16)
+        naturals = summed[:, : self._columns]
+        return np.minimum(naturals + jokers[:, None].astype(np.int16),
+                          naturals + summed[:, self._columns:] + self._base)
+
+    @cached_property
+    def _steps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per row of the table: its kind, its count, and the difference it
+        makes over the row below it (the same kind held once fewer)."""
+        rows = len(self._dense) - 1
+        kinds = np.zeros(rows, dtype=np.intp)
+        least = np.zeros(rows, dtype=np.int64)
+        for kind in self.deck.kinds:
+            first = self._row_of[kind.index]
+            if first >= 0:
+                kinds[first:first + kind.copies] = kind.index
+                least[first:first + kind.copies] = np.arange(1, kind.copies + 1)
+        dense = self._dense[:rows].astype(np.float32)
+        steps = dense.copy()
+        later = least > 1
+        steps[later] -= dense[np.flatnonzero(later) - 1]
+        return kinds, least, steps
+
+    @cached_property
+    def _row_of_array(self) -> np.ndarray:
+        return np.asarray(self._row_of, dtype=np.intp)
+
+    def _structural_counts(self, counts: np.ndarray, jokers: np.ndarray, best: np.ndarray,
+                           which: np.ndarray) -> None:
+        """Fold the structural variations' scores into `best`/`which`."""
+        plain = jokers == 0
+        keys = component_keys(self._table_components, counts[plain]) \
+            if self._shape_tables else None
         for plan in self._structural:
-            found = np.full(len(hands), -1, dtype=np.int32)
+            found = np.full(len(counts), -1, dtype=np.int32)
             tables = self._shape_tables.get(plan.shape) if not plan.groups else None
-            slow = np.flatnonzero(jokers) if tables is not None else np.arange(len(hands))
             if tables is not None:
-                fast = np.flatnonzero(~jokers)
-                found[fast] = tables.best(counts[fast])
-            for i in slow.tolist():
-                s = self._score(plan, held[i][0], held[i][1], ())
+                found[plain] = tables.best(counts[plain], keys)
+            for i in np.flatnonzero(~plain if tables is not None else np.ones_like(plain)):
+                held = {int(k): int(counts[i, k]) for k in np.flatnonzero(counts[i])}
+                s = self._score(plan, held, int(jokers[i]), ())
                 found[i] = -1 if s is None else s
             li = plan.line
-            old, old_v = best[rows, li], which[rows, li]
+            old, old_v = best[:, li], which[:, li]
             better = (found > old) | ((found == old) & (found >= 0) & (plan.variation < old_v))
-            best[rows[better], li] = found[better]
-            which[rows[better], li] = plan.variation
+            best[better, li] = found[better]
+            which[better, li] = plan.variation
 
     def prepare(self, folder: Path | None = None) -> float:
         """Build (or load from `folder`) the tables of the structural lines
@@ -530,50 +732,17 @@ class Matcher:
             out += [Component(tuple(ks), False, c) for c, ks in sorted(by_copies.items())]
         return out
 
-    def is_complete_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
-                         ) -> list[Match | None]:
-        """is_complete for many hands."""
-        away, which = self.tiles_away_many(hands, open_hands=open_hands)
-        lines = self.card.lines
-        out: list[Match | None] = []
-        for i, hand in enumerate(hands):
-            done = [li for li in np.flatnonzero(away[i] == 0).tolist()]
-            if hand.size != self.card.hand_size or not done:
-                out.append(None)
-                continue
-            li = min(done, key=lambda li: (-(lines[li].value or 0), li))
-            out.append(Match(lines[li], 0, int(which[i, li]), self, hand))
-        return out
-
-    def _batch_scores(self, hands: Sequence[Hand]) -> np.ndarray:
-        """Every concrete column's score for each hand (hands x columns), in
-        chunks small enough for the cache."""
-        return np.concatenate([self._chunk_scores(hands[i:i + CHUNK])
-                               for i in range(0, len(hands), CHUNK)])
-
-    def _chunk_scores(self, hands: Sequence[Hand]) -> np.ndarray:
-        row_of, row_cells = self._row_of, self._row_cells
-        width = 2 * self._columns
-        parts: list[np.ndarray] = []
-        offsets: list[int] = []
-        lengths: list[int] = []
-        jokers = np.zeros((len(hands), 1))
-        for i, hand in enumerate(hands):
-            counts, jokers[i, 0] = hand.naturals(self.joker)
-            for k, c in counts.items():
-                part = row_cells[row_of[k] + c - 1]
-                parts.append(part)
-                offsets.append(i * width)
-                lengths.append(part.shape[1])
-        if not parts:
-            parts.append(self._no_cells)
-        cells = np.concatenate(parts, axis=1)
-        index = cells[0].astype(np.intp) + np.repeat(np.array(offsets, dtype=np.intp), lengths)
-        summed = np.bincount(index, weights=cells[1], minlength=len(hands) * width)
-        summed = summed.reshape(len(hands), width)
-        naturals = summed[:, : self._columns]
-        return np.minimum(naturals + jokers,
-                          naturals + summed[:, self._columns:] + self.tables.base_room)
+    @cached_property
+    def _dense(self) -> np.ndarray:
+        """The table dense: row r = (naturals | room change) over the columns,
+        and a last row of zeros for padding."""
+        t, v = self.tables, self._columns
+        dense = np.zeros((len(t.indptr), 2 * v), dtype=np.int8)
+        for r in range(len(t.indptr) - 1):
+            a, b = int(t.indptr[r]), int(t.indptr[r + 1])
+            dense[r, t.cells[0, a:b]] = t.cells[1, a:b]
+            dense[r, v + t.cells[0, a:b]] = t.cells[2, a:b]
+        return dense
 
     # -- explaining ------------------------------------------------------------------
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:

@@ -100,21 +100,42 @@ class ShapeTables:
         self._left = np.array([i for _, i, _ in pairs])
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
-        self._powers = [(c.copies + 1) ** np.arange(len(c.kinds) - 1, -1, -1) for c in components]
 
-    def best(self, counts: np.ndarray) -> np.ndarray:
+    def keys(self, counts: np.ndarray) -> list[np.ndarray]:
+        """Each component's table row for (hands x kinds) counts (lines of one
+        deck share them)."""
+        return component_keys(self.components, counts)
+
+    def best(self, counts: np.ndarray, keys: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """The most slots the naturals fill, for hands without jokers or
         exposures given as (hands x kinds) counts."""
-        acc = np.full((len(counts), self.width), IMPOSSIBLE, dtype=np.int32)
-        acc[:, 0] = 0
-        for comp, table, powers in zip(self.components, self.tables, self._powers, strict=True):
-            held = counts[:, comp.kinds]
-            if not comp.runs:
-                held = -np.sort(-held, axis=1)
-            part = table[held @ powers]
+        if keys is None:
+            keys = self.keys(counts)
+        acc: np.ndarray | None = None
+        last = len(self.components) - 1
+        for i, (table, key) in enumerate(zip(self.tables, keys, strict=True)):
+            part = table[key]
+            if acc is None:  # the first component: its shares as they are
+                acc = part
+                continue
             summed = acc[:, self._left] + part[:, self._right]
+            if i == last:  # only the best over every share is wanted
+                return summed.max(axis=1)
             acc = np.maximum.reduceat(summed, self._bounds, axis=1)
+        assert acc is not None
         return acc.max(axis=1)
+
+
+def component_keys(components: Sequence[Component], counts: np.ndarray) -> list[np.ndarray]:
+    """Each component's counts as a table row: digits in base copies + 1, the
+    first kind most significant; loose kinds sorted, most held first."""
+    out = []
+    for comp in components:
+        held = counts[:, comp.kinds]
+        if not comp.runs:
+            held = -np.sort(-held, axis=1)
+        out.append(held @ ((comp.copies + 1) ** np.arange(len(comp.kinds) - 1, -1, -1)))
+    return out
 
 
 def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> Path:

@@ -1,0 +1,162 @@
+"""Four sets and a pair: jongg's compiled matcher beside `mahjong` (PyPI).
+
+Run: pip install -e ".[bench]" && python bench/bench_classic.py [--hands 10000]
+
+The classic card (rulesets/cards/classic.yaml: four sets and a pair, seven
+pairs, thirteen orphans; 136 tiles, no jokers) against mahjong 2.1.0 on the
+same 14-tile hands: a third complete, a third one tile off, a third drawn at
+random. Checks first that the answers are identical on every hand:
+
+- complete: jongg completes some line  <=>  Agari.is_agari (which knows the
+  same three hands);
+- tiles away from four sets and a pair  ==  Shanten.calculate_shanten_for_
+  regular_hand + 1.
+
+Then prints medians per hand, single and batched, and the ratios; goals:
+complete check at least 3x faster than is_agari, tiles away at least 10x
+faster than the regular-hand shanten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+try:
+    from mahjong.agari import Agari
+    from mahjong.shanten import Shanten
+except ImportError:
+    sys.exit("bench_classic needs the benchmark extra: pip install -e '.[bench]'")
+
+import numpy as np
+from timing import median_us
+
+from jongg.compiler import cache
+from jongg.compiler.card import load_card
+from jongg.runtime.card import Card
+from jongg.runtime.hand import Hand
+
+
+def mahjong_index(card: Card) -> list[int]:
+    """Our kind index -> mahjong's 34-tile index (man = craks, pin = dots,
+    sou = bams; honours E S W N, then white, green, red)."""
+    deck = card.deck
+    honours = {"E": 27, "S": 28, "W": 29, "N": 30, "WD": 31, "GD": 32, "RD": 33}
+    out = []
+    for kind in deck.kinds:
+        if kind.suit:
+            out.append({"C": 0, "D": 9, "B": 18}[kind.suit] + (kind.number or 0) - 1)
+        else:
+            out.append(honours[kind.code])
+    return out
+
+
+def draw(card: Card, rng: random.Random, count: int) -> list[Hand]:
+    """Equal parts complete (four sets and a pair), one tile off, random."""
+    deck = card.deck
+    suits = [[k.index for k in deck.kinds if k.suit == s.code] for s in deck.suits]
+    plain = [k.index for k in deck.kinds]
+    hands: list[Hand] = []
+    while len(hands) < count:
+        kind = len(hands) % 3
+        if kind == 2:
+            hands.append(Hand(tuple(rng.sample(deck.wall(), 14))))
+            continue
+        tiles: list[int] = []
+        for _ in range(4):
+            if rng.random() < 0.5:
+                suit = rng.choice(suits)
+                start = rng.randrange(7)
+                tiles += suit[start:start + 3]
+            else:
+                tiles += [rng.choice(plain)] * 3
+        tiles += [rng.choice(plain)] * 2
+        if max(tiles.count(t) for t in tiles) > 4:
+            continue
+        if kind == 1:
+            wall = deck.wall()
+            for t in tiles:
+                wall.remove(t)
+            tiles[rng.randrange(14)] = rng.choice(wall)
+        hands.append(Hand(tuple(tiles)))
+    return hands
+
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--seed", default="classic")
+    args = parser.parse_args()
+    card = load_card("classic")
+    compiled = cache.matcher("classic")
+    matcher = compiled.matcher
+    built = matcher.prepare(cache.tables_dir())
+    print(f"matcher {'loaded' if compiled.from_cache else 'compiled'} in "
+          f"{compiled.seconds * 1000:.0f} ms; per-suit tables "
+          + (f"built in {built:.1f} s (once: cached)" if built else "loaded from the cache"))
+    hands = draw(card, random.Random(args.seed), args.hands)
+    index = mahjong_index(card)
+    arrays = []
+    for hand in hands:
+        counts = [0] * 34
+        for t in hand.concealed:
+            counts[index[t]] += 1
+        arrays.append(counts)
+    four = [line.id for line in card.lines].index("four-sets-and-a-pair")
+
+    # identical answers, every hand
+    away, _ = matcher.tiles_away_many(hands)
+    agari = Agari()
+    wrong_complete = wrong_away = 0
+    for i, (hand, counts) in enumerate(zip(hands, arrays, strict=True)):
+        if (matcher.is_complete(hand) is not None) != agari.is_agari(counts):
+            wrong_complete += 1
+        shanten = Shanten.calculate_shanten_for_regular_hand(counts)
+        if int(away[i, four]) != shanten + 1 or \
+                matcher.tiles_away(hand)[0].tiles_away != int(away[i].min()):
+            wrong_away += 1
+            if wrong_away <= 5:
+                print("  differs:", " ".join(card.deck.codes(hand.concealed)),
+                      f"jongg {int(away[i, four])} away, shanten {shanten}")
+    complete = sum(int(away[i].min()) == 0 for i in range(len(hands)))
+    print(f"{len(hands)} hands ({complete} complete): complete check differs on "
+          f"{wrong_complete}, tiles away differs on {wrong_away}")
+
+    # batched, from count vectors (the form mahjong is given: its 34-arrays
+    # are built before timing too)
+    counts, jokers = matcher.counts_of(hands)
+    lines, _ = matcher.complete_counts(counts, jokers)
+    assert ((lines >= 0) == np.array([agari.is_agari(a) for a in arrays])).all()
+
+    def per_hand(run: Callable[[], Any]) -> float:
+        start = time.perf_counter()
+        run()
+        return (time.perf_counter() - start) / len(hands) * 1e6
+
+    rows = []
+    ours = median_us(matcher.is_complete, hands)
+    theirs = median_us(agari.is_agari, arrays)
+    batch = per_hand(lambda: matcher.complete_counts(counts, jokers))
+    rows.append(("complete check", ours, batch, "Agari.is_agari", theirs, 3))
+    ours = median_us(matcher.tiles_away, hands)
+    theirs = median_us(Shanten.calculate_shanten_for_regular_hand, arrays)
+    batch = per_hand(lambda: matcher.tiles_away_counts(counts, jokers))
+    rows.append(("tiles away (all 3 lines)", ours, batch, "regular shanten", theirs, 10))
+    print(f"(from Hand objects, counting included: tiles away batched "
+          f"{per_hand(lambda: matcher.tiles_away_many(hands)):.2f} us/hand)")
+    print(f"\n{'query':26} {'jongg single':>13} {'jongg batched':>14}   {'mahjong':>18} "
+          f"{'ratio single':>13} {'ratio batched':>14}  goal")
+    for label, single, batched, peer, theirs, goal in rows:
+        print(f"{label:26} {single:11.1f}us {batched:12.2f}us   {peer:>15} "
+              f"{theirs:4.1f}us {theirs / single:12.1f}x {theirs / batched:13.1f}x  "
+              f">= {goal}x: single {'met' if theirs / single >= goal else 'NOT met'}, "
+              f"batched {'met' if theirs / batched >= goal else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
