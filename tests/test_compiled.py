@@ -1,0 +1,218 @@
+"""Compiled matchers as files and in the cache; batch forms; per-suit tables."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from jongg.cli import main
+from jongg.compiler import cache
+from jongg.compiler.matcher import build_tables, compile_matcher
+from jongg.runtime import artifact
+from jongg.runtime.card import Card
+from jongg.runtime.hand import Hand
+from jongg.runtime.reference import match_line
+from jongg.runtime.samples import sample_hands
+
+from .conftest import card, card_from_lines
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("JONGG_CACHE_DIR", str(folder))
+    return folder
+
+
+def _answers(m: artifact.Matcher, hands: list[Hand]) -> list[list[tuple[str, int, int]]]:
+    return [[(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)] for h in hands]
+
+
+# -- files -------------------------------------------------------------------------
+def test_a_saved_matcher_answers_as_the_compiled_one(tmp_path: Path) -> None:
+    c = card("mjcg-advanced")
+    path = tmp_path / "m.npz"
+    artifact.save(path, c, build_tables(c), key="k")
+    loaded = artifact.load(path, key="k")
+    hands = sample_hands(c, random.Random("file"), 60)
+    assert loaded.card == c
+    assert _answers(loaded, hands) == _answers(compile_matcher(c), hands)
+
+
+def _rewrite(path: Path, name: str, data: bytes) -> None:
+    with zipfile.ZipFile(path) as old:
+        entries = {i.filename: old.read(i.filename) for i in old.infolist()}
+    entries[name] = data
+    with zipfile.ZipFile(path, "w") as new:
+        for entry, content in entries.items():
+            new.writestr(entry, content)
+
+
+def test_a_damaged_file_is_refused_with_a_reason(tmp_path: Path) -> None:
+    c = card("nymj")
+    path = tmp_path / "m.npz"
+    artifact.save(path, c, build_tables(c))
+    raw = np.load(path)["meta"].tobytes().replace(b'"three-sets', b'"threX-sets')
+    np.save(tmp_path / "meta.npy", np.frombuffer(raw, dtype=np.uint8))
+    _rewrite(path, "meta.npy", (tmp_path / "meta.npy").read_bytes())
+    with pytest.raises(artifact.ArtifactError, match="checksum mismatch"):
+        artifact.load(path)
+    path.write_bytes(b"not a zip at all")
+    with pytest.raises(artifact.ArtifactError, match="not a compiled jongg matcher"):
+        artifact.load(path)
+
+
+def test_another_format_version_or_other_sources_are_refused(tmp_path: Path) -> None:
+    c = card("nymj")
+    path = tmp_path / "m.npz"
+    artifact.save(path, c, build_tables(c), key="old")
+    with pytest.raises(artifact.ArtifactError, match="stale"):
+        artifact.load(path, key="new")
+    header = json.loads(np.load(path)["header"].tobytes())
+    header["version"] = artifact.VERSION + 1
+    np.save(tmp_path / "header.npy", np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
+    _rewrite(path, "header.npy", (tmp_path / "header.npy").read_bytes())
+    with pytest.raises(artifact.ArtifactError, match=f"format {artifact.VERSION + 1}"):
+        artifact.load(path)
+
+
+# -- the cache -----------------------------------------------------------------------
+def test_the_second_load_comes_from_the_cache(own_cache: Path) -> None:
+    first = cache.matcher("sample")
+    second = cache.matcher("sample")
+    assert not first.from_cache and second.from_cache
+    assert first.path == second.path and first.path.parent == own_cache
+    assert second.matcher.card == first.matcher.card
+
+
+def test_a_damaged_cache_entry_is_rebuilt_and_said(own_cache: Path) -> None:
+    first = cache.matcher("nymj")
+    first.path.write_bytes(first.path.read_bytes()[:-100])
+    again = cache.matcher("nymj")
+    assert not again.from_cache and "rebuilt" in again.note
+    assert cache.matcher("nymj").from_cache
+
+
+def test_a_changed_card_gets_a_new_key(tmp_path: Path) -> None:
+    source = Path(__file__).parents[1] / "rulesets" / "cards" / "nymj.yaml"
+    mine = tmp_path / "mine.yaml"
+    mine.write_text(source.read_text())
+    key = cache.source_key(str(mine))
+    mine.write_text(source.read_text().replace("title: Not Your Ma's Jong", "title: Mine"))
+    assert cache.source_key(str(mine)) != key
+
+
+# -- the command line ------------------------------------------------------------------
+def test_compile_writes_a_file_that_match_reads(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sample.npz"
+    assert main(["compile", "sample", "-o", str(out)]) == 0
+    assert "card 'sample': 61 lines" in capsys.readouterr().out
+    c = card("sample")
+    tiles = [t for g in c.lines[0].variations[0].groups for t in g.tiles][:-1]
+    assert main(["match", "--matcher", str(out), "--hand", " ".join(c.deck.codes(tiles)),
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["nearest"][0]["tiles_away"] == 1
+
+
+def test_match_refuses_a_damaged_matcher_file(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"garbage")
+    assert main(["match", "--matcher", str(bad), "--hand", "1B"]) == 1
+    err = capsys.readouterr().err
+    assert "--matcher" in err and "bad.npz" in err and "Traceback" not in err
+
+
+def test_compile_names_what_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "no-such-thing"]) == 1
+    err = capsys.readouterr().err
+    assert "no variant or card named 'no-such-thing'" in err and "sample" in err
+
+
+def test_compile_reports_the_per_suit_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "nymj"]) == 0
+    assert "per-suit tables of the structural lines: built in" in capsys.readouterr().out
+    assert main(["compile", "nymj"]) == 0
+    out = capsys.readouterr().out
+    assert "loaded from the cache" in out and "tables of the structural lines: loaded" in out
+
+
+# -- batch forms ----------------------------------------------------------------------
+@pytest.mark.parametrize("name,tables", [("sample", False), ("nymj", True), ("classic", False)])
+def test_count_vectors_answer_as_hands_do(name: str, tables: bool) -> None:
+    c = card(name)
+    m = compile_matcher(c)
+    if tables:
+        m.prepare(None)
+    hands = [h for h in sample_hands(c, random.Random(f"counts:{name}"), 200) if not h.exposures]
+    counts, jokers = m.counts_of(hands)
+    away, which = m.tiles_away_counts(counts, jokers)
+    lines, variations = m.complete_counts(counts, jokers)
+    for i, h in enumerate(hands):
+        one = {x.line.id: (x.tiles_away, x.variation) for x in m.tiles_away(h)}
+        assert one == {line.id: (int(away[i, li]), int(which[i, li]))
+                       for li, line in enumerate(c.lines)}
+        best = m.is_complete(h)
+        got = (c.lines[lines[i]].id, int(variations[i])) if lines[i] >= 0 else None
+        assert got == ((best.line.id, best.variation) if best else None)
+
+
+# -- per-suit tables -----------------------------------------------------------------------
+def _single_suit(c_name: str | Card, suit: str, size: int) -> list[Hand]:
+    """Every hand of `size` tiles from one suit (each kind at most its copies)."""
+    c = card(c_name) if isinstance(c_name, str) else c_name
+    kinds = [k for k in c.deck.kinds if k.suit == suit]
+    hands = []
+    for counts in itertools.product(*(range(k.copies + 1) for k in kinds)):
+        if sum(counts) == size:
+            hands.append(Hand(tuple(k.index for k, n in zip(kinds, counts, strict=True)
+                                    for _ in range(n))))
+    return hands
+
+
+def _exhaustive(c_name: str | Card, line_id: str, hands: list[Hand]) -> None:
+    c = card(c_name) if isinstance(c_name, str) else c_name
+    m = compile_matcher(c)
+    m.prepare(None)
+    line = c.line(line_id)
+    li = c.lines.index(line)
+    away, _ = m.tiles_away_counts(*m.counts_of(hands))
+    for i, h in enumerate(hands):
+        ref = match_line(line, h, c.deck)
+        assert ref is not None
+        assert int(away[i, li]) == ref.tiles_away, \
+            f"{' '.join(c.deck.codes(h.concealed))}: tables {away[i, li]}, reference " \
+            f"{ref.tiles_away}"
+
+
+@pytest.mark.clause("NYMJ-08")
+def test_nymj_tables_over_every_single_suit_hand() -> None:
+    """Three sets and a pair, 11 cards of one suit: every count vector."""
+    _exhaustive("nymj", "three-sets-and-a-pair", _single_suit("nymj", "R", 11))
+
+
+def test_tables_over_every_single_suit_hand_of_two_sets_and_a_pair() -> None:
+    """The classic suit (nine numbers, four copies), a smaller hand: every
+    count vector of 8 tiles, then 7."""
+    c = card_from_lines('{id: two, hand: "2[set] [pair]", value: 25}', deck="classic-136",
+                        size=8)
+    for size in (8, 7):
+        _exhaustive(c, "two", _single_suit(c, "C", size))
+
+
+@pytest.mark.slow
+def test_classic_tables_over_every_single_suit_hand() -> None:
+    """Four sets and a pair and seven pairs over all 118,800 single-suit
+    14-tile count vectors, and all 13-tile ones."""
+    for size in (14, 13):
+        hands = _single_suit("classic", "B", size)
+        _exhaustive("classic", "four-sets-and-a-pair", hands)
+        _exhaustive("classic", "seven-pairs", hands)
