@@ -3,6 +3,7 @@ hand-worked cases in tests/cases/."""
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from pathlib import Path
 
@@ -11,8 +12,10 @@ import yaml
 
 from jongg.compiler import pattern as p
 from jongg.compiler.card import check_card, load_ruleset
+from jongg.compiler.matcher import compile_matcher
 from jongg.compiler.notation import parse
 from jongg.compiler.registry import shipped
+from jongg.runtime.matcher import Matcher
 from jongg.runtime.reference import completed, match_card
 
 from .conftest import card, hand
@@ -130,15 +133,24 @@ def _cases() -> list[tuple[str, dict]]:
     return out
 
 
+@functools.cache
+def _compiled(name: str) -> Matcher:
+    return compile_matcher(card(name))
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
 @pytest.mark.parametrize(("card_name", "case"), _cases(),
                          ids=[f"{c}:{k['name']}" for c, k in _cases()])
-def test_hand_worked_cases(card_name: str, case: dict) -> None:
+def test_hand_worked_cases(card_name: str, case: dict, engine: str) -> None:
+    """Each case holds for the reference matcher and for the compiled one."""
     c = card(card_name)
     h = hand(c, case["hand"], case.get("exposed") or [])
-    done = sorted(m.line.id for m in completed(c, h))
+    m = _compiled(card_name)
+    found = completed(c, h) if engine == "reference" else m.completions(h)
+    done = sorted(x.line.id for x in found)
     assert done == sorted(case["complete"]), case["name"]
     if "nearest" in case:
-        best = match_card(c, h)
+        best = match_card(c, h) if engine == "reference" else m.tiles_away(h)
         want = case["nearest"]
         assert best, case["name"]
         assert best[0].tiles_away == want["tiles_away"], case["name"]
@@ -149,7 +161,7 @@ def test_hand_worked_cases(card_name: str, case: dict) -> None:
 def test_every_card_has_cases() -> None:
     """Golden data per card: a card without hand-worked cases fails here."""
     have = {path.stem for path in CASES.glob("*.yaml")}
-    assert {"sample", "mjcg-advanced", "mjcg-beginner", "nymj"} <= have
+    assert {"sample", "mjcg-advanced", "mjcg-beginner", "nymj", "classic"} <= have
 
 
 def test_card_files_ship_in_the_package() -> None:
