@@ -639,13 +639,11 @@ class Matcher:
         kinds each holds, gathered from the dense table and summed."""
         n = len(counts)
         owner, kind = np.nonzero(counts)
-        # each hand's segment starts with the zero row, so none is empty
-        per_hand = np.bincount(owner, minlength=n) + 1
-        starts = np.concatenate([[0], np.cumsum(per_hand)[:-1]])
-        rows = np.full(int(per_hand.sum()), len(self._dense) - 1, dtype=np.intp)
         rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
-        rows[starts[owner] + 1 + rank] = self._row_of_array[kind] + counts[owner, kind] - 1
-        summed = np.add.reduceat(self._dense[rows], starts, axis=0, dtype=np.int16)
+        width = int(rank.max()) + 1 if len(rank) else 1
+        rows = np.full((n, width), len(self._dense) - 1, dtype=np.intp)  # the zero row pads
+        rows[owner, rank] = self._row_of_array[kind] + counts[owner, kind] - 1
+        summed = self._dense[rows].sum(axis=1, dtype=np.int16)
         naturals = summed[:, : self._columns]
         return np.minimum(naturals + jokers[:, None].astype(np.int16),
                           naturals + summed[:, self._columns:] + self._base)
@@ -679,6 +677,12 @@ class Matcher:
         steps[later] -= dense[np.flatnonzero(later) - 1]
         return kinds, least, steps
 
+    def _need_vector(self, plan: _Plan) -> np.ndarray:
+        need = np.zeros(len(self.deck.kinds), dtype=np.int64)
+        for k, n in plan.needs.items():
+            need[k] = n
+        return need
+
     @cached_property
     def _row_of_array(self) -> np.ndarray:
         return np.asarray(self._row_of, dtype=np.intp)
@@ -694,11 +698,16 @@ class Matcher:
             tables = self._shape_tables.get(plan.shape) if not plan.groups else None
             if tables is not None:
                 found[plain] = tables.best(counts[plain], keys)
-            for i in np.flatnonzero(~plain if tables is not None else np.ones_like(plain)):
+            li = plan.line
+            rest = ~plain if tables is not None else np.ones_like(plain)
+            ceiling = np.minimum(counts, self._need_vector(plan)).sum(axis=1) + plan.free_size \
+                + jokers
+            old = best[:, li]
+            rest &= (ceiling > old) | ((ceiling == old) & (plan.variation < which[:, li]))
+            for i in np.flatnonzero(rest):
                 held = {int(k): int(counts[i, k]) for k in np.flatnonzero(counts[i])}
                 s = self._score(plan, held, int(jokers[i]), ())
                 found[i] = -1 if s is None else s
-            li = plan.line
             old, old_v = best[:, li], which[:, li]
             better = (found > old) | ((found == old) & (found >= 0) & (plan.variation < old_v))
             best[better, li] = found[better]
