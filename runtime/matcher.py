@@ -603,13 +603,54 @@ class Matcher:
                         ) -> tuple[np.ndarray, np.ndarray]:
         """For hands without exposures given as counts: the line each
         completes (highest value, then card order) and its variation, -1 for
-        none."""
-        away, which = self.tiles_away_counts(counts, jokers)
-        held = counts.sum(axis=1) + (0 if jokers is None else jokers)
-        done = (away == 0) & (held == self.card.hand_size)[:, None]
+        none. Structural lines with tables answer by bits (no scoring); what
+        they cannot settle goes through tiles_away_counts."""
+        n = len(counts)
+        if jokers is None:
+            jokers = np.zeros(n, dtype=np.int64)
+        lines = self.card.lines
+        done = np.zeros((n, len(lines)), dtype=bool)
+        which = np.full((n, len(lines)), -1, dtype=np.int32)
+        rest = jokers > 0  # hands the bits cannot settle
+        plain = ~rest
+        keys = component_keys(self._table_components, counts[plain]) \
+            if self._shape_tables else None
+        for plan in self._structural:
+            tables = self._shape_tables.get(plan.shape) if not plan.groups else None
+            bits = tables.complete(keys) if tables is not None and keys is not None else None
+            if bits is None:
+                rest[:] = True
+                break
+            rows = np.flatnonzero(plain)[bits]
+            first = rows[which[rows, plan.line] < 0]
+            done[first, plan.line] = True
+            which[first, plan.line] = plan.variation
+        if self._columns and not rest.all():
+            rows = np.flatnonzero(~rest)
+            scores, variations = self._best_columns(self._columns_scored(counts[rows],
+                                                                         jokers[rows]))
+            sizes = np.array([lines[li].size for li in self._line_of_start])
+            hit = scores == sizes
+            for j, li in enumerate(self._line_of_start):
+                won = rows[hit[:, j]]
+                better = won[(which[won, li] < 0) | (variations[hit[:, j], j] < which[won, li])]
+                done[better, li] = True
+                which[better, li] = variations[hit[:, j], j][np.isin(won, better)]
+        if rest.any():
+            away, slow_which = self.tiles_away_counts(counts[rest], jokers[rest])
+            done[rest], which[rest] = away == 0, slow_which
+        held = counts.sum(axis=1) + jokers
+        done &= (held == self.card.hand_size)[:, None]
         pick = np.where(done, self._line_rank, len(self._line_rank)).argmin(axis=1)
-        found = done[np.arange(len(done)), pick]
-        return np.where(found, pick, -1), np.where(found, which[np.arange(len(done)), pick], -1)
+        found = done[np.arange(n), pick]
+        return np.where(found, pick, -1), np.where(found, which[np.arange(n), pick], -1)
+
+    def _columns_scored(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+        """The concrete columns' scores, a chunk at a time."""
+        chunk = max(CHUNK, CHUNK_CELLS // (2 * self._columns))
+        scorer = self._product_scores if self._columns <= SMALL else self._count_scores
+        return np.concatenate([scorer(counts[a:a + chunk], jokers[a:a + chunk])
+                               for a in range(0, len(counts), chunk)])
 
     @cached_property
     def _line_rank(self) -> np.ndarray:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -100,6 +102,51 @@ class ShapeTables:
         self._left = np.array([i for _, i, _ in pairs])
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
+
+    @cached_property
+    def _full(self) -> tuple[list[np.ndarray], np.ndarray, int, int] | None:
+        """For complete checks: per component and table row, the shares of
+        the groups that use every tile held, as bits (share d at bit
+        sum(d_i * stride_i), each digit with room for the sum of two shares);
+        the bits a share may take; and the bit of the whole line. None when
+        that does not fit in 64 bits."""
+        radix = [2 * m + 1 for m in self.shape.demand]
+        if math.prod(radix) > 64:
+            return None
+        strides = [math.prod(radix[i + 1:]) for i in range(len(radix))]
+        bit = np.array([sum(a * b for a, b in zip(d, strides, strict=True))
+                        for d in _demands(self.shape)], dtype=np.uint64)
+        full = []
+        for comp, table in zip(self.components, self.tables, strict=True):
+            digits = comp.copies + 1
+            held = np.zeros(len(table), dtype=np.int64)
+            rest = np.arange(len(table))
+            for _ in comp.kinds:
+                rest, digit = np.divmod(rest, digits)
+                held += digit
+            used = table == held[:, None]
+            full.append(np.bitwise_or.reduce(np.where(used, np.uint64(1) << bit, np.uint64(0)),
+                                             axis=1))
+        valid = np.bitwise_or.reduce(np.uint64(1) << bit)
+        whole = sum(a * b for a, b in zip(self.shape.demand, strides, strict=True))
+        return full, bit, int(valid), whole
+
+    def complete(self, keys: Sequence[np.ndarray]) -> np.ndarray | None:
+        """Whether each hand (jokerless, unexposed, as keys) fills the line
+        with every tile: some share of the groups per component uses all its
+        tiles and the shares add up to the line. None if bits cannot say."""
+        found = self._full
+        if found is None:
+            return None
+        full, bits, valid, whole = found
+        acc = full[0][keys[0]]
+        for table, key in zip(full[1:], keys[1:], strict=True):
+            part = table[key]
+            grown = np.zeros_like(acc)
+            for b in bits:
+                grown |= np.where((acc >> b) & np.uint64(1), part << b, np.uint64(0))
+            acc = grown & np.uint64(valid)
+        return ((acc >> np.uint64(whole)) & np.uint64(1)).astype(bool)
 
     def keys(self, counts: np.ndarray) -> list[np.ndarray]:
         """Each component's table row for (hands x kinds) counts (lines of one
