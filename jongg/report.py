@@ -37,7 +37,8 @@ def variation_text(deck: Deck, variation: Variation) -> str:
 
 
 def line_variations(card: Card, line: Line) -> str:
-    head = (f"{line.id}: {line.pattern}  ({line.section}, value {line.value}, "
+    worth = "" if line.value is None else f", value {line.value}"
+    head = (f"{line.id}: {line.pattern}  ({line.section}{worth}, "
             f"{'concealed' if line.concealed else 'exposed'}, {len(line.variations)} variations)")
     body = [f"{i + 1:>5}  {variation_text(card.deck, v)}" for i, v in enumerate(line.variations)]
     return "\n".join([head, *body])
@@ -74,7 +75,8 @@ def match_text(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearn
     if done:
         out.append("complete:")
         for m in done:
-            out.append(f"  {m.line.id} (value {m.line.value}): "
+            worth = "" if m.line.value is None else f" (value {m.line.value})"
+            out.append(f"  {m.line.id}{worth}: "
                        + " | ".join(" ".join(g) for g in _wants(m)))
     else:
         out.append("complete: none")

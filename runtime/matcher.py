@@ -333,6 +333,23 @@ class Matcher:
             parts.append(part)
         return best_score(combine(parts, shape.demand), shape, jokers, extra)
 
+    def _held(self, hand: Hand) -> tuple[dict[int, int], int]:
+        """The hand's concealed naturals and jokers; a hand the deck cannot
+        hold is refused (it would read another kind's row)."""
+        counts, jokers = hand.naturals(self.joker)
+        copies = self._copies
+        for k, c in counts.items():
+            if not 0 <= k < len(copies):
+                raise ValueError(f"hand holds tile kind {k}, which {self.deck.name} has not")
+            if c > copies[k]:
+                raise ValueError(f"hand holds {c} {self.deck.code(k)}, but {self.deck.name} "
+                                 f"holds {copies[k]}")
+        return counts, jokers
+
+    @cached_property
+    def _copies(self) -> list[int]:
+        return [k.copies for k in self.deck.kinds]
+
     # -- the concrete table ------------------------------------------------------
     def _column_scores(self, counts: dict[int, int], jokers: int) -> np.ndarray:
         """Every concrete column's score: min(N + J, N + R)."""
@@ -465,7 +482,7 @@ class Matcher:
         """(line index, best score, variation index) for every line the
         exposures allow, in card order."""
         open_hands = self.open_hands if open_hands is None else open_hands
-        counts, jokers = hand.naturals(self.joker)
+        counts, jokers = self._held(hand)
         best: dict[int, tuple[int, int]] = {}
         plans: Iterable[_Plan] = self._structural
         if not hand.exposures:
@@ -525,7 +542,7 @@ class Matcher:
         if hand.exposures:
             done = self.completions(hand, open_hands=open_hands)
             return done[0] if done else None
-        counts, jokers = hand.naturals(self.joker)
+        counts, jokers = self._held(hand)
         found: dict[int, int] = {}  # line -> first variation completed
         for column in self._complete_columns(counts):
             found.setdefault(self._column_line[column], self._column_variation[column])
@@ -549,9 +566,14 @@ class Matcher:
         lengths = [len(h.concealed) for h in hands]
         tiles = np.fromiter(itertools.chain.from_iterable(h.concealed for h in hands),
                             dtype=np.int64, count=sum(lengths))
+        if len(tiles) and not 0 <= tiles.min() <= tiles.max() < kinds:
+            raise ValueError(f"a hand holds a tile kind {self.deck.name} has not")
         owner = np.repeat(np.arange(len(hands)), lengths)
         counts = np.bincount(owner * kinds + tiles, minlength=len(hands) * kinds)
         counts = counts.reshape(len(hands), kinds)
+        if (counts > np.asarray(self._copies)).any():
+            i = int(np.flatnonzero((counts > np.asarray(self._copies)).any(axis=1))[0])
+            self._held(hands[i])  # raises, naming the tile
         jokers = np.zeros(len(hands), dtype=np.int64)
         if self.joker is not None:
             jokers = counts[:, self.joker].copy()
@@ -800,7 +822,7 @@ class Matcher:
         best score, group by group (free groups after the concrete ones)."""
         li = self.card.lines.index(line)
         plan = self._plans[li][variation]
-        counts, jokers = hand.naturals(self.joker)
+        counts, jokers = self._held(hand)
         target = self._score(plan, counts, jokers, hand.exposures)
         for taken, free, kinds in self._seatings(plan, hand.exposures) if hand.exposures \
                 else [(frozenset(), (), ())]:

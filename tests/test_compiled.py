@@ -216,3 +216,15 @@ def test_classic_tables_over_every_single_suit_hand() -> None:
         hands = _single_suit("classic", "B", size)
         _exhaustive("classic", "four-sets-and-a-pair", hands)
         _exhaustive("classic", "seven-pairs", hands)
+
+
+def test_a_hand_the_deck_cannot_hold_is_refused() -> None:
+    c = card("sample")
+    m = compile_matcher(c)
+    five = Hand((0, 0, 0, 0, 0))
+    with pytest.raises(ValueError, match="hand holds 5 1B, but american-152 holds 4"):
+        m.tiles_away(five)
+    with pytest.raises(ValueError, match="5 1B"):
+        m.tiles_away_many([Hand((1, 2)), five])
+    with pytest.raises(ValueError, match="has not"):
+        m.tiles_away(Hand((999,)))
