@@ -610,7 +610,7 @@ class Matcher:
         which = np.full((n, len(lines)), -1, dtype=np.int32)
         if self._columns:
             chunk = max(CHUNK, CHUNK_CELLS // (2 * self._columns))
-            scorer = self._product_scores if self._columns <= SMALL else self._count_scores
+            scorer = self._small_scores if self._columns <= SMALL else self._count_scores
             for a in range(0, n, chunk):
                 scores, variations = self._best_columns(
                     scorer(counts[a:a + chunk], jokers[a:a + chunk]))
@@ -649,6 +649,10 @@ class Matcher:
             which[first, plan.line] = plan.variation
         if self._columns and not rest.all():
             rows = np.flatnonzero(~rest)
+            supports = self._supports
+            if supports is not None:  # a hand completes only columns holding all its kinds
+                held_bits = self._held_bits(counts[rows])
+                rows = rows[((held_bits[:, None] & ~supports[None, :]) == 0).any(axis=1)]
             scores, variations = self._best_columns(self._columns_scored(counts[rows],
                                                                          jokers[rows]))
             sizes = np.array([lines[li].size for li in self._line_of_start])
@@ -670,7 +674,7 @@ class Matcher:
     def _columns_scored(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
         """The concrete columns' scores, a chunk at a time."""
         chunk = max(CHUNK, CHUNK_CELLS // (2 * self._columns))
-        scorer = self._product_scores if self._columns <= SMALL else self._count_scores
+        scorer = self._small_scores if self._columns <= SMALL else self._count_scores
         return np.concatenate([scorer(counts[a:a + chunk], jokers[a:a + chunk])
                                for a in range(0, len(counts), chunk)])
 
@@ -711,34 +715,46 @@ class Matcher:
         return np.minimum(naturals + jokers[:, None].astype(np.int16),
                           naturals + summed[:, self._columns:] + self._base)
 
-    def _product_scores(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
-        """_count_scores for a small table: each row says "this kind held at
-        least c times" and carries what the c-th copy adds, so one matrix
-        product sums a batch."""
-        kinds, least, steps = self._steps
-        held = (counts[:, kinds] >= least).astype(np.float32)
-        summed = (held @ steps).astype(np.int16)
+    def _small_scores(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+        """_count_scores for a small table: per kind the columns touch, its
+        rows by count (row 0 all zeros), looked up for every hand at once."""
+        summed = np.zeros((len(counts), 2 * self._columns), dtype=np.int16)
+        for kind, rows in self._kind_rows:
+            summed += rows[counts[:, kind]]
         naturals = summed[:, : self._columns]
         return np.minimum(naturals + jokers[:, None].astype(np.int16),
                           naturals + summed[:, self._columns:] + self._base)
 
     @cached_property
-    def _steps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per row of the table: its kind, its count, and the difference it
-        makes over the row below it (the same kind held once fewer)."""
-        rows = len(self._dense) - 1
-        kinds = np.zeros(rows, dtype=np.intp)
-        least = np.zeros(rows, dtype=np.int64)
+    def _kind_rows(self) -> list[tuple[int, np.ndarray]]:
+        """(kind, its rows of the dense table under a row of zeros) for the
+        kinds some column holds."""
+        out = []
         for kind in self.deck.kinds:
             first = self._row_of[kind.index]
-            if first >= 0:
-                kinds[first:first + kind.copies] = kind.index
-                least[first:first + kind.copies] = np.arange(1, kind.copies + 1)
-        dense = self._dense[:rows].astype(np.float32)
-        steps = dense.copy()
-        later = least > 1
-        steps[later] -= dense[np.flatnonzero(later) - 1]
-        return kinds, least, steps
+            if first < 0:
+                continue
+            rows = self._dense[first:first + kind.copies].astype(np.int16)
+            if rows.any():
+                out.append((kind.index, np.vstack([np.zeros((1, rows.shape[1]), np.int16),
+                                                   rows])))
+        return out
+
+    @cached_property
+    def _supports(self) -> np.ndarray | None:
+        """Per column, the kinds it holds as bits (None past 64 kinds)."""
+        if len(self.deck.kinds) > 64:
+            return None
+        bits = np.zeros(self._columns, dtype=np.uint64)
+        for col, (li, vi) in enumerate(self.tables.columns.tolist()):
+            for g in self.card.lines[li].variations[vi].groups:
+                for k in g.tiles:
+                    bits[col] |= np.uint64(1) << np.uint64(k)
+        return bits
+
+    def _held_bits(self, counts: np.ndarray) -> np.ndarray:
+        powers = np.uint64(1) << np.arange(counts.shape[1], dtype=np.uint64)
+        return np.bitwise_or.reduce(np.where(counts > 0, powers, np.uint64(0)), axis=1)
 
     def _need_vector(self, plan: _Plan) -> np.ndarray:
         need = np.zeros(len(self.deck.kinds), dtype=np.int64)
@@ -754,19 +770,25 @@ class Matcher:
                            which: np.ndarray) -> None:
         """Fold the structural variations' scores into `best`/`which`."""
         plain = jokers == 0
-        keys = component_keys(self._table_components, counts[plain]) \
-            if self._shape_tables else None
+        every = bool(plain.all())
+        jokerless = counts if every else counts[plain]
+        keys = component_keys(self._table_components, jokerless) if self._shape_tables else None
         for plan in self._structural:
             found = np.full(len(counts), -1, dtype=np.int32)
             tables = self._shape_tables.get(plan.shape) if not plan.groups else None
             if tables is not None:
-                found[plain] = tables.best(counts[plain], keys)
+                scored = tables.best(jokerless, keys)
+                if every:
+                    found[:] = scored
+                else:
+                    found[plain] = scored
             li = plan.line
             rest = ~plain if tables is not None else np.ones_like(plain)
-            ceiling = np.minimum(counts, self._need_vector(plan)).sum(axis=1) + plan.free_size \
-                + jokers
-            old = best[:, li]
-            rest &= (ceiling > old) | ((ceiling == old) & (plan.variation < which[:, li]))
+            if rest.any():
+                ceiling = np.minimum(counts, self._need_vector(plan)).sum(axis=1) \
+                    + plan.free_size + jokers
+                old = best[:, li]
+                rest &= (ceiling > old) | ((ceiling == old) & (plan.variation < which[:, li]))
             for i in np.flatnonzero(rest):
                 held = {int(k): int(counts[i, k]) for k in np.flatnonzero(counts[i])}
                 s = self._score(plan, held, int(jokers[i]), ())
