@@ -113,5 +113,13 @@ def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> 
             return Compiled(loaded, path, key, True, time.perf_counter() - start)
         except artifact.ArtifactError as error:
             note = f"rebuilt {path.name}: {error}"
-    built = compile_to(path, card, deck, open_hands=open_hands, key=key)
+    try:
+        built = compile_to(path, card, deck, open_hands=open_hands, key=key)
+    except OSError as error:  # no cache to write to: compile for this run only
+        start = time.perf_counter()
+        compiled_card = load_card(card, deck)
+        kept = Matcher(compiled_card, build_tables(compiled_card), open_hands=open_hands)
+        return Compiled(kept, path, key, False, time.perf_counter() - start,
+                        f"not cached ({error.strerror or error}: {path.parent}); "
+                        "set JONGG_CACHE_DIR to a writable folder")
     return Compiled(built.matcher, path, key, False, built.seconds, note)

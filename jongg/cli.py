@@ -158,21 +158,29 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
     if args.output:
-        compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
-                                    key=cache.source_key(card, deck, open_hands))
+        try:
+            compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
+                                        key=cache.source_key(card, deck, open_hands))
+        except OSError as error:
+            raise UsageError(f"-o: cannot write {args.output}: {error.strerror or error}") \
+                from None
     else:
         compiled = cache.matcher(card, deck, open_hands=open_hands)
+        if compiled.note:
+            print(f"jongg: {compiled.note}", file=sys.stderr)
     c = compiled.matcher.card
     variations = sum(len(line.variations) for line in c.lines)
     how = "loaded from the cache" if compiled.from_cache else "compiled"
-    size = compiled.path.stat().st_size / 1024
+    where = f"-> {compiled.path} ({compiled.path.stat().st_size / 1024:.0f} KiB)" \
+        if compiled.path.exists() else "(not written)"
     what = f"card {c.name!r}" if kind == "card" else f"variant {args.ruleset!r} (card {c.name!r})"
     _out(f"{what}: {len(c.lines)} lines, {variations} variations; {how} in "
-         f"{compiled.seconds * 1000:.0f} ms -> {compiled.path} ({size:.0f} KiB)")
+         f"{compiled.seconds * 1000:.0f} ms {where}")
     if any(v.free and not v.groups for line in c.lines for v in line.variations):
         built = compiled.matcher.prepare(cache.tables_dir())
         how = f"built in {built:.1f} s" if built else "loaded"
-        _out(f"per-suit tables of the structural lines: {how} ({cache.tables_dir()})")
+        kept = f" ({cache.tables_dir()})" if cache.tables_dir().is_dir() else " (not kept)"
+        _out(f"per-suit tables of the structural lines: {how}{kept}")
     return 0
 
 

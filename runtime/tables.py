@@ -216,10 +216,13 @@ def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
             table = build_table(shape, len(comp.kinds), comp.copies, comp.runs, max_tiles)
             built += time.perf_counter() - begin
             if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.npy")
-                np.save(tmp, table)
-                tmp.replace(path)
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = path.with_suffix(".tmp.npy")
+                    np.save(tmp, table)
+                    tmp.replace(path)
+                except OSError:
+                    pass  # no place to keep it: it serves this run, and is built again next time
         memo[sig] = table
         tables.append(table)
     return ShapeTables(shape, components, tables), built

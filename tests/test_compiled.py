@@ -228,3 +228,22 @@ def test_a_hand_the_deck_cannot_hold_is_refused() -> None:
         m.tiles_away_many([Hand((1, 2)), five])
     with pytest.raises(ValueError, match="has not"):
         m.tiles_away(Hand((999,)))
+
+
+def test_no_writable_cache_still_matches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("JONGG_CACHE_DIR", str(blocker / "cache"))
+    assert main(["match", "--card", "nymj", "--hand", "R1 R2 R3"]) == 0
+    captured = capsys.readouterr()
+    assert "not cached" in captured.err and "JONGG_CACHE_DIR" in captured.err
+    assert "card nymj" in captured.out
+
+
+def test_compile_to_an_unwritable_place_says_so(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["compile", "nymj", "-o", str(blocker / "x.npz")]) == 1
+    assert "-o: cannot write" in capsys.readouterr().err
