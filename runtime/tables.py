@@ -15,6 +15,7 @@ the same number of copies, so their table is indexed by sorted counts.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import math
@@ -185,8 +186,18 @@ def component_keys(components: Sequence[Component], counts: np.ndarray) -> list[
     return out
 
 
+@functools.cache
+def _code() -> str:
+    """The source the tables come from: a change to it makes new tables."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("structure.py", "tables.py", "card.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> Path:
-    sig = f"{VERSION} {shape!r} {len(comp.kinds)} {comp.copies} {comp.runs} {max_tiles}"
+    sig = f"{VERSION} {_code()} {shape!r} {len(comp.kinds)} {comp.copies} {comp.runs} {max_tiles}"
     return folder / f"shape-{hashlib.sha256(sig.encode()).hexdigest()[:24]}.npy"
 
 
