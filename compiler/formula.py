@@ -1,0 +1,120 @@
+"""Parsing scoring formulas (grammar/formula.lark) into runtime Formulas.
+
+`compile_formula()` checks the syntax, that every name is a fact the variant
+offers or a function (min, max, abs) called with the right number of values,
+and reports every problem at once, each at its column inside the YAML file.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection
+from functools import cache
+
+from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark.exceptions import UnexpectedEOF
+
+from jongg.runtime.formula import ARITY, FUNCTIONS, Formula, Node
+
+from .errors import Diagnostic, Location, NotationError
+
+SYNTAX = ("a formula is numbers and facts joined by + - *, comparisons (== != < <= > >=), "
+          "and/or/not, 'if ... then ... else ...', min(...), max(...), abs(...) and "
+          "parentheses")
+
+
+@cache
+def _parser() -> Lark:
+    return Lark.open_from_package("jongg.grammar", "formula.lark", ("",), parser="lalr",
+                                  propagate_positions=True)
+
+
+@v_args(inline=True)
+class _Tree(Transformer):
+    """Lark tree -> nested tuples; names are kept with their columns."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[tuple[str, int, int | None]] = []  # name, column, args if a call
+
+    def number(self, token: Token) -> Node:
+        return ("number", int(token))
+
+    def true(self) -> Node:
+        return ("number", True)
+
+    def false(self) -> Node:
+        return ("number", False)
+
+    def fact(self, token: Token) -> Node:
+        self.names.append((str(token), token.column or 1, None))
+        return ("fact", str(token))
+
+    def call(self, token: Token, *args: Node) -> Node:
+        self.names.append((str(token), token.column or 1, len(args)))
+        return ("call", str(token), tuple(args))
+
+    def cond(self, test: Node, then: Node, other: Node) -> Node:
+        return ("cond", test, then, other)
+
+    def or_(self, a: Node, b: Node) -> Node:
+        return ("or", a, b)
+
+    def and_(self, a: Node, b: Node) -> Node:
+        return ("and", a, b)
+
+    def not_(self, a: Node) -> Node:
+        return ("not", a)
+
+    def negate(self, a: Node) -> Node:
+        return ("negate", a)
+
+    def compare(self, a: Node, op: Token, b: Node) -> Node:
+        return ("compare", str(op), a, b)
+
+    def binary(self, a: Node, op: Token, b: Node) -> Node:
+        return ("binary", str(op), a, b)
+
+
+def compile_formula(text: str, facts: Collection[str], *,
+                    origin: Location | None = None) -> Formula:
+    """A formula over `facts`; NotationError lists every problem, located."""
+
+    def at(column: int) -> Location | None:
+        return origin.shifted(0, column - 1) if origin else None
+
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as error:
+        at_end = isinstance(error, UnexpectedEOF) or \
+            getattr(getattr(error, "token", None), "type", None) == "$END"
+        column = len(text) + 1 if at_end else error.column or 1
+        snippet = f"{text}\n{' ' * (column - 1)}^"
+        raise NotationError([Diagnostic(at(column), f"{SYNTAX}\n    "
+                                        + snippet.replace("\n", "\n    "))],
+                            label=SYNTAX) from None
+    build = _Tree()
+    node: Node = build.transform(tree)
+    problems = []
+    used: set[str] = set()
+    for name, column, args in build.names:
+        if args is None:
+            if name in facts:
+                used.add(name)
+                continue
+            close = difflib.get_close_matches(name, list(facts), n=1)
+            hint = f"did you mean {close[0]!r}?" if close else None
+            problems.append(Diagnostic(at(column), f"unknown fact {name!r}; facts here: "
+                                       f"{', '.join(sorted(facts))}", hint=hint))
+        elif name not in FUNCTIONS:
+            problems.append(Diagnostic(at(column), f"unknown function {name!r}; functions: "
+                                       f"{', '.join(sorted(FUNCTIONS))}"))
+        else:
+            least, most = ARITY[name]
+            if args < least or (most is not None and args > most):
+                need = f"{least}" if least == most else f"at least {least}"
+                problems.append(Diagnostic(at(column), f"{name}() takes {need} value(s), "
+                                           f"not {args}"))
+    if problems:
+        raise NotationError(problems)
+    return Formula(text, node, frozenset(used))

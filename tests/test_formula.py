@@ -1,0 +1,84 @@
+"""Scoring formulas: a small safe language over a round's facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from jongg.compiler.errors import Location, NotationError
+from jongg.compiler.formula import compile_formula
+from jongg.runtime.formula import FormulaError
+
+FACTS = ["self_drawn", "jokerless", "dealer", "value", "winner_is_dealer"]
+ROUND = {"self_drawn": True, "jokerless": False, "dealer": False, "value": 25,
+         "winner_is_dealer": True}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("if self_drawn then 4 else 2", 4),
+    ("value * (if jokerless then 2 else 1)", 25),
+    ("-2 * 3 + 1", -5),
+    ("1 - 2 - 3", -4),  # left to right
+    ("2 * 3 - 4 * 5", -14),  # * before +
+    ("max(1, 2, value) - min(3, 4)", 22),
+    ("not jokerless and dealer or self_drawn", 1),
+    ("not (jokerless or dealer)", 1),
+    ("value >= 30", 0),
+    ("value == 25 and self_drawn", 1),
+    ("abs(-5)", 5),
+    ("true + true + false", 2),
+    ("if value > 20 then if jokerless then 3 else 2 else 1", 2),
+])
+def test_formulas_evaluate_over_facts(text: str, expected: int) -> None:
+    assert compile_formula(text, FACTS)(ROUND) == expected
+
+
+@pytest.mark.clause("NYMJ-21")
+def test_the_not_your_mas_jong_payment_reads_as_a_formula() -> None:
+    """Each loser pays 2 on a steal, 4 on a draw; Ma pays or receives double."""
+    pay = compile_formula("(if self_drawn then 4 else 2) * (if dealer or winner_is_dealer "
+                          "then 2 else 1)", FACTS)
+    assert pay.facts == {"self_drawn", "dealer", "winner_is_dealer"}
+    base = dict.fromkeys(FACTS, False) | {"value": 0}
+    assert pay(base) == 2
+    assert pay(base | {"self_drawn": True}) == 4
+    assert pay(base | {"dealer": True}) == 4
+    assert pay(base | {"self_drawn": True, "winner_is_dealer": True}) == 8
+
+
+def _errors(text: str) -> list[str]:
+    with pytest.raises(NotationError) as caught:
+        compile_formula(text, FACTS, origin=Location("v.yaml", 3, 10))
+    return [str(d) for d in caught.value.diagnostics]
+
+
+def test_every_unknown_name_is_reported_at_its_column_with_a_suggestion() -> None:
+    errors = _errors("jokerles + selfdrawn")
+    assert errors[0].startswith("v.yaml:3:10: error: unknown fact 'jokerles'")
+    assert "did you mean 'jokerless'?" in errors[0]
+    assert errors[1].startswith("v.yaml:3:21: error: unknown fact 'selfdrawn'")
+    assert "did you mean 'self_drawn'?" in errors[1]
+
+
+def test_functions_are_checked_by_name_and_count() -> None:
+    assert "unknown function 'foo'; functions: abs, max, min" in _errors("foo(1)")[0]
+    assert "abs() takes 1 value(s), not 2" in _errors("abs(1, 2)")[0]
+    assert "min() takes at least 2 value(s), not 1" in _errors("min(1)")[0]
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("__import__('os')", 21),  # no Python: the quote is no formula
+    ("value.real", 15),
+    ("2 +", 13),  # missing at the end
+    ("if dealer then 1", 26),
+    ("value ** 2", 17),
+])
+def test_what_is_no_formula_is_refused_where_it_goes_wrong(text: str, column: int) -> None:
+    error = _errors(text)[0]
+    assert error.startswith(f"v.yaml:3:{column}: error: a formula is numbers and facts")
+    assert text in error
+
+
+def test_a_fact_the_round_lacks_is_named() -> None:
+    pay = compile_formula("value * 2", FACTS)
+    with pytest.raises(FormulaError, match="reads 'value'"):
+        pay({"dealer": True})
