@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -247,3 +249,22 @@ def test_compile_to_an_unwritable_place_says_so(tmp_path: Path,
     blocker.write_text("")
     assert main(["compile", "nymj", "-o", str(blocker / "x.npz")]) == 1
     assert "-o: cannot write" in capsys.readouterr().err
+
+
+def test_the_runtime_matches_from_a_file_without_the_compiler(tmp_path: Path) -> None:
+    """DESIGN.md: the runtime never imports the compiler, nor re-parses notation."""
+    path = tmp_path / "sample.npz"
+    c = card("sample")
+    artifact.save(path, c, build_tables(c))
+    tiles = [t for g in c.lines[0].variations[0].groups for t in g.tiles]
+    script = (
+        "import sys\n"
+        "from jongg.runtime import artifact\n"
+        "from jongg.runtime.hand import Hand\n"
+        f"m = artifact.load({str(path)!r})\n"
+        f"print(m.is_complete(Hand({tuple(tiles)!r})).line.id)\n"
+        "print(sorted(n for n in sys.modules if n.startswith(('jongg.compiler', 'lark'))))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[0] == c.lines[0].id
+    assert out[1] == "[]"
