@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from jongg.runtime.card import Card
-from jongg.runtime.matcher import Matcher, Tables, _pins
+from jongg.runtime.columns import Tables, pins
+from jongg.runtime.matcher import Matcher
 from jongg.runtime.structure import _slot_score
 
 
@@ -34,18 +35,16 @@ def build_tables(card: Card) -> Tables:
             columns += mine
     cells: list[list[tuple[int, int, int]]] = [[] for _ in range(rows)]
     base = np.zeros(len(columns), dtype=np.int32)
+    completes = np.zeros((rows, len(columns)), dtype=bool)
+    mandatory = np.zeros((len(columns), len(deck.kinds)), dtype=bool)
     for col, (li, vi) in enumerate(columns):
-        pins = _pins(card.lines[li].variations[vi].groups)
-        for k, pin in pins.items():
+        for k, pin in pins(card.lines[li].variations[vi].groups).items():
             empty = _slot_score(0, pin.plain, pin.joker_groups, card.all_joker_groups)[1]
             base[col] += empty
             for c in range(1, deck.kinds[k].copies + 1):
                 filled, cap = _slot_score(c, pin.plain, pin.joker_groups, card.all_joker_groups)
                 cells[row_of[k] + c - 1].append((col, filled, cap - filled - empty))
-    completes = np.zeros((rows, len(columns)), dtype=bool)
-    mandatory = np.zeros((len(columns), len(deck.kinds)), dtype=bool)
-    for col, (li, vi) in enumerate(columns):
-        for k, pin in _pins(card.lines[li].variations[vi].groups).items():
+            # a complete hand holds this kind within these bounds
             least = pin.plain + (0 if card.all_joker_groups else len(pin.joker_groups))
             mandatory[col, k] = least > 0
             most = pin.plain + sum(pin.joker_groups)

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from .card import Card, FreeGroup, Line, Slots, Variation
-from .matcher import TABLE_ARRAYS, Matcher, Tables
+from .columns import TABLE_ARRAYS, Tables
+from .matcher import Matcher
 from .tiles import Category, Deck, Suit, TileKind
 
 FORMAT = "jongg-matcher"

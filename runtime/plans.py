@@ -1,0 +1,393 @@
+"""Variations as the structural programme sees them, and scoring them.
+
+A plan is one variation: its concrete groups (pins), its free groups by type,
+and a ceiling no filling can beat. `Programme` scores plans for a hand (the
+deck's components, memoised answers, per-suit tables once prepared), seats
+exposures on whole groups, and explains a score as a filling.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .card import Card, Slots
+from .columns import pins
+from .reference import ABSENT, Slot, _Bound, _fill, _fits
+from .structure import (
+    NO_PIN,
+    Demand,
+    Frontier,
+    GroupType,
+    Pin,
+    Shape,
+    _slot_score,
+    best_score,
+    combine,
+    component,
+)
+from .tables import Component, ShapeTables, component_keys, load_or_build
+from .tiles import Category
+
+Seating = tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]
+UNSEATED: list[Seating] = [(frozenset(), (), ())]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A variation as the structural programme sees it."""
+
+    line: int
+    variation: int
+    groups: tuple[Slots, ...]
+    types: tuple[GroupType, ...]  # the free groups, one entry per group
+    shape: Shape  # the free groups by type
+    concealed: bool
+    needs: dict[int, int]  # the concrete groups' tiles, counted
+    free_size: int
+
+    def ceiling(self, counts: dict[int, int], jokers: int, exposed: int) -> int:
+        """No filling beats this: naturals fill at most the concrete slots of
+        their tile and every free slot; jokers and exposed tiles come on top."""
+        needs = self.needs
+        return (sum(min(n, needs.get(t, 0)) for t, n in counts.items()) + self.free_size
+                + jokers + exposed)
+
+
+def shape_of(types: Sequence[GroupType], all_jokers: bool) -> Shape:
+    kinds = sorted(set(types), key=lambda t: (t.kind, t.jokers))
+    return Shape(tuple(kinds), tuple(types.count(t) for t in kinds), all_jokers)
+
+
+class Programme:
+    """Scores a card's variations through runtime/structure.py."""
+
+    def __init__(self, card: Card):
+        self.card = card
+        self.deck = card.deck
+        self.joker = self.deck.joker_index
+        self._memo: dict[Any, dict[Demand, Frontier]] = {}
+        self.shape_tables: dict[Shape, ShapeTables] = {}
+
+    # -- the deck's components and the card's plans ------------------------------
+    @cached_property
+    def components(self) -> list[tuple[tuple[int, ...], bool]]:
+        """Ordered suits (runs live there), then every other kind together."""
+        deck = self.deck
+        ordered = {s.code for s in deck.suits if s.ordered}
+        comps: list[tuple[tuple[int, ...], bool]] = []
+        for suit in deck.suits:
+            if suit.code in ordered:
+                kinds = sorted((k for k in deck.kinds if k.suit == suit.code
+                                and k.number is not None),
+                               key=lambda k: k.number or 0)
+                comps.append((tuple(k.index for k in kinds), True))
+        loose = tuple(k.index for k in deck.kinds if k.category is not Category.JOKER
+                      and not (k.suit in ordered and k.number is not None))
+        if loose:
+            comps.append((loose, False))
+        return comps
+
+    @cached_property
+    def _component_of(self) -> dict[int, int]:
+        return {k: ci for ci, (kinds, _) in enumerate(self.components) for k in kinds}
+
+    @cached_property
+    def plans(self) -> list[list[Plan]]:
+        """Every variation's plan, by line."""
+        out: list[list[Plan]] = []
+        for li, line in enumerate(self.card.lines):
+            plans = []
+            for vi, v in enumerate(line.variations):
+                types = tuple(GroupType(f.kind, f.jokers) for f in v.free)
+                plans.append(Plan(li, vi, v.groups, types,
+                                  shape_of(types, self.card.all_joker_groups), line.concealed,
+                                  dict(Counter(t for g in v.groups for t in g.tiles)),
+                                  sum(t.size for t in types)))
+            out.append(plans)
+        return out
+
+    @cached_property
+    def structural(self) -> list[Plan]:
+        """The plans with free groups, in card order."""
+        return [p for plans in self.plans for p in plans if p.types]
+
+    @cached_property
+    def _runs(self) -> set[tuple[int, ...]]:
+        out = set()
+        for kinds, runs in self.components:
+            if runs:
+                out |= {kinds[i:i + 3] for i in range(len(kinds) - 2)}
+        return out
+
+    # -- exposures -----------------------------------------------------------------
+    def seatings(self, plan: Plan, exposures: Sequence[Sequence[int]]) -> list[Seating]:
+        """Ways to seat every exposure on its own group: the concrete groups
+        taken, the free types taken (by index into plan.types), and the kinds
+        an identical free group took."""
+        if not exposures:
+            return UNSEATED
+        options: list[list[tuple[str, int, int | None]]] = []
+        for exposure in exposures:
+            mine: list[tuple[str, int, int | None]] = []
+            for gi, g in enumerate(plan.groups):
+                if _fits(exposure, g.tiles, g.jokers, self.joker):
+                    mine.append(("group", gi, None))
+            for ti, t in enumerate(plan.types):
+                kind = self._free_fit(exposure, t)
+                if kind is not False:
+                    mine.append(("free", ti, kind))
+            if not mine:
+                return []
+            options.append(mine)
+        seen = set()
+        out = []
+        for choice in itertools.product(*options):
+            groups = [i for what, i, _ in choice if what == "group"]
+            free = [i for what, i, _ in choice if what == "free"]
+            kinds = [k for what, _, k in choice if what == "free" and k is not None]
+            if len(set(groups)) < len(groups) or len(set(free)) < len(free) \
+                    or len(set(kinds)) < len(kinds):
+                continue
+            key = (frozenset(groups), tuple(sorted(free)), tuple(sorted(kinds)))
+            if key not in seen:
+                seen.add(key)
+                out.append((frozenset(groups), tuple(free), tuple(kinds)))
+        return out
+
+    def _free_fit(self, exposure: Sequence[int], t: GroupType) -> int | None | bool:
+        """Whether an exposure is a whole free group of this type: the kind it
+        binds for identical groups, None for a run, False when it does not fit."""
+        naturals = [x for x in exposure if x != self.joker]
+        if not naturals or len(exposure) != t.size:
+            return False
+        if len(set(naturals)) == 1 and t.identical_size == len(exposure):
+            if len(naturals) < len(exposure) and not t.joker_ok:
+                return False
+            return naturals[0]
+        if t.sequential and len(naturals) == 3 and tuple(sorted(naturals)) in self._runs:
+            return None
+        return False
+
+    # -- scoring -------------------------------------------------------------------
+    def score(self, plan: Plan, counts: dict[int, int], jokers: int,
+              exposures: Sequence[Sequence[int]]) -> int | None:
+        """The most slots of this variation the hand fills, or None when the
+        exposures cannot all be whole groups of it."""
+        if not jokers and not exposures and not plan.groups and plan.shape in self.shape_tables:
+            held = np.zeros((1, len(self.deck.kinds)), dtype=np.int64)
+            for k, c in counts.items():
+                held[0, k] = c
+            return int(self.shape_tables[plan.shape].best(held)[0])
+        best: int | None = None
+        for taken, free, kinds in self.seatings(plan, exposures):
+            groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
+            types = [t for ti, t in enumerate(plan.types) if ti not in free]
+            shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
+            found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
+            found += sum(map(len, exposures))
+            if best is None or found > best:
+                best = found
+        return best
+
+    def programme(self, shape: Shape, pinned: dict[int, Pin], counts: dict[int, int],
+                  jokers: int, forbid: frozenset[int], extra: int = 0) -> int:
+        """The best score of free groups `shape` beside concrete `pinned`;
+        `extra` is joker room already promised elsewhere."""
+        all_jokers = shape.all_jokers
+        if not shape.types:  # concrete groups only: every kind stands alone
+            n = c = 0
+            for k in {*counts, *pinned}:
+                pin = pinned.get(k, NO_PIN)
+                a, b = _slot_score(counts.get(k, 0), pin.plain, pin.joker_groups, all_jokers)
+                n, c = n + a, c + b
+            return min(n + jokers, c + extra)
+        parts = []
+        touched = {self._component_of[k] for k in counts}
+        for ci, (kinds, runs) in enumerate(self.components):
+            if ci not in touched:
+                for k in kinds:
+                    if k in pinned:
+                        extra += _slot_score(0, pinned[k].plain, pinned[k].joker_groups,
+                                             all_jokers)[1]
+                continue
+            xs = tuple(counts.get(k, 0) for k in kinds)
+            if not runs and not pinned and not forbid:
+                xs = tuple(sorted(xs))  # loose kinds are interchangeable
+                key: Any = (shape, xs)
+                ps, fs = None, None
+            else:
+                ps = tuple(pinned.get(k, NO_PIN) for k in kinds)
+                fs = tuple(k in forbid for k in kinds)
+                key = (shape, ci, xs, ps, fs)
+            part = self._memo.get(key)
+            if part is None:
+                if len(self._memo) > 500_000:
+                    self._memo.clear()
+                part = component(shape, xs, runs, ps, fs)
+                self._memo[key] = part
+            parts.append(part)
+        return best_score(combine(parts, shape.demand), shape, jokers, extra)
+
+    # -- many hands ----------------------------------------------------------------
+    def fold(self, counts: np.ndarray, jokers: np.ndarray, best: np.ndarray,
+             which: np.ndarray) -> None:
+        """Fold the structural plans' scores for many hands without exposures
+        into `best`/`which` (hands x lines): tables for jokerless hands, the
+        programme for the rest, skipping hands a plan's ceiling cannot lift."""
+        plain = jokers == 0
+        every = bool(plain.all())
+        jokerless = counts if every else counts[plain]
+        keys = component_keys(self.table_components, jokerless) if self.shape_tables else None
+        for plan in self.structural:
+            found = np.full(len(counts), -1, dtype=np.int32)
+            tables = self.shape_tables.get(plan.shape) if not plan.groups else None
+            if tables is not None:
+                scored = tables.best(jokerless, keys)
+                if every:
+                    found[:] = scored
+                else:
+                    found[plain] = scored
+            li = plan.line
+            rest = ~plain if tables is not None else np.ones_like(plain)
+            if rest.any():
+                need = np.zeros(len(self.deck.kinds), dtype=np.int64)
+                for k, n in plan.needs.items():
+                    need[k] = n
+                ceiling = np.minimum(counts, need).sum(axis=1) + plan.free_size + jokers
+                old = best[:, li]
+                rest &= (ceiling > old) | ((ceiling == old) & (plan.variation < which[:, li]))
+            for i in np.flatnonzero(rest):
+                held = {int(k): int(counts[i, k]) for k in np.flatnonzero(counts[i])}
+                s = self.score(plan, held, int(jokers[i]), ())
+                found[i] = -1 if s is None else s
+            old, old_v = best[:, li], which[:, li]
+            better = (found > old) | ((found == old) & (found >= 0) & (plan.variation < old_v))
+            best[better, li] = found[better]
+            which[better, li] = plan.variation
+
+    def complete_bits(self, counts: np.ndarray) -> list[tuple[Plan, np.ndarray]] | None:
+        """For jokerless hands: per structural plan, which hands complete it,
+        by the tables' bits; None when some plan has no bits to answer with."""
+        keys = component_keys(self.table_components, counts) if self.shape_tables else None
+        out = []
+        for plan in self.structural:
+            tables = self.shape_tables.get(plan.shape) if not plan.groups else None
+            bits = tables.complete(keys) if tables is not None and keys is not None else None
+            if bits is None:
+                return None
+            out.append((plan, bits))
+        return out
+
+    def prepare(self, folder: Path | None = None) -> float:
+        """Build (or load from `folder`) the tables of the lines of free
+        groups alone; the seconds spent building."""
+        built = 0.0
+        for plan in self.structural:
+            if plan.groups or plan.shape in self.shape_tables:
+                continue
+            tables, seconds = load_or_build(plan.shape, self.table_components,
+                                            self.card.hand_size, folder)
+            self.shape_tables[plan.shape] = tables
+            built += seconds
+        return built
+
+    @cached_property
+    def table_components(self) -> list[Component]:
+        """The components, loose kinds split by their number of copies (so
+        that the kinds of one are interchangeable)."""
+        out = []
+        for kinds, runs in self.components:
+            if runs:
+                out.append(Component(kinds, True, max(self.deck.kinds[k].copies for k in kinds)))
+                continue
+            by_copies: dict[int, list[int]] = {}
+            for k in kinds:
+                by_copies.setdefault(self.deck.kinds[k].copies, []).append(k)
+            out += [Component(tuple(ks), False, c) for c, ks in sorted(by_copies.items())]
+        return out
+
+    # -- explaining ------------------------------------------------------------------
+    def explain(self, plan: Plan, counts: dict[int, int], jokers: int,
+                exposures: Sequence[Sequence[int]]) -> tuple[tuple[Slot, ...], ...]:
+        """How the tiles fill one variation: a filling that reaches the best
+        score, group by group (free groups after the concrete ones)."""
+        target = self.score(plan, counts, jokers, exposures)
+        for seating in self.seatings(plan, exposures):
+            score, slots = self._explain_seated(plan, counts, jokers, exposures, seating)
+            if score == target:
+                return slots
+        raise AssertionError("no filling reaches the score")  # the engines disagree: a bug
+
+    def _explain_seated(self, plan: Plan, counts: dict[int, int], jokers: int,
+                        exposures: Sequence[Sequence[int]], seating: Seating
+                        ) -> tuple[int, tuple[tuple[Slot, ...], ...]]:
+        taken, free, kinds = seating
+        bound: list[_Bound | None] = [None] * (len(plan.groups) + len(plan.types))
+        exposed = [False] * len(bound)
+        for exposure in exposures:  # seat each as the seating found
+            for gi in taken:
+                g = plan.groups[gi]
+                if bound[gi] is None and _fits(exposure, g.tiles, g.jokers, self.joker):
+                    bound[gi], exposed[gi] = _Bound(g.tiles, g.jokers), True
+                    break
+            else:
+                for ti in free:
+                    slot, t = len(plan.groups) + ti, plan.types[ti]
+                    if bound[slot] is None and self._free_fit(exposure, t) is not False:
+                        shape = tuple(sorted(x for x in exposure if x != self.joker))
+                        if len(set(shape)) == 1:
+                            shape = (shape[0],) * t.size
+                        bound[slot] = _Bound(shape, t.joker_ok and len(set(shape)) == 1)
+                        exposed[slot] = True
+                        break
+        for gi, g in enumerate(plan.groups):
+            if bound[gi] is None:
+                bound[gi] = _Bound(g.tiles, g.jokers)
+        # free groups: bind one at a time, keeping the best score reachable
+        left = [ti for ti in range(len(plan.types)) if ti not in free]
+        pinned = [plan.groups[gi] for gi in range(len(plan.groups)) if gi not in taken]
+        forbid = set(kinds)
+        goal = self._bound_score(plan, left, pinned, counts, jokers, forbid, 0)
+        extra_room = 0
+        while left:
+            ti = left.pop(0)
+            t = plan.types[ti]
+            for shape, joker_ok in self._candidate_shapes(t, counts, forbid):
+                trial = [*pinned, Slots(shape, joker_ok)]
+                grown = forbid | ({shape[0]} if len(set(shape)) == 1 else set())
+                if self._bound_score(plan, left, trial, counts, jokers, grown,
+                                     extra_room) == goal:
+                    pinned, forbid = trial, grown
+                    bound[len(plan.groups) + ti] = _Bound(shape, joker_ok)
+                    break
+            else:
+                extra_room += t.room(plan.shape.all_jokers)
+                bound[len(plan.groups) + ti] = _Bound((ABSENT,) * t.size, t.joker_ok,
+                                                      f"[{t.kind}]")
+        score, slots = _fill([b for b in bound if b is not None], Counter(counts), jokers,
+                             self.deck, exposed, self.card.all_joker_groups)
+        return score, tuple(tuple(g) for g in slots)
+
+    def _bound_score(self, plan: Plan, left: list[int], pinned: list[Slots],
+                     counts: dict[int, int], jokers: int, forbid: set[int], extra: int) -> int:
+        """The best score with some free groups bound (as concrete groups)."""
+        shape = shape_of([plan.types[ti] for ti in left], plan.shape.all_jokers)
+        return self.programme(shape, pins(pinned), counts, jokers, frozenset(forbid), extra)
+
+    def _candidate_shapes(self, t: GroupType, counts: dict[int, int], forbid: set[int]
+                          ) -> list[tuple[tuple[int, ...], bool]]:
+        out: list[tuple[tuple[int, ...], bool]] = []
+        if t.identical_size:
+            out += [((k,) * t.identical_size, t.joker_ok) for k in sorted(counts)
+                    if k not in forbid]
+        if t.sequential:
+            out += [(run, False) for run in sorted(self._runs) if any(counts.get(x) for x in run)]
+        return out
