@@ -149,8 +149,7 @@ class Matcher:
         for plan in self.programme.structural:
             size = lines[plan.line].size
             if plan.variation < found.get(plan.line, plan.variation + 1) and \
-                    plan.ceiling(counts, jokers, 0) >= size and \
-                    self.programme.score(plan, counts, jokers, ()) == size:
+                    self.programme.completes(plan, counts, jokers, size):
                 found[plan.line] = plan.variation
         if not found:
             return None

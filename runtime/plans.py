@@ -182,10 +182,7 @@ class Programme:
         """The most slots of this variation the hand fills, or None when the
         exposures cannot all be whole groups of it."""
         if not jokers and not exposures and not plan.groups and plan.shape in self.shape_tables:
-            held = np.zeros((1, len(self.deck.kinds)), dtype=np.int64)
-            for k, c in counts.items():
-                held[0, k] = c
-            return int(self.shape_tables[plan.shape].best(held)[0])
+            return self.shape_tables[plan.shape].best_one(counts)
         best: int | None = None
         for taken, free, kinds in self.seatings(plan, exposures):
             groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
@@ -272,6 +269,17 @@ class Programme:
             better = (found > old) | ((found == old) & (found >= 0) & (plan.variation < old_v))
             best[better, li] = found[better]
             which[better, li] = plan.variation
+
+    def completes(self, plan: Plan, counts: dict[int, int], jokers: int, size: int) -> bool:
+        """Whether one hand without exposures fills the plan: by the tables'
+        bits when there are some, else by its score."""
+        tables = self.shape_tables.get(plan.shape) if not plan.groups and not jokers else None
+        if tables is not None:
+            found = tables.complete_one(counts)
+            if found is not None:
+                return found
+        return plan.ceiling(counts, jokers, 0) >= size and \
+            self.score(plan, counts, jokers, ()) == size
 
     def complete_bits(self, counts: np.ndarray) -> list[tuple[Plan, np.ndarray]] | None:
         """For jokerless hands: per structural plan, which hands complete it,

@@ -104,6 +104,83 @@ class ShapeTables:
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
 
+    # -- one hand, in plain Python (a handful of NumPy calls would cost more) ------
+    def best_one(self, counts: dict[int, int]) -> int:
+        """best() for one jokerless hand given as {kind: count}."""
+        rows = [table[key].tolist() for table, key in zip(self.tables, self._keys_one(counts),
+                                                          strict=True)]
+        acc = rows[0]
+        for part in rows[1:-1]:
+            acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
+        if len(rows) == 1:
+            return max(acc)
+        part = rows[-1]
+        return max(acc[i] + part[j] for i, j in zip(self._left_list, self._right_list,
+                                                    strict=True))
+
+    def complete_one(self, counts: dict[int, int]) -> bool | None:
+        """complete() for one jokerless hand; None if bits cannot say."""
+        found = self._full
+        if found is None:
+            return None
+        full, bits, valid, whole = found
+        keys = self._keys_one(counts)
+        acc = int(full[0][keys[0]])
+        for table, key in zip(full[1:], keys[1:], strict=True):
+            part, grown = int(table[key]), 0
+            for b in self._bit_list:
+                if acc >> b & 1:
+                    grown |= part << b
+            acc = grown & valid
+        return bool(acc >> whole & 1)
+
+    def _keys_one(self, counts: dict[int, int]) -> list[int]:
+        keys = [0] * len(self.components)
+        loose: dict[int, list[int]] = {}
+        for k, c in counts.items():
+            ci, power = self._place[k]
+            if power:
+                keys[ci] += c * power
+            else:
+                loose.setdefault(ci, []).append(c)
+        for ci, held in loose.items():
+            comp = self.components[ci]
+            held.sort(reverse=True)
+            radix, size = comp.copies + 1, len(comp.kinds)
+            keys[ci] = sum(c * radix ** (size - 1 - i) for i, c in enumerate(held))
+        return keys
+
+    @cached_property
+    def _place(self) -> dict[int, tuple[int, int]]:
+        """kind -> (component, its digit's weight; 0 for loose kinds)."""
+        out = {}
+        for ci, comp in enumerate(self.components):
+            for i, k in enumerate(comp.kinds):
+                weight = (comp.copies + 1) ** (len(comp.kinds) - 1 - i) if comp.runs else 0
+                out[k] = (ci, weight)
+        return out
+
+    @cached_property
+    def _by_target(self) -> list[list[tuple[int, int]]]:
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for t, i, j in zip(self._target.tolist(), self._left_list, self._right_list,
+                           strict=True):
+            groups.setdefault(t, []).append((i, j))
+        return [groups[t] for t in sorted(groups)]
+
+    @cached_property
+    def _left_list(self) -> list[int]:
+        return [int(x) for x in self._left]
+
+    @cached_property
+    def _right_list(self) -> list[int]:
+        return [int(x) for x in self._right]
+
+    @cached_property
+    def _bit_list(self) -> list[int]:
+        found = self._full
+        return [] if found is None else [int(b) for b in found[1]]
+
     @cached_property
     def _full(self) -> tuple[list[np.ndarray], np.ndarray, int, int] | None:
         """For complete checks: per component and table row, the shares of
