@@ -128,6 +128,7 @@ def _load_matcher(args: argparse.Namespace) -> Matcher:
     compiled = cache.matcher(card, deck, open_hands=open_hands)
     if compiled.note:
         print(f"jongg: {compiled.note}", file=sys.stderr)
+    compiled.matcher.prepare(cache.tables_dir(), build=False)  # tables 'jongg compile' kept
     return compiled.matcher
 
 

@@ -70,10 +70,11 @@ class Matcher:
         self.columns = Columns(card, tables)
         self.programme = Programme(card)
 
-    def prepare(self, folder: Path | None = None) -> float:
+    def prepare(self, folder: Path | None = None, *, build: bool = True) -> float:
         """Build (or load from `folder`) the per-suit tables of the lines of
-        free groups alone, for the batch forms; the seconds spent building."""
-        return self.programme.prepare(folder)
+        free groups alone; the seconds spent building. Without `build`, only
+        tables already kept in `folder` are loaded (no long wait)."""
+        return self.programme.prepare(folder, build=build)
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None

@@ -294,16 +294,18 @@ class Programme:
             out.append((plan, bits))
         return out
 
-    def prepare(self, folder: Path | None = None) -> float:
+    def prepare(self, folder: Path | None = None, *, build: bool = True) -> float:
         """Build (or load from `folder`) the tables of the lines of free
-        groups alone; the seconds spent building."""
+        groups alone; the seconds spent building. Without `build`, only the
+        tables already kept are loaded."""
         built = 0.0
         for plan in self.structural:
             if plan.groups or plan.shape in self.shape_tables:
                 continue
             tables, seconds = load_or_build(plan.shape, self.table_components,
-                                            self.card.hand_size, folder)
-            self.shape_tables[plan.shape] = tables
+                                            self.card.hand_size, folder, build=build)
+            if tables is not None:
+                self.shape_tables[plan.shape] = tables
             built += seconds
         return built
 

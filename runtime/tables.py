@@ -279,9 +279,10 @@ def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> P
 
 
 def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
-                  folder: Path | None) -> tuple[ShapeTables, float]:
+                  folder: Path | None, *, build: bool = True) -> tuple[ShapeTables | None, float]:
     """The tables, from `folder` when there, else built (and saved there);
-    with the seconds spent building (0 when all were loaded)."""
+    with the seconds spent building (0 when all were loaded). Without
+    `build`, None unless every table is there already."""
     built = 0.0
     tables = []
     memo: dict[tuple[int, int, bool], np.ndarray] = {}
@@ -299,6 +300,8 @@ def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
                     table = None
             except (OSError, ValueError):
                 table = None  # damaged: build it again
+        if table is None and not build:
+            return None, 0.0
         if table is None:
             begin = time.perf_counter()
             table = build_table(shape, len(comp.kinds), comp.copies, comp.runs, max_tiles)

@@ -268,3 +268,15 @@ def test_the_runtime_matches_from_a_file_without_the_compiler(tmp_path: Path) ->
                          check=True).stdout.split("\n")
     assert out[0] == c.lines[0].id
     assert out[1] == "[]"
+
+
+def test_match_uses_the_tables_compile_kept(own_cache: Path) -> None:
+    """Without `build`, prepare() loads only what is kept: a match never waits
+    for tables, and finds them once 'jongg compile' built them."""
+    m = cache.matcher("nymj").matcher
+    assert m.prepare(cache.tables_dir(), build=False) == 0.0
+    assert not m.programme.shape_tables
+    assert main(["compile", "nymj"]) == 0
+    again = cache.matcher("nymj").matcher
+    again.prepare(cache.tables_dir(), build=False)
+    assert again.programme.shape_tables
