@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jongg.compiler.errors import Location, NotationError
 from jongg.compiler.formula import compile_formula
@@ -82,3 +84,61 @@ def test_a_fact_the_round_lacks_is_named() -> None:
     pay = compile_formula("value * 2", FACTS)
     with pytest.raises(FormulaError, match="reads 'value'"):
         pay({"dealer": True})
+
+
+# -- random formulas: the grammar's precedence against a direct evaluation -------
+
+NUMBERS = {"value": 25, "seats": 4}
+BOOLS = {"self_drawn": True, "jokerless": False, "dealer": False}
+ALL = {**NUMBERS, **BOOLS}
+
+
+def _numbers(depth: int) -> st.SearchStrategy[tuple[str, int]]:
+    leaf = st.one_of(st.integers(0, 9).map(lambda n: (str(n), n)),
+                     st.sampled_from(sorted(NUMBERS)).map(lambda f: (f, NUMBERS[f])))
+    if depth == 0:
+        return leaf
+    sub, test = _numbers(depth - 1), _tests(depth - 1)
+    binary = st.tuples(sub, st.sampled_from(["+", "-", "*"]), sub).map(
+        lambda t: (f"({t[0][0]} {t[1]} {t[2][0]})",
+                   {"+": t[0][1] + t[2][1], "-": t[0][1] - t[2][1],
+                    "*": t[0][1] * t[2][1]}[t[1]]))
+    cond = st.tuples(test, sub, sub).map(
+        lambda t: (f"(if {t[0][0]} then {t[1][0]} else {t[2][0]})",
+                   t[1][1] if t[0][1] else t[2][1]))
+    calls = st.tuples(st.sampled_from(["min", "max"]), sub, sub).map(
+        lambda t: (f"{t[0]}({t[1][0]}, {t[2][0]})", min(t[1][1], t[2][1])
+                   if t[0] == "min" else max(t[1][1], t[2][1])))
+    return st.one_of(leaf, binary, cond, calls, sub.map(lambda t: (f"(-{t[0]})", -t[1])))
+
+
+def _tests(depth: int) -> st.SearchStrategy[tuple[str, bool]]:
+    leaf = st.sampled_from(sorted(BOOLS)).map(lambda f: (f, BOOLS[f]))
+    if depth == 0:
+        return leaf
+    sub, num = _tests(depth - 1), _numbers(depth - 1)
+    logic = st.tuples(sub, st.sampled_from(["and", "or"]), sub).map(
+        lambda t: (f"({t[0][0]} {t[1]} {t[2][0]})",
+                   (t[0][1] and t[2][1]) if t[1] == "and" else (t[0][1] or t[2][1])))
+    compare = st.tuples(num, st.sampled_from(["<", "<=", "==", "!=", ">=", ">"]), num).map(
+        lambda t: (f"({t[0][0]} {t[1]} {t[2][0]})",
+                   {"<": t[0][1] < t[2][1], "<=": t[0][1] <= t[2][1],
+                    "==": t[0][1] == t[2][1], "!=": t[0][1] != t[2][1],
+                    ">=": t[0][1] >= t[2][1], ">": t[0][1] > t[2][1]}[t[1]]))
+    return st.one_of(leaf, logic, compare, sub.map(lambda t: (f"(not {t[0]})", not t[1])))
+
+
+@settings(deadline=None, max_examples=300)
+@given(_numbers(3))
+def test_random_formulas_evaluate_as_written(case: tuple[str, int]) -> None:
+    text, expected = case
+    assert compile_formula(text, sorted(ALL))(ALL) == expected
+
+
+@settings(deadline=None, max_examples=200)
+@given(_numbers(2), _numbers(2), _numbers(2))
+def test_times_binds_tighter_than_plus_and_minus_is_left_to_right(
+        a: tuple[str, int], b: tuple[str, int], c: tuple[str, int]) -> None:
+    facts = sorted(ALL)
+    assert compile_formula(f"{a[0]} + {b[0]} * {c[0]}", facts)(ALL) == a[1] + b[1] * c[1]
+    assert compile_formula(f"{a[0]} - {b[0]} - {c[0]}", facts)(ALL) == a[1] - b[1] - c[1]
