@@ -89,15 +89,19 @@ def _file_name(card: str, key: str) -> str:
     return f"{stem}-{key[:20]}.npz"
 
 
+def _build(card: str, deck: str | None, open_hands: bool) -> tuple[Matcher, float]:
+    start = time.perf_counter()
+    compiled_card = load_card(card, deck)
+    built = Matcher(compiled_card, build_tables(compiled_card), open_hands=open_hands)
+    return built, time.perf_counter() - start
+
+
 def compile_to(path: str | Path, card: str, deck: str | None = None, *,
                open_hands: bool = False, key: str = "") -> Compiled:
     """Compile a card and write its matcher to `path`."""
-    start = time.perf_counter()
-    compiled_card = load_card(card, deck)
-    tables = build_tables(compiled_card)
-    artifact.save(path, compiled_card, tables, key=key, open_hands=open_hands)
-    matcher = Matcher(compiled_card, tables, open_hands=open_hands)
-    return Compiled(matcher, Path(path), key, False, time.perf_counter() - start)
+    built, seconds = _build(card, deck, open_hands)
+    artifact.save(path, built.card, built.tables, key=key, open_hands=open_hands)
+    return Compiled(built, Path(path), key, False, seconds)
 
 
 def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> Compiled:
@@ -113,13 +117,10 @@ def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> 
             return Compiled(loaded, path, key, True, time.perf_counter() - start)
         except artifact.ArtifactError as error:
             note = f"rebuilt {path.name}: {error}"
+    built, seconds = _build(card, deck, open_hands)
     try:
-        built = compile_to(path, card, deck, open_hands=open_hands, key=key)
-    except OSError as error:  # no cache to write to: compile for this run only
-        start = time.perf_counter()
-        compiled_card = load_card(card, deck)
-        kept = Matcher(compiled_card, build_tables(compiled_card), open_hands=open_hands)
-        return Compiled(kept, path, key, False, time.perf_counter() - start,
-                        f"not cached ({error.strerror or error}: {path.parent}); "
-                        "set JONGG_CACHE_DIR to a writable folder")
-    return Compiled(built.matcher, path, key, False, built.seconds, note)
+        artifact.save(path, built.card, built.tables, key=key, open_hands=open_hands)
+    except OSError as error:  # no cache to write to: the matcher serves this run only
+        note = (f"not cached ({error.strerror or error}: {path.parent}); "
+                "set JONGG_CACHE_DIR to a writable folder")
+    return Compiled(built, path, key, False, seconds, note)
