@@ -22,7 +22,7 @@ from jongg.runtime.matcher import Matcher
 from jongg.runtime.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import report
+from . import game_commands, report
 
 
 def _out(text: str = "") -> None:
@@ -113,7 +113,7 @@ def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
     if kind == "card":
         return kind, name, None, False
     load_variant(name)  # every problem of the variant, reported before compiling
-    data = resolve(name)
+    data = resolve(name).data
     return kind, data["win"]["card"], data["deck"], bool(data["win"].get("open_hands", False))
 
 
@@ -247,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
     tiles.set_defaults(run=cmd_tiles)
+    game_commands.register(commands)
     return parser
 
 

@@ -36,15 +36,18 @@ def test_formulas_evaluate_over_facts(text: str, expected: int) -> None:
 
 @pytest.mark.clause("NYMJ-21")
 def test_the_not_your_mas_jong_payment_reads_as_a_formula() -> None:
-    """Each loser pays 2 on a steal, 4 on a draw; Ma pays or receives double."""
-    pay = compile_formula("(if self_drawn then 4 else 2) * (if dealer or winner_is_dealer "
+    """A non-Ma winner gets 1 from each loser on a steal, 2 on a draw; Ma pays
+    or receives double (Ma winning by steal: 2 from each; by draw: 4)."""
+    pay = compile_formula("(if self_drawn then 2 else 1) * (if dealer or winner_is_dealer "
                           "then 2 else 1)", FACTS)
     assert pay.facts == {"self_drawn", "dealer", "winner_is_dealer"}
     base = dict.fromkeys(FACTS, False) | {"value": 0}
-    assert pay(base) == 2
-    assert pay(base | {"self_drawn": True}) == 4
-    assert pay(base | {"dealer": True}) == 4
-    assert pay(base | {"self_drawn": True, "winner_is_dealer": True}) == 8
+    assert pay(base) == 1
+    assert pay(base | {"self_drawn": True}) == 2
+    assert pay(base | {"dealer": True}) == 2
+    assert pay(base | {"dealer": True, "self_drawn": True}) == 4
+    assert pay(base | {"winner_is_dealer": True}) == 2
+    assert pay(base | {"self_drawn": True, "winner_is_dealer": True}) == 4
 
 
 def _errors(text: str) -> list[str]:

@@ -194,7 +194,7 @@ def test_variant_schema_errors() -> None:
     assert "152 is not of type 'string'" in by_line[2].message
     assert by_line[5].location == Location("v.yaml", 5, 3)
     assert "unknown key 'open_hand'" in by_line[5].message
-    assert by_line[5].hint == "allowed keys: card, open_hands"
+    assert by_line[5].hint == "allowed keys: card, clause, open_hands"
 
 
 def test_valid_documents_pass() -> None:

@@ -1,0 +1,19 @@
+"""Loading a playable game: the variant compiled for a player count, and its
+card's matcher from the cache."""
+
+from __future__ import annotations
+
+from jongg.runtime.game import Game
+
+from . import cache
+from .variant import compile_variant, resolve
+
+
+def load_game(name: str, players: int | None = None) -> Game:
+    """The game `name` (shipped name or path) at `players` (default: the
+    variant's default count). SemanticError lists every problem."""
+    spec = compile_variant(name, players)
+    data = resolve(name).data
+    compiled = cache.matcher(spec.card, data["deck"], open_hands=spec.open_hands)
+    compiled.matcher.prepare(cache.tables_dir())
+    return Game(spec, compiled.matcher)

@@ -1,0 +1,84 @@
+"""Actions: what a seat may do at a decision, and their text form.
+
+Every action has one short text form, which is what logs hold and what a
+person types:
+
+    discard R3          discard a tile
+    declare             declare Mah Jongg (on rack 2 of several: declare 2)
+    claim mahjong       claim the latest discard for Mah Jongg
+    claim set R2 R4     claim it for a set, exposed with these tiles from hand
+    claim set           a claim the hand cannot make (strict mode: a mistake)
+    pass                let the discard go
+    exchange R3 2:1     give R3 for the joker in seat 2's exposure 1 (from 0)
+    pass R3             pass a tile in a Charleston or courtesy pass
+    vote yes|no         a secret vote
+    offer 2             the tiles offered in a courtesy pass
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tiles import Deck, TileError, parse_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    verb: str
+    tile: int = -1
+    tiles: tuple[int, ...] = ()
+    claim: str = ""
+    target: tuple[int, int] = (-1, -1)  # (seat, exposure) of an exchange
+    number: int = 0  # a rack, a vote (1 yes, 0 no), an offer
+
+    def text(self, deck: Deck) -> str:
+        verb = self.verb
+        if verb == "discard" or (verb == "pass" and self.tile >= 0):
+            return f"{verb} {deck.code(self.tile)}"
+        if verb == "claim":
+            return " ".join(["claim", self.claim, *deck.codes(self.tiles)])
+        if verb == "exchange":
+            return f"exchange {deck.code(self.tile)} {self.target[0]}:{self.target[1]}"
+        if verb == "declare":
+            return f"declare {self.number + 1}" if self.number else "declare"
+        if verb == "vote":
+            return f"vote {'yes' if self.number else 'no'}"
+        if verb == "offer":
+            return f"offer {self.number}"
+        return verb
+
+
+def parse_action(deck: Deck, text: str) -> Action:
+    """The action a text form names; ValueError says what is wrong with it."""
+    words = text.split()
+    if not words:
+        raise ValueError("an empty action")
+    verb, rest = words[0].lower(), words[1:]
+
+    def tile(word: str) -> int:
+        return parse_tiles(deck, word, what=verb)[0]
+
+    try:
+        if verb == "discard" and len(rest) == 1:
+            return Action("discard", tile(rest[0]))
+        if verb == "pass" and len(rest) <= 1:
+            return Action("pass", tile(rest[0])) if rest else Action("pass")
+        if verb == "declare" and len(rest) <= 1:
+            return Action("declare", number=int(rest[0]) - 1 if rest else 0)
+        if verb == "claim" and rest:
+            return Action("claim", claim=rest[0].lower(),
+                          tiles=tuple(parse_tiles(deck, " ".join(rest[1:]), what="claim")))
+        if verb == "exchange" and len(rest) == 2:
+            seat, exposure = rest[1].split(":")
+            return Action("exchange", tile(rest[0]), target=(int(seat), int(exposure)))
+        if verb == "vote" and len(rest) == 1 and rest[0].lower() in ("yes", "no"):
+            return Action("vote", number=int(rest[0].lower() == "yes"))
+        if verb == "offer" and len(rest) == 1:
+            return Action("offer", number=int(rest[0]))
+    except TileError:
+        raise
+    except ValueError:
+        pass
+    raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, declare, "
+                     "claim KIND [TILES], pass, exchange TILE SEAT:EXPOSURE, pass TILE, "
+                     "vote yes|no, offer N")

@@ -1,0 +1,66 @@
+"""Playing a match with agents: the loop simulations, benchmarks and tests share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .agents import AGENTS, Agent
+from .game import Game
+from .invariants import violations
+from .log import Header, LogWriter
+from .state import Mode, State
+
+DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
+
+
+@dataclass
+class MatchRecord:
+    """What a simulation keeps of one match."""
+
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    rounds: list[dict[str, object]]
+    decisions: int
+    violations: list[str] = field(default_factory=list)
+
+
+def agents_for(names: Sequence[str], seed: int, players: int) -> list[Agent]:
+    """One agent per seat; a short list repeats its last name."""
+    names = list(names) or ["random"]
+    chosen = [names[min(i, len(names) - 1)] for i in range(players)]
+    return [AGENTS[name](seed, seat) for seat, name in enumerate(chosen)]
+
+
+def play_match(game: Game, seed: int, agent_names: Sequence[str] = ("random",), *,
+               mode: Mode = Mode.GUARDED, log: Path | None = None,
+               check: bool = False) -> tuple[MatchRecord, State]:
+    """Play one match to its end; with `check`, test the invariants at every step."""
+    state = game.new_match(seed, mode)
+    agents = agents_for(agent_names, seed, game.spec.players)
+    writer = None
+    if log is not None:
+        writer = LogWriter(log, Header(game.spec.variant, game.spec.players, seed, mode,
+                                       game.spec.digest, tuple(a.name for a in agents)))
+    problems: list[str] = violations(state) if check else []
+    try:
+        while not state.is_terminal() and state.decisions < DECISION_LIMIT:
+            seat = state.current_players()[0]
+            action = agents[seat].act(state, seat, state.legal_actions(seat))
+            state.apply(seat, action)
+            if writer is not None:
+                writer.action(state, seat, action)
+            if check:
+                problems.extend(violations(state))
+                if len(problems) > 20:
+                    break
+    finally:
+        if writer is not None:
+            writer.close()
+    if not state.is_terminal() and len(problems) <= 20:
+        problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
+    record = MatchRecord(seed, list(state.scores), state.winners(),
+                         [r.public() for r in state.results], state.decisions, problems)
+    return record, state

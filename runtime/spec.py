@@ -1,0 +1,179 @@
+"""The game specification: a variant compiled for one player count (plain data).
+
+jongg.compiler.variant builds it from rulesets/variants/*.yaml; the runtime
+(jongg.runtime.state) executes it. Nothing here knows a variant by name:
+every difference between games is a field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .formula import Formula
+from .tiles import Deck
+
+
+class Direction(StrEnum):
+    RIGHT = "right"
+    LEFT = "left"
+    ACROSS = "across"
+
+
+class Penalty(StrEnum):
+    """What a mistake costs in strict mode (guarded mode refuses mistakes)."""
+
+    SKIP_TURN = "skip-turn"  # the next turn is skipped (NYMJ-17)
+    DEAD_HAND = "dead-hand"  # out of the round, still pays (MJCG-24)
+    NONE = "none"  # the claim is simply refused
+
+
+class Debt(StrEnum):
+    """A payer short of points: pays what they have, or goes below zero."""
+
+    PAY_WHAT_YOU_HAVE = "pay-what-you-have"
+    NEGATIVE = "negative"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One pass of a pre-play phase: each seat chooses `count` tiles, one at a
+    time, and hands them to the seat in `to`."""
+
+    to: Direction
+    count: int
+    blind: int = 0  # how many of the tiles just received may be passed on unseen
+    jokers: bool = False  # may a joker be passed
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """A secret, simultaneous vote; its phases run when the rule says yes."""
+
+    question: str
+    rule: str  # "any-yes": one yes is enough; "all-yes": one no stops it
+    phases: tuple[Phase, ...]
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Courtesy:
+    """A negotiated pass with one partner: both offer 0..most tiles, and
+    `agree` decides how many change hands."""
+
+    to: Direction
+    most: int
+    agree: str = "smaller"
+    jokers: bool = False
+    clauses: tuple[str, ...] = ()
+
+
+Phase = Pass | Vote | Courtesy
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimKind:
+    """What a discard may be claimed for: Mah Jongg, or a set to expose."""
+
+    name: str
+    mahjong: bool = False
+    sizes: tuple[int, ...] = ()  # identical sets of these sizes
+    runs: bool = False  # sequential sets of three (a run in an ordered suit)
+    jokers: bool = True  # may jokers from the hand fill the exposed set
+    next_only: bool = False  # only the seat next in turn after the discarder
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    kinds: tuple[ClaimKind, ...]
+    priority: tuple[str, ...]  # kind names, the strongest first
+    ties: str = "next-in-turn"  # or "random" (seeded): among claims of equal rank
+    jokers: bool = True  # may a discarded joker be claimed (MJCG-20: no)
+    exposure_must_fit: bool = True  # guarded mode: an exposure some line can still use
+    clauses: tuple[str, ...] = ()
+
+    def kind(self, name: str) -> ClaimKind:
+        return next(k for k in self.kinds if k.name == name)
+
+    def rank(self, name: str) -> int:
+        return self.priority.index(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    direction: int  # +1: play passes to the right (the next seat), -1: to the left
+    opening: str = "discard"  # the dealer opens by discarding (no draw)
+    exchange_jokers: str = "none"  # "any" exposure, "own" exposures, or "none"
+    declare_before_opening: bool = True  # may the dealer win on the dealt hand
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Penalties:
+    false_claim: Penalty = Penalty.SKIP_TURN  # a claim the hand cannot make
+    false_declare: Penalty = Penalty.DEAD_HAND  # Mah Jongg declared in error
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """A payment of a round's end: each `payer` pays the winner `amount`
+    (or, with payer "bank", the points are awarded and nobody pays)."""
+
+    payer: str  # "each-opponent", "discarder", "dealer", "bank"
+    amount: Formula
+    to: str = "winner"  # "winner", or "each" (every seat, for wall-game awards)
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    win: tuple[Payment, ...]
+    wall_game: tuple[Payment, ...] = ()
+    zero_sum: bool = True
+    debt: Debt = Debt.NEGATIVE
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRules:
+    start: int  # points (or tokens) each seat starts with
+    end: Formula  # over rounds, players, lowest, highest
+    first_dealer: str = "first-seat"  # or "random" (seeded)
+    dealer_passes: str = "always"  # or "unless-dealer-wins"
+    dealer_direction: int = 1
+    ties: str = "shared"  # equal highest scores share the match win
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """Everything the runtime needs to play one variant at one player count."""
+
+    variant: str
+    title: str
+    players: int
+    seats: tuple[str, ...]
+    deck: Deck
+    card: str  # the card's name or path (compiled to a matcher separately)
+    hand_size: int  # tiles in a complete hand
+    deal: int  # tiles dealt to each seat
+    dealer_extra: int
+    racks: int = 1
+    wins_needed: int = 1
+    open_hands: bool = False
+    phases: tuple[Phase, ...] = ()
+    turn: Turn = Turn(1)
+    claims: Claims = Claims((), ())
+    penalties: Penalties = Penalties()
+    scoring: Scoring = Scoring(())
+    match: MatchRules | None = None
+    words: dict[str, str] = field(default_factory=dict)  # the game's own names
+    options: dict[str, object] = field(default_factory=dict)  # resolved, for display
+    digest: str = ""  # over the resolved variant, so a log knows its rules
+
+    def word(self, name: str) -> str:
+        """The variant's name for a thing: NYMJ steals, MJCG calls."""
+        return self.words.get(name, name)
