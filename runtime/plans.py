@@ -184,11 +184,17 @@ class Programme:
         if not jokers and not exposures and not plan.groups and plan.shape in self.shape_tables:
             return self.shape_tables[plan.shape].best_one(counts)
         best: int | None = None
+        tables = self.shape_tables.get(plan.shape) if not jokers and not plan.groups else None
         for taken, free, kinds in self.seatings(plan, exposures):
-            groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
             types = [t for ti, t in enumerate(plan.types) if ti not in free]
-            shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
-            found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
+            if tables is not None and not any(counts.get(k) for k in kinds):
+                # the groups left are a share of the line's: its tables answer
+                share = tuple(types.count(t) for t in plan.shape.types)
+                found = tables.best_within(counts, share)
+            else:
+                groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
+                shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
+                found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
             found += sum(map(len, exposures))
             if best is None or found > best:
                 best = found

@@ -103,6 +103,7 @@ class ShapeTables:
         self._left = np.array([i for _, i, _ in pairs])
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
+        self._within_memo: dict[Demand, tuple[list[int], list[tuple[int, int]]]] = {}
 
     # -- one hand, in plain Python (a handful of NumPy calls would cost more) ------
     def best_one(self, counts: dict[int, int]) -> int:
@@ -117,6 +118,32 @@ class ShapeTables:
         part = rows[-1]
         return max(acc[i] + part[j] for i, j in zip(self._left_list, self._right_list,
                                                     strict=True))
+
+    def best_within(self, counts: dict[int, int], demand: Demand) -> int:
+        """The best of one jokerless hand over a share of the groups only (what
+        is left of the line when exposures have taken the rest)."""
+        rows = [table[key].tolist() for table, key in zip(self.tables, self._keys_one(counts),
+                                                          strict=True)]
+        acc = rows[0]
+        for part in rows[1:-1]:
+            acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
+        if len(rows) == 1:
+            return max(acc[i] for i in self._within(demand)[0])
+        part = rows[-1]
+        return max(acc[i] + part[j] for i, j in self._within(demand)[1])
+
+    def _within(self, demand: Demand) -> tuple[list[int], list[tuple[int, int]]]:
+        """The shares inside `demand`, and the pairs of shares whose sum is."""
+        known = self._within_memo.get(demand)
+        if known is None:
+            demands = _demands(self.shape)
+            inside = [i for i, d in enumerate(demands)
+                      if all(a <= m for a, m in zip(d, demand, strict=True))]
+            pairs = [(i, j) for i, j in zip(self._left_list, self._right_list, strict=True)
+                     if all(a + b <= m for a, b, m in zip(demands[i], demands[j], demand,
+                                                          strict=True))]
+            known = self._within_memo[demand] = (inside, pairs)
+        return known
 
     def complete_one(self, counts: dict[int, int]) -> bool | None:
         """complete() for one jokerless hand; None if bits cannot say."""

@@ -94,6 +94,23 @@ def test_compiled_matcher_agrees_with_the_reference(name: str) -> None:
     _check_batches(matcher(name), hands[:300])
 
 
+@pytest.mark.clause("NYMJ-14")
+def test_tables_score_exposed_jokerless_hands_as_the_reference_does() -> None:
+    """With its per-suit tables, the matcher scores a hand whose exposures
+    took some of a line's free groups by the share of the groups left; the
+    game asks this at every claim window, so it must agree with the
+    reference (whole hands and hands a card short, many exposed)."""
+    c = card("nymj")
+    m = compile_matcher(c)
+    m.prepare(None)
+    rng = random.Random("tables-exposed")
+    hands = sample_hands(c, rng, 1500) + sample_hands(c, rng, 500, size=c.hand_size - 1)
+    exposed = [h for h in hands if h.exposures]
+    assert len(exposed) >= 300
+    for h in exposed:
+        agree(c, m, h)
+
+
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])
 def test_agreement_on_hands_one_tile_short(name: str) -> None:
     """13-tile (or 10-card) hands: at least one away from every line."""
