@@ -35,7 +35,7 @@ class _Tree(Transformer):
 
     def __init__(self) -> None:
         super().__init__()
-        self.names: list[tuple[str, int, int | None]] = []  # name, column, args if a call
+        self.names: list[tuple[str, int, int, int | None]] = []  # name, line, column, args
 
     def number(self, token: Token) -> Node:
         return ("number", int(token))
@@ -47,11 +47,11 @@ class _Tree(Transformer):
         return ("number", False)
 
     def fact(self, token: Token) -> Node:
-        self.names.append((str(token), token.column or 1, None))
+        self.names.append((str(token), token.line or 1, token.column or 1, None))
         return ("fact", str(token))
 
     def call(self, token: Token, *args: Node) -> Node:
-        self.names.append((str(token), token.column or 1, len(args)))
+        self.names.append((str(token), token.line or 1, token.column or 1, len(args)))
         return ("call", str(token), tuple(args))
 
     def cond(self, test: Node, then: Node, other: Node) -> Node:
@@ -80,40 +80,48 @@ def compile_formula(text: str, facts: Collection[str], *,
                     origin: Location | None = None) -> Formula:
     """A formula over `facts`; NotationError lists every problem, located."""
 
-    def at(column: int) -> Location | None:
-        return origin.shifted(0, column - 1) if origin else None
+    def at(line: int, column: int) -> Location | None:
+        """A position inside the formula, in the YAML file: the lines of a block
+        scalar (`|`) share the first line's indentation."""
+        if origin is None:
+            return None
+        if line <= 1:
+            return origin.shifted(0, column - 1)
+        return Location(origin.file, origin.line + line - 1, origin.column + column - 1)
 
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as error:
         at_end = isinstance(error, UnexpectedEOF) or \
             getattr(getattr(error, "token", None), "type", None) == "$END"
-        column = len(text) + 1 if at_end else error.column or 1
-        snippet = f"{text}\n{' ' * (column - 1)}^"
-        raise NotationError([Diagnostic(at(column), f"{SYNTAX}\n    "
+        rows = text.split("\n")
+        line = len(rows) if at_end else getattr(error, "line", 1) or 1
+        column = len(rows[-1]) + 1 if at_end else error.column or 1
+        snippet = f"{rows[line - 1]}\n{' ' * (column - 1)}^"
+        raise NotationError([Diagnostic(at(line, column), f"{SYNTAX}\n    "
                                         + snippet.replace("\n", "\n    "))],
                             label=SYNTAX) from None
     build = _Tree()
     node: Node = build.transform(tree)
     problems = []
     used: set[str] = set()
-    for name, column, args in build.names:
+    for name, line, column, args in build.names:
         if args is None:
             if name in facts:
                 used.add(name)
                 continue
             close = difflib.get_close_matches(name, list(facts), n=1)
             hint = f"did you mean {close[0]!r}?" if close else None
-            problems.append(Diagnostic(at(column), f"unknown fact {name!r}; facts here: "
+            problems.append(Diagnostic(at(line, column), f"unknown fact {name!r}; facts here: "
                                        f"{', '.join(sorted(facts))}", hint=hint))
         elif name not in FUNCTIONS:
-            problems.append(Diagnostic(at(column), f"unknown function {name!r}; functions: "
+            problems.append(Diagnostic(at(line, column), f"unknown function {name!r}; functions: "
                                        f"{', '.join(sorted(FUNCTIONS))}"))
         else:
             least, most = ARITY[name]
             if args < least or (most is not None and args > most):
                 need = f"{least}" if least == most else f"at least {least}"
-                problems.append(Diagnostic(at(column), f"{name}() takes {need} value(s), "
+                problems.append(Diagnostic(at(line, column), f"{name}() takes {need} value(s), "
                                            f"not {args}"))
     if problems:
         raise NotationError(problems)

@@ -74,14 +74,20 @@ class Resolved:
     sources: list[tuple[Document, PathKey]] = field(default_factory=list)  # most derived first
 
     def locate(self, path: PathKey) -> Location | None:
-        """Where the value at `path` comes from: the most derived file that sets it."""
+        """Where the value at `path` comes from: the file that writes the
+        deepest part of it (the most derived one on a tie)."""
+        best: Location | None = None
+        depth = -1
         for doc, prefix in self.sources:
             key = (*prefix, *path)
             while len(key) > len(prefix) and key not in doc.locations:
                 key = key[:-1]
-            if len(key) > len(prefix) or not path:
-                return doc.locations.get(key, Location(doc.file, 1, 1))
-        return Location(self.sources[0][0].file, 1, 1) if self.sources else None
+            found = len(key) - len(prefix)
+            if found > depth and (found or not path):
+                best, depth = doc.locations.get(key, Location(doc.file, 1, 1)), found
+        if best is None and self.sources:
+            best = Location(self.sources[0][0].file, 1, 1)
+        return best
 
     def string_start(self, path: PathKey) -> Location | None:
         for doc, prefix in self.sources:
@@ -129,11 +135,11 @@ def resolve(name: str, players: int | None = None) -> Resolved:
         data = _merge(data, {k: v for k, v in doc.data.items() if k != "extends"})
     sources: list[tuple[Document, PathKey]] = [(doc, ()) for doc in docs]
     if players is not None:
-        extra = data.get("by_players", {}).get(str(players))
-        if extra:
-            data = _merge(data, extra)
-            sources = [(doc, ("by_players", str(players))) for doc in docs
-                       if str(players) in doc.data.get("by_players", {})] + sources
+        overrides = [(doc, key) for doc in docs
+                     for key in (str(players), players) if key in doc.data.get("by_players", {})]
+        for doc, key in reversed(overrides):  # YAML reads `3:` as a number, `"3":` as text
+            data = _merge(data, doc.data["by_players"][key])
+        sources = [(doc, ("by_players", key)) for doc, key in overrides] + sources
         data.pop("by_players", None)
         data = fill_defaults(data)
     return Resolved(name, data, sources)
@@ -210,14 +216,11 @@ class _Compiler:
                               _clauses(d["penalties"].get("clause")))
         scoring = self.scoring()
         match = self.match()
+        racks = d["seats"]["racks"]
+        if card is not None and "each" in d.get("deal", {}):
+            self.deal_fits(card, racks, deal, extra)
         if self.problems or deck is None or card is None or match is None:
             return None
-        if deal + extra > card.hand_size:
-            self.problem(("deal",), f"the dealer is dealt {deal + extra} tiles, more than a "
-                         f"complete hand of the card {card.name!r} ({card.hand_size})")
-        if self.problems:
-            return None
-        racks = d["seats"]["racks"]
         return GameSpec(
             variant=d["variant"], title=d.get("title", d["variant"]), players=self.players,
             seats=seats, deck=deck, card=d["win"]["card"], hand_size=card.hand_size, deal=deal,
@@ -273,6 +276,21 @@ class _Compiler:
                 self.problem(("deal",), f"the deal needs {dealt} tiles for {self.players} "
                              f"players but the deck {deck.name!r} holds {deck.size}")
         return each, dealer - each
+
+    def deal_fits(self, card: Card, racks: int, each: int, extra: int) -> None:
+        """A seat's tiles after its first draw must fit its racks' hands."""
+        room = card.hand_size * racks
+        hands = f"{racks} hands of" if racks > 1 else "a complete hand of"
+        if extra < 0:
+            self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, fewer than the "
+                         f"{each} every other seat is dealt",
+                         hint="deal.dealer counts the dealer's tiles, extra included")
+        elif each + extra > room:
+            self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, more than "
+                         f"{hands} the card {card.name!r} ({room})")
+        if each + 1 > room:
+            self.problem(("deal",), f"every seat is dealt {each} tiles and draws one: more "
+                         f"than {hands} the card {card.name!r} ({room})")
 
     def phases(self, items: list[dict[str, Any]], path: PathKey) -> Iterator[Phase]:
         for i, item in enumerate(items):
