@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .matcher import Matcher
 from .spec import GameSpec
-from .state import Mode, State
+from .state import Judge, Mode, State
 
 
 @dataclass(frozen=True)
 class Game:
     spec: GameSpec
-    matcher: Matcher
+    matcher: Judge  # the compiled matcher; the reference serves for checking
 
     def new_match(self, seed: int, mode: Mode = Mode.GUARDED) -> State:
         """A match at its first decision: the seed decides every shuffle."""

@@ -398,3 +398,22 @@ def completed(card: Card, hand: Hand, *, open_hands: bool = False) -> list[LineM
         return []
     done = [m for m in match_card(card, hand, open_hands=open_hands) if m.complete]
     return sorted(done, key=lambda m: -(m.line.value or 0))
+
+
+class ReferenceMatcher:
+    """The reference behind the compiled matcher's interface (the part a game
+    uses), so a match can be played on either and the two compared."""
+
+    def __init__(self, card: Card):
+        self.card = card
+
+    def scores(self, hand: Hand, *, open_hands: bool = False) -> list[tuple[int, int, int]]:
+        lines = self.card.lines
+        index = {line.id: i for i, line in enumerate(lines)}
+        found = [(index[m.line.id], m.line.size - m.tiles_away, m.variation)
+                 for m in match_card(self.card, hand, open_hands=open_hands)]
+        return sorted(found)
+
+    def is_complete(self, hand: Hand, *, open_hands: bool = False) -> LineMatch | None:
+        done = completed(self.card, hand, open_hands=open_hands)
+        return done[0] if done else None

@@ -16,13 +16,23 @@ import json
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from .actions import Action
+from .card import Card
 from .hand import Hand
-from .matcher import Matcher
 from .scoring import BANK, Facts, RoundEnd, ScoreEvent, settle
 from .spec import Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Vote
+
+
+class Judge(Protocol):
+    """What a game asks of a matcher (the compiled one, or the reference)."""
+
+    card: Card
+
+    def scores(self, hand: Hand, *, open_hands: bool = False) -> list[tuple[int, int, int]]: ...
+
+    def is_complete(self, hand: Hand, *, open_hands: bool = False) -> Any: ...
 
 
 class Step(StrEnum):
@@ -80,7 +90,7 @@ def derived_rng(seed: int, *parts: object) -> random.Random:
 class State:
     """One match in progress."""
 
-    def __init__(self, spec: GameSpec, matcher: Matcher, seed: int,
+    def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
                  mode: Mode = Mode.GUARDED):
         assert spec.match is not None
         self.spec = spec

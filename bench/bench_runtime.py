@@ -1,0 +1,82 @@
+"""The game runtime: random-agent matches, rounds and decisions per second.
+
+Run: python bench/bench_runtime.py [--variant nymj] [--players 4] [--matches 40]
+                                   [--reference 2]
+
+Plays seeded matches with random agents on one core, with the compiled
+matcher, then the first few again with the reference matcher behind the
+same game (the brute-force oracle: what the compiled matcher buys in play),
+and prints rounds and decisions per second, the median round, the ratio, and
+the runtime issue's goal: at least 50 random-agent rounds per second per core
+on nymj with 4 players. A run with invariant checks at every step (what
+`jongg simulate` does) is timed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from jongg.compiler.game import load_game
+from jongg.runtime.game import Game
+from jongg.runtime.play import play_match
+from jongg.runtime.reference import ReferenceMatcher
+
+GOAL_ROUNDS = 50.0
+
+
+def measure(game: Game, seeds: range, *, check: bool = False) -> dict[str, float]:
+    rounds = decisions = 0
+    per_round: list[float] = []
+    start = time.perf_counter()
+    for seed in seeds:
+        begin = time.perf_counter()
+        record, _ = play_match(game, seed, ["random"], check=check)
+        spent = time.perf_counter() - begin
+        rounds += len(record.rounds)
+        decisions += record.decisions
+        per_round += [spent / len(record.rounds)] * len(record.rounds)
+    seconds = time.perf_counter() - start
+    return {"matches": len(seeds), "rounds": rounds, "decisions": decisions,
+            "seconds": seconds, "rounds_per_s": rounds / seconds,
+            "decisions_per_s": decisions / seconds,
+            "median_round_ms": statistics.median(per_round) * 1e3}
+
+
+def _row(name: str, m: dict[str, float]) -> str:
+    return (f"{name:<26} {int(m['matches']):>7} {int(m['rounds']):>6} "
+            f"{m['rounds_per_s']:>9.1f} {m['decisions_per_s']:>11.0f} "
+            f"{m['median_round_ms']:>10.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", default="nymj")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--reference", type=int, default=2,
+                        help="matches replayed on the reference matcher")
+    args = parser.parse_args()
+    game = load_game(args.variant, args.players)
+    play_match(game, 10_000, ["random"])  # warm the matcher's memo and tables
+    compiled = measure(game, range(args.matches))
+    checked = measure(game, range(max(1, args.matches // 4)), check=True)
+    print(f"{game.spec.variant}, {game.spec.players} players, random agents, one core")
+    print(f"{'':<26} {'matches':>7} {'rounds':>6} {'rounds/s':>9} {'decisions/s':>11} "
+          f"{'round (ms)':>10}")
+    print(_row("compiled matcher", compiled))
+    print(_row("  + invariant checks", checked))
+    if args.reference:
+        oracle = Game(game.spec, ReferenceMatcher(game.matcher.card))
+        reference = measure(oracle, range(args.reference))
+        print(_row("reference matcher", reference))
+        ratio = compiled["rounds_per_s"] / reference["rounds_per_s"]
+        print(f"compiled / reference: {ratio:.1f}x rounds per second")
+    met = compiled["rounds_per_s"] >= GOAL_ROUNDS
+    print(f"goal: >= {GOAL_ROUNDS:.0f} rounds/s per core: {compiled['rounds_per_s']:.1f} "
+          f"({'met' if met else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()

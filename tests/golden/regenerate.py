@@ -1,0 +1,40 @@
+"""Write the golden logs: one seeded random match per shipped variant and
+player count. Run after a deliberate change of behaviour, and review the diff:
+
+    python tests/golden/regenerate.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jongg.compiler.game import load_game
+from jongg.compiler.registry import shipped
+from jongg.compiler.variant import player_counts, resolve
+from jongg.runtime.play import play_match
+
+SEED = 2026
+FOLDER = Path(__file__).resolve().parent
+
+
+def golden_path(name: str, players: int) -> Path:
+    return FOLDER / f"{name}-{players}p.jsonl"
+
+
+def setups() -> list[tuple[str, int]]:
+    return [(name, players) for name in shipped("variant")
+            for players in player_counts(resolve(name))]
+
+
+def main() -> None:
+    for name, players in setups():
+        path = golden_path(name, players)
+        record, _ = play_match(load_game(name, players), SEED, ["random"], log=path, check=True)
+        assert not record.violations, record.violations
+        won = sum(r["winner"] is not None for r in record.rounds)
+        print(f"{path.name}: {record.decisions} decisions, {len(record.rounds)} rounds, "
+              f"{won} won")
+
+
+if __name__ == "__main__":
+    main()
