@@ -13,6 +13,7 @@ person types:
     pass R3             pass a tile in a Charleston or courtesy pass
     vote yes|no         a secret vote
     offer 2             the tiles offered in a courtesy pass
+    blind 2             pass on 2 of the tiles coming in, unseen (0: none)
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ class Action:
             return f"declare {self.number + 1}" if self.number else "declare"
         if verb == "vote":
             return f"vote {'yes' if self.number else 'no'}"
-        if verb == "offer":
-            return f"offer {self.number}"
+        if verb in ("offer", "blind"):
+            return f"{verb} {self.number}"
         return verb
 
 
@@ -73,12 +74,12 @@ def parse_action(deck: Deck, text: str) -> Action:
             return Action("exchange", tile(rest[0]), target=(int(seat), int(exposure)))
         if verb == "vote" and len(rest) == 1 and rest[0].lower() in ("yes", "no"):
             return Action("vote", number=int(rest[0].lower() == "yes"))
-        if verb == "offer" and len(rest) == 1:
-            return Action("offer", number=int(rest[0]))
+        if verb in ("offer", "blind") and len(rest) == 1:
+            return Action(verb, number=int(rest[0]))
     except TileError:
         raise
     except ValueError:
         pass
     raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, declare, "
                      "claim KIND [TILES], pass, exchange TILE SEAT:EXPOSURE, pass TILE, "
-                     "vote yes|no, offer N")
+                     "vote yes|no, offer N, blind N")

@@ -37,7 +37,7 @@ class Judge(Protocol):
 
 class Step(StrEnum):
     PASSING = "passing"  # a Charleston pass: tiles chosen one at a time
-    OFFERING = "offering"  # a courtesy pass: how many tiles each offers
+    OFFERING = "offering"  # how many tiles: a courtesy offer, or a blind pass
     VOTING = "voting"  # a secret vote on optional phases
     TURN = "turn"  # one seat: declare, exchange jokers, discard
     CLAIMS = "claims"  # a claim window on the latest discard
@@ -139,6 +139,7 @@ class State:
         self.drawn: int | None = None  # the tile the seat to play just drew
         self.opening = True
         self.phase_queue: list[Phase] = list(spec.phases)
+        self.blind = [0] * spec.players  # tiles each seat forwards unseen in this pass
         self.votes: dict[int, int] = {}
         self.offers: dict[int, int] = {}
         self._next_phase()
@@ -151,7 +152,8 @@ class State:
             if isinstance(phase, Vote):
                 self.step, self.votes = Step.VOTING, {}
                 return
-            if isinstance(phase, Courtesy):
+            self.blind = [0] * self.spec.players
+            if isinstance(phase, Courtesy) or phase.blind:
                 self.step, self.offers = Step.OFFERING, {}
                 return
             self.pass_count = [phase.count] * self.spec.players
@@ -216,8 +218,11 @@ class State:
             return self._pass_actions(seat)
         if step is Step.VOTING:
             return [Action("vote", number=1), Action("vote", number=0)]
-        assert isinstance(self.phase, Courtesy)
-        return [Action("offer", number=n) for n in range(self.phase.most + 1)]
+        phase = self.phase
+        if isinstance(phase, Courtesy):
+            return [Action("offer", number=n) for n in range(phase.most + 1)]
+        assert isinstance(phase, Pass)
+        return [Action("blind", number=n) for n in range(phase.blind + 1)]
 
     def _turn_actions(self, seat: int) -> list[Action]:
         me = self.seats[seat]
@@ -393,13 +398,27 @@ class State:
         elif self.step is Step.OFFERING:
             self.offers[seat] = action.number
             if not self.current_players():
-                phase = self.phase
-                assert isinstance(phase, Courtesy)
-                self.pass_count = [min(self.offers[s], self.offers[self._partner(s, phase.to)])
-                                   for s in range(self.spec.players)]
-                self.step = Step.PASSING
-                if not self.current_players():
-                    self._next_phase()
+                self._counts_agreed()
+
+    def _counts_agreed(self) -> None:
+        """Every seat has said how many: the tiles each now chooses from hand.
+        Courtesy: the smaller of two partners' offers. Blind pass: a seat
+        forwards unseen only tiles its neighbour passed from hand, so its
+        blind count is capped by what that neighbour chose from hand."""
+        phase = self.phase
+        n = self.spec.players
+        offers = self.offers
+        if isinstance(phase, Courtesy):
+            self.pass_count = [min(offers[s], offers[self._partner(s, phase.to)])
+                               for s in range(n)]
+        else:
+            assert isinstance(phase, Pass)
+            source = {self._partner(s, phase.to): s for s in range(n)}
+            self.blind = [min(offers[s], phase.count - offers[source[s]]) for s in range(n)]
+            self.pass_count = [phase.count - self.blind[s] for s in range(n)]
+        self.step = Step.PASSING
+        if not self.current_players():
+            self._hand_over()
 
     def _refuse(self, seat: int, action: Action, legal: list[Action]) -> None:
         deck = self.spec.deck
@@ -537,13 +556,18 @@ class State:
             self.away[owner] = None
 
     def _hand_over(self) -> None:
-        """Every seat has chosen: the passed tiles reach their partners."""
+        """Every seat has chosen: the passed tiles reach their partners; a
+        blind passer forwards, unseen, the first tiles its neighbour chose."""
         phase = self.phase
         assert isinstance(phase, Pass | Courtesy)
-        outgoing = [s.outgoing for s in self.seats]
-        for seat, tiles in enumerate(outgoing):
+        n = self.spec.players
+        source = {self._partner(s, phase.to): s for s in range(n)}
+        chosen = [s.outgoing for s in self.seats]
+        forwarded = [chosen[source[s]][:self.blind[s]] for s in range(n)]
+        for seat in range(n):
             partner = self._partner(seat, phase.to)
-            for t in tiles:
+            kept = chosen[seat][self.blind[partner]:]  # the partner forwards the rest
+            for t in kept + forwarded[seat]:
                 self.seats[partner].counts[t] += 1
         for s in self.seats:
             s.outgoing = []
@@ -606,6 +630,7 @@ class State:
             "scores": list(self.scores), "wall": len(self.wall),
             "hand": deck.codes(self.seats[seat].concealed()),
             "passing": deck.codes(self.seats[seat].outgoing),
+            "blind": self.blind[seat] if self.step is Step.PASSING else 0,
             "turn": self.turn if self.step is Step.TURN else None,
             "discard": (None if self.discard is None else
                         [self.discard[0], deck.code(self.discard[1])]),
