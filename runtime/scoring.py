@@ -35,11 +35,12 @@ class RoundEnd:
     line: str | None
     dealer: int
     turns: int
+    shown: tuple[tuple[str, ...], ...] = ()  # the winning hand shown: exposures, then the rest
 
     def public(self) -> dict[str, Any]:
         return {"round": self.round, "winner": self.winner, "discarder": self.discarder,
                 "self_drawn": self.self_drawn, "line": self.line, "dealer": self.dealer,
-                "turns": self.turns}
+                "turns": self.turns, "shown": [list(group) for group in self.shown]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -308,15 +308,19 @@ class State:
                 out.append((ka.index, kb.index))
         return out
 
-    def _fits(self, seat: int, tile: int, tiles: tuple[int, ...]) -> bool:
-        """Whether some line can still use the hand once this set is exposed."""
+    def _exposed_hand(self, seat: int, tile: int, tiles: tuple[int, ...]) -> Hand:
+        """The seat's hand once `tile` is claimed and exposed with `tiles`."""
         me = self.seats[seat]
         counts = list(me.counts)
         for t in tiles:
             counts[t] -= 1
         concealed = tuple(k for k, n in enumerate(counts) for _ in range(n))
         exposed = tuple(e.tiles for e in me.exposures) + (tuple(sorted((tile, *tiles))),)
-        return bool(self.matcher.scores(Hand(concealed, exposed),
+        return Hand(concealed, exposed)
+
+    def _fits(self, seat: int, tile: int, tiles: tuple[int, ...]) -> bool:
+        """Whether some line can still use the hand once this set is exposed."""
+        return bool(self.matcher.scores(self._exposed_hand(seat, tile, tiles),
                                         open_hands=self.spec.open_hands))
 
     def _claim_actions(self, seat: int) -> list[Action]:
@@ -351,6 +355,11 @@ class State:
             return self._completes(me.hand())
         finally:
             me.counts[tile] -= 1
+
+    def _exposure_wins(self, seat: int, tile: int, tiles: tuple[int, ...]) -> bool:
+        """Whether claiming `tile` for this set completes the seat's hand."""
+        return self._resting_away(seat) <= 1 and \
+            self._completes(self._exposed_hand(seat, tile, tiles))
 
     def _pass_actions(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -492,7 +501,11 @@ class State:
             ok = self._wins_with(seat, tile) if kind.mahjong else bool(action.tiles)
             if ok:
                 distance = (seat - discarder) * self.spec.turn.direction % self.spec.players
-                valid.append((claims.rank(kind.name), distance, action))
+                rank = claims.rank(kind.name)
+                if not kind.mahjong and self._exposure_wins(seat, tile, action.tiles):
+                    # whoever needs the tile to win comes first, however the claim is worded
+                    rank = min([rank] + [claims.rank(k.name) for k in claims.kinds if k.mahjong])
+                valid.append((rank, distance, action))
                 continue
             self._penalise(seat, self.spec.penalties.false_claim)
         if not valid:
@@ -581,6 +594,7 @@ class State:
         assert spec.match is not None
         line = None
         facts = None
+        shown: tuple[tuple[str, ...], ...] = ()
         if winner is not None:
             me = self.seats[winner]
             match = self.matcher.is_complete(me.hand(), open_hands=spec.open_hands)
@@ -591,10 +605,13 @@ class State:
                                                    for e in me.exposures))
             facts = Facts(self_drawn=self_drawn, jokerless=jokerless, value=line.value or 0,
                           concealed=not me.exposures, exposures=len(me.exposures))
+            deck = spec.deck
+            shown = tuple(tuple(deck.codes(e.tiles)) for e in me.exposures) + \
+                (tuple(deck.codes(me.concealed())),)
             me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]
             me.counts = [0] * len(me.counts)
         end = RoundEnd(self.round, winner, discarder, self_drawn, line.id if line else None,
-                       self.dealer, self.turns)
+                       self.dealer, self.turns, shown)
         events = settle(spec, end, facts, self.scores)
         for event in events:
             if event.payer != BANK:
