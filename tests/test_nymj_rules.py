@@ -694,7 +694,7 @@ def test_a_complete_hand_after_drawing_may_end_the_round() -> None:
     assert (end.winner, end.self_drawn, end.discarder) == (1, True, None)
     # the whole hand is shown to everyone: in every seat's view of the result
     for viewer in range(4):
-        assert state.observation(viewer)["results"][0]["shown"] == [hand]
+        assert [sorted(g) for g in state.observation(viewer)["results"][0]["shown"]] == [hand]
 
 
 @clause("NYMJ-18")
