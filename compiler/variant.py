@@ -217,6 +217,14 @@ class _Compiler:
         scoring = self.scoring()
         match = self.match()
         racks = d["seats"]["racks"]
+        for path, value in ((("seats", "racks"), racks), (("deck_sets",), d["deck_sets"])):
+            if value > 1:  # the schema has room for them; the game cannot play them yet
+                self.problem(path, f"{path[-1]}: {value} is not played by this version of "
+                             "jongg (one rack per player, one set of tiles)",
+                             hint=f"set {'.'.join(path)}: 1")
+        if d["seats"]["wins_needed"] > racks:
+            self.problem(("seats", "wins_needed"), "a player cannot need more Mah Jonggs "
+                         "than it has racks")
         if card is not None and "each" in d.get("deal", {}):
             self.deal_fits(card, racks, deal, extra)
         if self.problems or deck is None or card is None or match is None:

@@ -704,3 +704,20 @@ def test_the_nymj_rulesets_name_the_clause(clause: str) -> None:
     text = "\n".join((ROOT / f).read_text(encoding="utf-8") for f in NYMJ_FILES)
     assert re.search(rf"\b{clause}(?!\d)", text)
     assert clause in _named_clauses(yaml.safe_load(NYMJ_TEXT))  # in a clause: key, not a comment
+
+
+def test_what_the_game_cannot_play_yet_is_refused_not_ignored(tmp_path: Path) -> None:
+    """Several racks a player and several sets of tiles have their keys, but
+    this version plays one rack and one set: a variant asking for more is
+    refused at its key rather than played wrongly."""
+    text = "variant: r\nextends: nymj\nseats: {racks: 2, wins_needed: 3}\ndeck_sets: 2\n"
+    path = _write(tmp_path, "r.yaml", text)
+    problems = check_variant(str(path))
+    assert [d.message.split(" (with")[0] for d in problems] == [
+        "racks: 2 is not played by this version of jongg (one rack per player, one set of "
+        "tiles)",
+        "deck_sets: 2 is not played by this version of jongg (one rack per player, one set "
+        "of tiles)",
+        "a player cannot need more Mah Jonggs than it has racks"]
+    assert problems[0].location == _at(path, text, "2, wins")
+    assert problems[1].location == _at(path, text, "2\n")
