@@ -59,7 +59,9 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     status = 0
     for name in args.variants:
         problems = check_variant(name)
-        for d in problems:
+        for d in sorted(problems, key=lambda d: (d.location.file, d.location.line,
+                                                 d.location.column) if d.location else
+                        ("", 0, 0)):
             print(str(d))
         if any(d.is_error for d in problems):
             status = 1
