@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .actions import Action
+from .hand import Hand
 from .state import Mode, State, derived_rng
 
 
@@ -34,4 +35,104 @@ class RandomAgent:
         return legal[self.rng.randrange(len(legal))]
 
 
-AGENTS: dict[str, type[RandomAgent]] = {"random": RandomAgent}
+# How near a hand is: (tiles away from the nearest line, minus how many lines
+# are that near); smaller is better.
+Nearness = tuple[int, int]
+FAR: Nearness = (1_000, 0)
+
+
+class GreedyAgent:
+    """Plays by tiles away, one step ahead: declares and claims Mah Jongg
+    whenever it can; discards (and passes in a Charleston) the tile whose loss
+    leaves its hand nearest a line; claims a set when the hand with it is
+    nearer than without; takes an exposed joker when that costs nothing;
+    never passes blind, offers nothing in a courtesy pass, votes no.
+    Between equally near hands it parts with a tile held alone first; the
+    remaining ties go by the seed."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int, seat: int):
+        self.rng = derived_rng(seed, "agent", seat)
+        self._memo: dict[Hand, Nearness] = {}
+
+    def nearness(self, state: State, hand: Hand) -> Nearness:
+        known = self._memo.get(hand)
+        if known is None:
+            lines = state.matcher.card.lines
+            away = [lines[li].size - s for li, s, _ in
+                    state.matcher.scores(hand, open_hands=state.spec.open_hands)]
+            best = min(away, default=FAR[0])
+            known = (best, -away.count(best))
+            if len(self._memo) > 20_000:
+                self._memo.clear()
+            self._memo[hand] = known
+        return known
+
+    def _without(self, state: State, seat: int, tile: int) -> Hand:
+        me = state.seats[seat]
+        concealed = list(me.concealed())
+        concealed.remove(tile)
+        return Hand(tuple(concealed), tuple(e.tiles for e in me.exposures))
+
+    def _best(self, state: State, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
+        top = min(n for n, _ in scored)
+        choices = [a for n, a in scored if n == top]
+        return choices[self.rng.randrange(len(choices))]
+
+    def act(self, state: State, seat: int, legal: list[Action]) -> Action:
+        verbs = {a.verb for a in legal}
+        for action in legal:
+            if action.verb == "declare" or (action.verb == "claim" and not action.tiles
+                                            and state.spec.claims.kind(action.claim).mahjong):
+                return action
+        if "vote" in verbs:
+            return next(a for a in legal if a.verb == "vote" and a.number == 0)
+        if verbs <= {"offer", "blind"}:
+            return min(legal, key=lambda a: a.number)
+        if "claim" in verbs:
+            return self._claim(state, seat, legal)
+        exchanges = [a for a in legal if a.verb == "exchange"]
+        if exchanges:
+            now = self.nearness(state, state.seats[seat].hand())
+            for action in exchanges:
+                if self._after_exchange(state, seat, action) <= now:
+                    return action
+        moves = [a for a in legal if a.verb in ("discard", "pass") and a.tile >= 0]
+        if not moves:
+            return legal[self.rng.randrange(len(legal))]
+        counts = state.seats[seat].counts
+        # between equally near hands, part with a tile held alone before one of a group
+        return self._best(state, [((*self.nearness(state, self._without(state, seat, a.tile)),
+                                    counts[a.tile]), a) for a in moves])
+
+    def _after_exchange(self, state: State, seat: int, action: Action) -> Nearness:
+        me = state.seats[seat]
+        concealed = list(me.concealed())
+        concealed.remove(action.tile)
+        concealed.append(state.joker if state.joker is not None else action.tile)
+        return self.nearness(state, Hand(tuple(sorted(concealed)),
+                                         tuple(e.tiles for e in me.exposures)))
+
+    def _claim(self, state: State, seat: int, legal: list[Action]) -> Action:
+        """Claim a set when the hand with it is nearer a line than without."""
+        assert state.discard is not None
+        tile = state.discard[1]
+        me = state.seats[seat]
+        now = self.nearness(state, me.hand())
+        best, chosen = now, next(a for a in legal if a.verb == "pass")
+        for action in legal:
+            if action.verb != "claim" or not action.tiles:
+                continue
+            concealed = list(me.concealed())
+            for t in action.tiles:
+                concealed.remove(t)
+            exposed = (*(e.tiles for e in me.exposures), tuple(sorted((tile, *action.tiles))))
+            after = self.nearness(state, Hand(tuple(concealed), exposed))
+            if after[0] < best[0]:
+                best, chosen = after, action
+        return chosen
+
+
+AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent,
+                                                            "greedy": GreedyAgent}
