@@ -38,7 +38,7 @@ def compile_deck(doc: Document) -> Deck:
                                        f"matches {matches!r}, which is not a suit of this deck"))
         kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
                               tile["copies"], matches=matches, zero=tile.get("zero", False),
-                              letter=tile.get("letter")))
+                              letter=tile.get("letter"), tags=tuple(tile.get("tags", ()))))
     seen: set[str] = set()
     for kind in kinds:
         if kind.code in seen:

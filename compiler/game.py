@@ -13,7 +13,7 @@ def load_game(name: str, players: int | None = None) -> Game:
     """The game `name` (shipped name or path) at `players` (default: the
     variant's default count). SemanticError lists every problem."""
     spec = compile_variant(name, players)
-    data = resolve(name).data
+    data = resolve(name, spec.players).data  # the deck may change with the player count
     compiled = cache.matcher(spec.card, data["deck"], open_hands=spec.open_hands)
     compiled.matcher.prepare(cache.tables_dir())
     return Game(spec, compiled.matcher)

@@ -186,6 +186,7 @@ class _Compiler:
         self.data = resolved.data
         self.players = players
         self.problems: list[Diagnostic] = []
+        self.deck_value: Deck | None = None
 
     def problem(self, path: PathKey, message: str, hint: str | None = None) -> None:
         self.problems.append(Diagnostic(self.resolved.locate(path), message, hint=hint))
@@ -202,7 +203,7 @@ class _Compiler:
 
     def compile(self) -> GameSpec | None:
         d = self.data
-        deck = self.deck()
+        deck = self.deck_value = self.deck()
         card = self.card(deck)
         seats = self.seats()
         deal, extra = self.deal(deck)
@@ -352,6 +353,9 @@ class _Compiler:
     def scoring(self) -> Scoring:
         s = self.data["scoring"]
 
+        deck = self.deck_value
+        held = tuple(f"held_{t.replace('-', '_')}" for t in deck.tags) if deck else ()
+
         def payments(key: str, facts: tuple[str, ...]) -> tuple[Payment, ...]:
             out = []
             for i, item in enumerate(s.get(key, [])):
@@ -364,7 +368,7 @@ class _Compiler:
                                        _clauses(item.get("clause"))))
             return tuple(out)
 
-        return Scoring(payments("win", WIN_FACTS), payments("wall_game", WALL_FACTS),
+        return Scoring(payments("win", WIN_FACTS + held), payments("wall_game", WALL_FACTS),
                        s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")))
 
     def match(self) -> MatchRules | None:

@@ -26,7 +26,7 @@ from .matcher import Matcher
 from .tiles import Category, Deck, Suit, TileKind
 
 FORMAT = "jongg-matcher"
-VERSION = 1
+VERSION = 2
 
 
 class ArtifactError(ValueError):
@@ -38,13 +38,13 @@ def _deck_json(deck: Deck) -> dict[str, Any]:
     return {"name": deck.name, "title": deck.title, "sets": deck.sets,
             "suits": [[s.code, s.name, s.ordered] for s in deck.suits],
             "kinds": [[k.code, k.name, k.category.value, k.copies, k.suit, k.number, k.matches,
-                       k.zero, k.letter] for k in deck.kinds]}
+                       k.zero, k.letter, list(k.tags)] for k in deck.kinds]}
 
 
 def _deck_from(data: dict[str, Any]) -> Deck:
     kinds = tuple(TileKind(i, code, name, Category(cat), copies, suit, number, matches, zero,
-                           letter)
-                  for i, (code, name, cat, copies, suit, number, matches, zero, letter)
+                           letter, tuple(tags))
+                  for i, (code, name, cat, copies, suit, number, matches, zero, letter, tags)
                   in enumerate(data["kinds"]))
     suits = tuple(Suit(code, name, ordered) for code, name, ordered in data["suits"])
     return Deck(data["name"], data["title"], kinds, suits, data["sets"])

@@ -24,6 +24,7 @@ class Facts:
     value: int
     concealed: bool
     exposures: int
+    held: tuple[tuple[str, int], ...] = ()  # (tag fact, tiles so tagged) of the winning hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +97,7 @@ def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None,
     base = {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
             "concealed": facts.concealed, "exposures": facts.exposures,
             "winner_is_dealer": end.winner == end.dealer, "players": players,
-            "round": end.round}
+            "round": end.round, **dict(facts.held)}
     for payment in spec.scoring.win:
         for payer in _payers(payment, end, players):
             amount = payment.amount(base | {"payer_is_dealer": payer == end.dealer,

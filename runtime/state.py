@@ -603,9 +603,12 @@ class State:
             jokerless = self.joker is None or (
                 me.counts[self.joker] == 0 and all(self.joker not in e.tiles
                                                    for e in me.exposures))
-            facts = Facts(self_drawn=self_drawn, jokerless=jokerless, value=line.value or 0,
-                          concealed=not me.exposures, exposures=len(me.exposures))
             deck = spec.deck
+            tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
+            held = tuple((f"held_{tag.replace('-', '_')}",
+                          sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
+            facts = Facts(self_drawn=self_drawn, jokerless=jokerless, value=line.value or 0,
+                          concealed=not me.exposures, exposures=len(me.exposures), held=held)
             shown = tuple(tuple(deck.codes(e.tiles)) for e in me.exposures) + \
                 (tuple(deck.codes(me.concealed())),)
             me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]

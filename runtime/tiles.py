@@ -34,6 +34,7 @@ class TileKind:
     matches: str | None = None  # a dragon's matching suit
     zero: bool = False  # the White dragon doubles as 0
     letter: str | None = None  # how hand patterns write this honour (R, G, N, F...)
+    tags: tuple[str, ...] = ()  # what scoring may count (the 6-player extra winds)
 
     @property
     def is_joker(self) -> bool:
@@ -93,6 +94,11 @@ class Deck:
     def matching_dragon(self, suit: str) -> TileKind | None:
         return next((k for k in self.kinds if k.matches == suit), None)
 
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Every tag some tile of the deck carries, in deck order."""
+        return tuple(dict.fromkeys(t for k in self.kinds for t in k.tags))
+
     def of_category(self, category: Category) -> tuple[TileKind, ...]:
         return tuple(k for k in self.kinds if k.category is category)
 
@@ -110,7 +116,7 @@ class Deck:
         """The same tiles with every copy count multiplied (Royale plays two sets)."""
         kinds = tuple(
             TileKind(k.index, k.code, k.name, k.category, k.copies * sets, k.suit, k.number,
-                     k.matches, k.zero, k.letter)
+                     k.matches, k.zero, k.letter, k.tags)
             for k in self.kinds
         )
         return Deck(f"{self.name}x{sets}", f"{self.title} x{sets}", kinds, self.suits,
