@@ -1,7 +1,7 @@
 """The game runtime: random-agent matches, rounds and decisions per second.
 
 Run: python bench/bench_runtime.py [--variant nymj] [--players 4] [--matches 40]
-                                   [--reference 2]
+                                   [--reference 2] [--greedy 0]
 
 Plays seeded matches with random agents on one core, with the compiled
 matcher, then the first few again with the reference matcher behind the
@@ -26,13 +26,14 @@ from jongg.runtime.reference import ReferenceMatcher
 GOAL_ROUNDS = 50.0
 
 
-def measure(game: Game, seeds: range, *, check: bool = False) -> dict[str, float]:
+def measure(game: Game, seeds: range, *, check: bool = False,
+            agents: tuple[str, ...] = ("random",)) -> dict[str, float]:
     rounds = decisions = 0
     per_round: list[float] = []
     start = time.perf_counter()
     for seed in seeds:
         begin = time.perf_counter()
-        record, _ = play_match(game, seed, ["random"], check=check)
+        record, _ = play_match(game, seed, agents, check=check)
         spent = time.perf_counter() - begin
         rounds += len(record.rounds)
         decisions += record.decisions
@@ -57,6 +58,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--reference", type=int, default=2,
                         help="matches replayed on the reference matcher")
+    parser.add_argument("--greedy", type=int, default=0,
+                        help="matches with greedy agents in every seat, timed too")
     args = parser.parse_args()
     game = load_game(args.variant, args.players)
     play_match(game, 10_000, ["random"])  # warm the matcher's memo and tables
@@ -73,6 +76,9 @@ def main() -> None:
         print(_row("reference matcher", reference))
         ratio = compiled["rounds_per_s"] / reference["rounds_per_s"]
         print(f"compiled / reference: {ratio:.1f}x rounds per second")
+    if args.greedy:
+        greedy = measure(game, range(args.greedy), agents=("greedy",))
+        print(_row("greedy agents", greedy))
     met = compiled["rounds_per_s"] >= GOAL_ROUNDS
     print(f"goal: >= {GOAL_ROUNDS:.0f} rounds/s per core: {compiled['rounds_per_s']:.1f} "
           f"({'met' if met else 'NOT met'})")

@@ -32,6 +32,8 @@ from .structure import (
     best_score,
     combine,
     component,
+    identical_only,
+    identical_score,
 )
 from .tables import Component, ShapeTables, component_keys, load_or_build
 from .tiles import Category
@@ -187,13 +189,15 @@ class Programme:
         tables = self.shape_tables.get(plan.shape) if not jokers and not plan.groups else None
         for taken, free, kinds in self.seatings(plan, exposures):
             types = [t for ti, t in enumerate(plan.types) if ti not in free]
-            if tables is not None and not any(counts.get(k) for k in kinds):
+            shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
+            if not plan.groups and identical_only(shape):
+                found = identical_score(shape, counts, jokers, frozenset(kinds))
+            elif tables is not None and not any(counts.get(k) for k in kinds):
                 # the groups left are a share of the line's: its tables answer
                 share = tuple(types.count(t) for t in plan.shape.types)
                 found = tables.best_within(counts, share)
             else:
                 groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
-                shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
                 found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
             found += sum(map(len, exposures))
             if best is None or found > best:

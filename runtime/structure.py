@@ -26,6 +26,7 @@ tests hold this module to.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -235,4 +236,43 @@ def best_score(totals: dict[Demand, Frontier], shape: Shape, jokers: int, extra_
                                 for t, m, u in zip(shape.types, shape.demand, used, strict=True))
         for a, c in frontier:
             best = max(best, min(a + jokers, c + room))
+    return best
+
+
+def identical_only(shape: Shape) -> bool:
+    """Whether every free group is one of identical tiles (no runs, no sets)."""
+    return all(t.identical_size and not t.sequential for t in shape.types)
+
+
+_IDENTICAL: dict[tuple[Shape, tuple[int, ...], int], int] = {}
+
+
+def identical_score(shape: Shape, counts: dict[int, int], jokers: int,
+                    forbid: frozenset[int]) -> int:
+    """best_score() for a shape of identical groups alone, directly: only the
+    counts matter, and a group never does worse on a kind held more often, so
+    the best binding gives the groups the most-held kinds (each its own, none
+    an exposure took) in some order; every order of those is tried."""
+    groups = [t for t, m in zip(shape.types, shape.demand, strict=True) for _ in range(m)]
+    held = sorted((c for k, c in counts.items() if c > 0 and k not in forbid),
+                  reverse=True)[:len(groups)]
+    held += [0] * (len(groups) - len(held))
+    key = (shape, tuple(held), jokers)
+    known = _IDENTICAL.get(key)
+    if known is not None:
+        return known
+    best = 0
+    for order in set(itertools.permutations(held)):
+        naturals = room = 0
+        for t, c in zip(groups, order, strict=True):
+            if c:
+                got = min(c, t.identical_size)
+                naturals += got
+                room += t.identical_size - got if t.joker_ok else 0
+            else:
+                room += t.room(shape.all_jokers)
+        best = max(best, naturals + min(jokers, room))
+    if len(_IDENTICAL) > 200_000:
+        _IDENTICAL.clear()
+    _IDENTICAL[key] = best
     return best
