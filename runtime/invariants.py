@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .scoring import BANK
-from .state import State
+from .state import State, Step
 
 
 def violations(state: State) -> list[str]:
@@ -28,6 +28,7 @@ def violations(state: State) -> list[str]:
         if held[tile.index] != tile.copies:
             found.append(f"tiles not conserved: {held[tile.index]} of {tile.code}, "
                          f"the deck holds {tile.copies}")
+    found.extend(_hand_sizes(state))
     assert spec.match is not None
     expected = [spec.match.start] * spec.players
     for event in state.events:
@@ -48,4 +49,26 @@ def violations(state: State) -> list[str]:
         for who in deciding:
             if not state.legal_actions(who):
                 found.append(f"seat {who} is asked to act but has no legal action")
+    return found
+
+
+def _hand_sizes(state: State) -> list[str]:
+    """Every live seat holds what the deal gave it, one more on its turn
+    (MJCG-24's wrong counts cannot happen when the engine moves every tile)."""
+    spec = state.spec
+    if state.is_terminal():
+        return []
+    found = []
+    before_play = state.step in (Step.PASSING, Step.OFFERING, Step.VOTING)
+    for i, seat in enumerate(state.seats):
+        if seat.dead:  # out of the round with what it held
+            continue
+        held = sum(seat.counts) + len(seat.outgoing) + sum(len(e.tiles) for e in seat.exposures)
+        if before_play:
+            expected = spec.deal + (spec.dealer_extra if i == state.dealer else 0)
+        else:
+            on_turn = state.step is Step.TURN and i == state.turn
+            expected = spec.deal + (1 if on_turn else 0)
+        if held != expected:
+            found.append(f"seat {i} holds {held} tiles at step {state.step}, not {expected}")
     return found
