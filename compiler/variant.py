@@ -49,7 +49,7 @@ from .source import Document, PathKey
 
 # The facts each kind of formula may read.
 WIN_FACTS = ("self_drawn", "jokerless", "value", "concealed", "exposures", "winner_is_dealer",
-             "payer_is_dealer", "payer_is_discarder", "players", "round")
+             "winner_position", "payer_is_dealer", "payer_is_discarder", "players", "round")
 WALL_FACTS = ("players", "round", "receiver_is_dealer")
 MATCH_FACTS = ("rounds", "players", "lowest", "highest")
 

@@ -97,6 +97,8 @@ def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None,
     base = {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
             "concealed": facts.concealed, "exposures": facts.exposures,
             "winner_is_dealer": end.winner == end.dealer, "players": players,
+            # the winner's seat counted from the dealer's: 0 the dealer, 1 the next...
+            "winner_position": (end.winner - end.dealer) % players,
             "round": end.round, **dict(facts.held)}
     for payment in spec.scoring.win:
         for payer in _payers(payment, end, players):

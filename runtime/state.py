@@ -137,6 +137,7 @@ class State:
         self.turn_away: int | None = None  # the drawer's, before the draw
         self.asked: list[int] = []
         self.drawn: int | None = None  # the tile the seat to play just drew
+        self.claimed_turn = False  # the turn began with a claimed discard, not a draw
         self.opening = True
         self.phase_queue: list[Phase] = list(spec.phases)
         self.blind = [0] * spec.players  # tiles each seat forwards unseen in this pass
@@ -171,6 +172,7 @@ class State:
         return (seat + step * self.spec.turn.direction) % n
 
     def _draw(self, seat: int) -> None:
+        self.claimed_turn = False
         self.turn_away = self._resting_away(seat)
         tile = self.wall.pop()
         self.seats[seat].counts[tile] += 1
@@ -529,6 +531,7 @@ class State:
         self.turn = seat
         self.turn_away = None
         self.drawn = None
+        self.claimed_turn = True  # a win on this turn is not self-drawn
         if not self.spec.claims.kind(action.claim).mahjong:
             for t in (tile, *action.tiles):
                 me.counts[t] -= 1
@@ -547,7 +550,8 @@ class State:
 
     def _declare(self, seat: int) -> None:
         if self._completes(self.seats[seat].hand()):
-            self._end_round(seat, None, True)
+            # self-drawn unless the turn began with a claim (the dealt hand counts as drawn)
+            self._end_round(seat, None, not self.claimed_turn)
             return
         self._penalise(seat, self.spec.penalties.false_declare)
         if self.seats[seat].dead:  # out of the round: play goes on without them

@@ -22,7 +22,7 @@ from jongg.runtime.matcher import Matcher
 from jongg.runtime.reference import LineMatch, match_card
 from jongg.runtime.samples import sample_hands
 
-from .conftest import card, hand
+from .conftest import card, card_from_lines, hand
 
 # hands per card in the default suite: the reference is brute force, so the
 # slower cards get fewer (the slow suite runs 100,000 per card)
@@ -108,6 +108,23 @@ def test_tables_score_exposed_jokerless_hands_as_the_reference_does() -> None:
     exposed = [h for h in hands if h.exposures]
     assert len(exposed) >= 300
     for h in exposed:
+        agree(c, m, h)
+
+
+@pytest.mark.parametrize("all_jokers", ["true", "false"])
+def test_lines_of_identical_groups_alone_agree_with_jokers(all_jokers: str) -> None:
+    """Lines made only of free identical groups are scored by the orders of
+    the most-held kinds; against the reference, with jokers, exposures and
+    every group size, with and without jokers-only groups."""
+    c = card_from_lines('{id: a, hand: "3[kong] [pair]", value: 25}',
+                        '{id: b, hand: "[kong] [pung] [pung] [pair] [pair]", value: 30}',
+                        '{id: c, hand: "[sextet] [kong] [pung] [single]", value: 35}',
+                        extra=f"all_joker_groups: {all_jokers}\n")
+    m = compile_matcher(c)
+    hands = sample_hands(c, random.Random(f"identical:{all_jokers}"), 80)
+    assert sum(1 for h in hands if h.exposures) >= 8
+    assert sum(1 for h in hands if c.deck.joker_index in h.concealed) >= 25
+    for h in hands:
         agree(c, m, h)
 
 

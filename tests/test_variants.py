@@ -27,7 +27,7 @@ from jongg.compiler.variant import check_variant, compile_variant, player_counts
 from jongg.runtime.spec import GameSpec
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ["classic", "mjcg", "mjcg-advanced", "nymj"]
+SHIPPED = ["classic", "mjcg", "mjcg-advanced", "mjcg-card", "nymj"]
 
 # A complete variant written out in full (no extends), valid at 3 and 4 players. Each
 # bad variant below is this text with one or more pieces replaced.
@@ -628,8 +628,9 @@ def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) 
     assert shipped("variant") == SHIPPED
     status, out, err = _run(capsys, "variant", "check", *SHIPPED)
     assert status == 0 and err == ""
-    assert out.splitlines() == ["classic: ok: 4-4 players", "mjcg: ok: 4-4 players",
-                                "mjcg-advanced: ok: 4-4 players", "nymj: ok: 3-4 players"]
+    assert out.splitlines() == ["classic: ok: 4-4 players", "mjcg: ok: 3-6 players",
+                                "mjcg-advanced: ok: 3-6 players", "mjcg-card: ok: 3-6 players",
+                                "nymj: ok: 3-4 players"]
     for name in SHIPPED:
         assert check_variant(name) == []
 
@@ -671,8 +672,9 @@ COUNTS = [(name, n) for name in shipped("variant") for n in player_counts(resolv
 
 
 def test_the_player_counts_are_the_ones_the_files_say() -> None:
-    assert COUNTS == [("classic", 4), ("mjcg", 4), ("mjcg-advanced", 4), ("nymj", 3),
-                      ("nymj", 4)]
+    card_game = [(name, players) for name in ("mjcg", "mjcg-advanced", "mjcg-card")
+                 for players in (3, 4, 5, 6)]
+    assert [("classic", 4), *card_game, ("nymj", 3), ("nymj", 4)] == COUNTS
 
 
 @pytest.mark.parametrize(("name", "players"), COUNTS, ids=[f"{n}-{p}" for n, p in COUNTS])
