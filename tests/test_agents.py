@@ -73,3 +73,18 @@ def test_agents_draw_their_randomness_from_the_seed() -> None:
     assert picks[0] == picks[1] == picks[2]
     again = [RandomAgent(5, 0).rng.random(), RandomAgent(6, 0).rng.random()]
     assert again[0] != again[1]
+
+
+def test_simulate_runs_greedy_and_random_seats(capsys: pytest.CaptureFixture[str]) -> None:
+    """`jongg simulate --agents greedy,random` on the Card Game: the greedy
+    seat takes the match, no invariant breaks."""
+    import json
+
+    from jongg.cli import main
+
+    assert main(["simulate", "mjcg", "--games", "2", "--agents", "greedy,random", "--json",
+                 "--quiet"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["violations"] == 0 and result["agents"] == ["greedy", "random"]
+    seats = result["seats"]
+    assert seats[0]["round_wins"] >= 3 and seats[0]["match_wins"] == 2

@@ -68,3 +68,26 @@ def test_deck_file_errors_are_located():
 def test_unknown_deck_names_the_known_ones():
     with pytest.raises(JonggError, match="american-152"):
         load_deck("no-such-deck")
+
+
+@pytest.mark.clause("MJCG-37")
+@pytest.mark.clause("MJCG-38")
+def test_the_new_wind_cards_do_not_collide_with_the_notation() -> None:
+    """With five players `NE` is one tile code, yet a card's `NEWS` is still
+    North, East, West, South; with six the extra winds (XW) answer a card's F."""
+    from jongg.runtime.tiles import parse_tiles
+
+    from .conftest import card_from_lines
+
+    five = load_deck("american-152-5p")
+    assert [five.code(t) for t in parse_tiles(five, "NE N E")] == ["NE", "N", "E"]
+    news = card_from_lines('{id: w, hand: "NEWS 1111a 2222a 33a", value: 25}',
+                           deck="american-152-5p")
+    tiles = news.lines[0].variations[0].groups[0].tiles
+    assert [five.code(t) for t in tiles] == ["N", "E", "W", "S"]
+    six = load_deck("american-152-6p")
+    flowers = card_from_lines('{id: f, hand: "FFFF 1111a 2222a 33a", value: 25}',
+                              deck="american-152-6p")
+    assert {six.code(t) for t in flowers.lines[0].variations[0].groups[0].tiles} == {"XW"}
+    assert six.kind("XW").tags == ("extra-wind",) and six.kind("XW").copies == 8
+    assert "F" not in six.by_code and five.kind("F").copies == 4
