@@ -123,8 +123,8 @@ def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str) 
     console.print(table)
     won = result["self_drawn"] + result["by_claim"]
     console.print(f"rounds won: {won} ({result['self_drawn']} self-drawn, "
-                  f"{result['by_claim']} by claim); wall games: {result['wall_games']}; "
-                  f"mean turns a round: {result['mean_turns']:.1f}")
+                  f"{result['by_claim']} by claim); wall games: {result['wall_games']}")
+    console.print(f"mean turns a round: {result['mean_turns']:.1f}")
     if result["lines"]:
         lines = Table("hands won by line", "rounds")
         for line, n in result["lines"].items():
