@@ -162,6 +162,45 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if not result.problems else 1
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import terminal
+
+    console = Console(highlight=False)
+    if args.resume:
+        try:
+            header = read_header(args.resume)
+            game = load_game(header.variant, header.players)
+            table = terminal.resume(game, Path(args.resume), console=console, fast=args.fast)
+        except (LogError, ValueError) as error:
+            raise UsageError(f"--resume: {error}") from None
+        console.print(f"resuming {header.variant} from {args.resume} "
+                      f"({table.state.decisions} decisions played, state "
+                      f"{table.state.digest()})")
+    else:
+        if not args.variant:
+            raise UsageError("play: name a variant (or --resume LOG)")
+        agents = _agents(args.agents)
+        game = load_game(args.variant, args.players)
+        if not 1 <= args.seat <= game.spec.players:
+            raise UsageError(f"--seat: give 1 to {game.spec.players}")
+        log = Path(args.log or f"jongg-{game.spec.variant}-{args.seed}.jsonl")
+        mode = Mode.STRICT if args.strict else Mode.GUARDED
+        table = terminal.start(game, seat=args.seat - 1, agents=agents, seed=args.seed,
+                               mode=mode, log=log, console=console, fast=args.fast)
+        console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; "
+                      f"the game is written to {log} (type help for commands)")
+    try:
+        table.play()
+    except terminal.Quit:
+        console.print(f"\nstopped at state {table.state.digest()}; resume with: "
+                      f"jongg play --resume {table.writer.path}")
+    finally:
+        table.writer.close()
+    return 0
+
+
 def register(commands: Any) -> None:
     variant = commands.add_parser("variant", help="inspect and check variants")
     actions = variant.add_subparsers(dest="variant_command", required=True, metavar="ACTION")
@@ -191,6 +230,21 @@ def register(commands: Any) -> None:
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
+
+    play = commands.add_parser("play", help="play a variant at the terminal against bots")
+    play.add_argument("variant", metavar="VARIANT", nargs="?", help="a variant name or path")
+    play.add_argument("--players", type=int, help="player count (default: the variant's)")
+    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    play.add_argument("--agents", default="greedy",
+                      help="bots for the other seats, comma-separated (default greedy)")
+    play.add_argument("--seed", type=int, default=0, help="the match seed")
+    play.add_argument("--strict", action="store_true",
+                      help="let mistakes be made, and apply the rulebook's penalty")
+    play.add_argument("--fast", action="store_true", help="bots play without pauses")
+    play.add_argument("--log", metavar="FILE", help="where the game is written "
+                      "(default jongg-VARIANT-SEED.jsonl)")
+    play.add_argument("--resume", metavar="LOG", help="continue a game from its log")
+    play.set_defaults(run=cmd_play)
 
     rep = commands.add_parser("replay", help="rebuild a game from its log and check it")
     rep.add_argument("log", metavar="LOG", help="a log written by simulate --log-dir or play")

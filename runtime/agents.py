@@ -69,6 +69,13 @@ class GreedyAgent:
             self._memo[hand] = known
         return known
 
+    def _wins(self, state: State, seat: int, tile: int | None) -> bool:
+        """Whether the hand (with `tile` added) completes a line."""
+        me = state.seats[seat]
+        concealed = me.concealed() if tile is None else tuple(sorted((*me.concealed(), tile)))
+        hand = Hand(concealed, tuple(e.tiles for e in me.exposures))
+        return state.matcher.is_complete(hand, open_hands=state.spec.open_hands) is not None
+
     def _without(self, state: State, seat: int, tile: int) -> Hand:
         me = state.seats[seat]
         concealed = list(me.concealed())
@@ -82,9 +89,12 @@ class GreedyAgent:
 
     def act(self, state: State, seat: int, legal: list[Action]) -> Action:
         verbs = {a.verb for a in legal}
-        for action in legal:
-            if action.verb == "declare" or (action.verb == "claim" and not action.tiles
-                                            and state.spec.claims.kind(action.claim).mahjong):
+        for action in legal:  # a win, and only a true one (strict mode offers false ones)
+            if action.verb == "declare" and self._wins(state, seat, None):
+                return action
+            if action.verb == "claim" and not action.tiles and \
+                    state.spec.claims.kind(action.claim).mahjong and state.discard is not None \
+                    and self._wins(state, seat, state.discard[1]):
                 return action
         if "vote" in verbs:
             return next(a for a in legal if a.verb == "vote" and a.number == 0)

@@ -54,6 +54,15 @@ class LogWriter:
         self.rounds = 0
         self._write(header.to_json())
 
+    @classmethod
+    def append(cls, path: Path | str, rounds: int) -> LogWriter:
+        """Go on writing a log whose first `rounds` round lines are written."""
+        writer = cls.__new__(cls)
+        writer.path = Path(path)
+        writer.file = writer.path.open("a", encoding="utf-8")
+        writer.rounds = rounds
+        return writer
+
     def _write(self, record: dict[str, Any]) -> None:
         self.file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self.file.flush()
@@ -91,13 +100,13 @@ class Replay:
 
 
 def read_header(path: Path | str) -> Header:
-    lines = _lines(path)
+    lines = read_lines(path)
     if not lines:
         raise LogError(f"{path}: empty log")
     return _header(path, lines[0])
 
 
-def _lines(path: Path | str) -> list[str]:
+def read_lines(path: Path | str) -> list[str]:
     try:
         return Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as error:
@@ -132,7 +141,7 @@ def _header(path: Path | str, text: str) -> Header:
 def replay(path: Path | str, game: Game) -> Replay:
     """Rebuild the match of a log with `game`, checking every recorded round
     and the end against the rebuilt state."""
-    lines = _lines(path)
+    lines = read_lines(path)
     header = _header(path, lines[0])
     state = game.new_match(header.seed, header.mode)
     problems = []
