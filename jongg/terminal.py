@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -61,7 +61,7 @@ class Table:
     fast: bool = False
     read: Callable[[str], str] = input
     shown_rounds: int = 0
-    notes: list[str] = field(default_factory=list)
+    last_seat: int = -1  # who acted last: a person choosing pass tiles sees only the hand
 
     # -- drawing ---------------------------------------------------------------
     def tile(self, index: int) -> Text:
@@ -214,7 +214,13 @@ class Table:
 
     def ask(self, legal: list[Action]) -> Action:
         """Read commands until one names a legal action."""
-        self.screen()
+        me = self.state.seats[self.human]
+        if self.last_seat == self.human and self.state.step is Step.PASSING:
+            self.console.print(Text("your hand: ", style="bold").append_text(
+                self.tiles(me.concealed(), numbered=True)).append("  passing: ")
+                .append_text(self.tiles(me.outgoing)))
+        else:
+            self.screen()
         while True:
             try:
                 text = self.read(self.prompt_text(legal) + " > ").strip()
@@ -325,6 +331,7 @@ class Table:
                 self.console.print(f"[yellow]{error}[/yellow]")
                 continue
             self.writer.action(state, seat, action)
+            self.last_seat = seat
             self.announce(seat, action, exposed)
             self.penalties(seat, before)
             self.report_round()
