@@ -161,3 +161,30 @@ def test_strict_mode_lets_a_person_err_and_shows_the_penalty(tmp_path: Path) -> 
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["play"], "play: name a variant (or --resume LOG)"),
+    (["play", "nymj", "--seat", "9"], "--seat: give 1 to 4"),
+    (["play", "nymj", "--agents", "wizard"], "--agents: unknown agent 'wizard'"),
+    (["play", "--resume", "no/such.jsonl"], "--resume: no/such.jsonl"),
+    (["play", "nosuch"], "unknown variant 'nosuch'"),
+])
+def test_bad_play_arguments_get_a_message(capsys: pytest.CaptureFixture[str], args: list[str],
+                                          message: str) -> None:
+    from jongg.cli import main
+
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    assert main(["simulate", "nymj", "--games", "1", "--quiet", "--log-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    log = next(tmp_path.glob("*.jsonl"))
+    assert main(["play", "--resume", str(log)]) == 1
+    assert "not a game played at the terminal" in capsys.readouterr().err
