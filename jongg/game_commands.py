@@ -193,7 +193,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                       f"the game is written to {log} (type help for commands)")
     try:
         table.play()
-    except terminal.Quit:
+    except (terminal.Quit, KeyboardInterrupt):  # Ctrl-C may come while a bot thinks
         console.print(f"\nstopped at state {table.state.digest()}; resume with: "
                       f"jongg play --resume {table.writer.path}")
     finally:

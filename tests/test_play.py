@@ -106,7 +106,7 @@ def test_a_person_plays_a_round_of_the_card_game_charleston_included(tmp_path: P
     seen = play_until(child, ROUND_OVER, limit=600)
     assert "1: vote yes" in seen  # the second Charleston is put to the vote
     assert "your turn: discard a tile" in seen
-    child.sendline("")
+    child.expect(list(PROMPTS.values()))  # the next round asks something
     child.sendintr()  # Ctrl-C: a clean stop, the log kept
     child.expect(r"stopped at state \w+; resume with")
     child.expect(pexpect.EOF)
@@ -158,9 +158,11 @@ def test_strict_mode_lets_a_person_err_and_shows_the_penalty(tmp_path: Path) -> 
     child.sendline("m")  # Mah Jongg declared on an incomplete hand
     child.expect(r"Seat 1's hand is dead for this round")
     child.expect(r"Seat 2 discards")
-    child.sendintr()
+    child.sendintr()  # while the bots play on: still a clean stop
+    child.expect(r"stopped at state \w+; resume with")
     child.expect(pexpect.EOF)
     child.close()
+    assert child.exitstatus == 0
 
 
 @pytest.mark.parametrize("args,message", [
