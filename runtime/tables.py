@@ -108,20 +108,11 @@ class ShapeTables:
     # -- one hand, in plain Python (a handful of NumPy calls would cost more) ------
     def best_one(self, counts: dict[int, int]) -> int:
         """best() for one jokerless hand given as {kind: count}."""
-        rows = [table[key].tolist() for table, key in zip(self.tables, self._keys_one(counts),
-                                                          strict=True)]
-        acc = rows[0]
-        for part in rows[1:-1]:
-            acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
-        if len(rows) == 1:
-            return max(acc)
-        part = rows[-1]
-        return max(acc[i] + part[j] for i, j in zip(self._left_list, self._right_list,
-                                                    strict=True))
+        return self.best_within(counts, self.shape.demand)
 
     def best_within(self, counts: dict[int, int], demand: Demand) -> int:
-        """The best of one jokerless hand over a share of the groups only (what
-        is left of the line when exposures have taken the rest)."""
+        """The best of one jokerless hand over a share of the groups (the whole
+        line's demand, or what is left when exposures have taken the rest)."""
         rows = [table[key].tolist() for table, key in zip(self.tables, self._keys_one(counts),
                                                           strict=True)]
         acc = rows[0]
