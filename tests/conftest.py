@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+import pytest
+
 from jongg.compiler.card import load_card
 from jongg.runtime.card import Card
 from jongg.runtime.reference import Hand
@@ -31,3 +33,23 @@ def card_from_lines(*lines: str, deck: str = "american-152", size: int = 14,
     body = "\n".join(f"  - {line}" for line in lines)
     text = f"card: t\ndeck: {deck}\nhand_size: {size}\nyear: 2026\n{extra}lines:\n{body}\n"
     return compile_card_document(load_text(text, "t.yaml"))
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the CLI in-process: (exit status, stdout, stderr), never a traceback."""
+    from jongg.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert "internal error" not in out + err
+    return status, out, err
+
+
+def where(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
+    """1-based (line, column) of the `occurrence`-th `needle` in `text`."""
+    at = -1
+    for _ in range(occurrence + 1):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1

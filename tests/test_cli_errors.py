@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jongg.cli import main
+from .conftest import run_cli, where
 
 HEADER = "card: demo\ndeck: american-152\nhand_size: 14\nlines:\n"
 GOOD_LINE = '  - id: kongs\n    hand: "3[kong] [pair]"\n    value: 50\n'
@@ -22,29 +22,12 @@ def _card(tmp_path: Path, body: str, name: str = "card.yaml") -> Path:
     return path
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    assert "internal error" not in out + err
-    return status, out, err
-
-
-def _where(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
-    """1-based (line, column) of the `occurrence`-th `needle` in `text`."""
-    at = -1
-    for _ in range(occurrence + 1):
-        at = text.index(needle, at + 1)
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
-
-
 # -- card files that do not load ------------------------------------------------------
 def test_malformed_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = HEADER + '  - id: kongs\n    hand: "3[kong] [pair]"\n    value: @50\n'
     path = _card(tmp_path, text)
-    status, out, err = _run(capsys, "card", "show", str(path))
-    line, col = _where(text, "@")
+    status, out, err = run_cli(capsys, "card", "show", str(path))
+    line, col = where(text, "@")
     assert status == 1
     assert err.startswith(f"{path}:{line}:{col}: error: malformed YAML")
     assert "'@'" in err
@@ -54,8 +37,8 @@ def test_malformed_yaml(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 def test_wrong_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = HEADER + '  - id: kongs\n    hand: "3[kong] [pair]"\n    value: "abc"\n'
     path = _card(tmp_path, text)
-    status, _, err = _run(capsys, "card", "show", str(path))
-    line, col = _where(text, '"abc"')
+    status, _, err = run_cli(capsys, "card", "show", str(path))
+    line, col = where(text, '"abc"')
     assert status == 1
     assert f"{path}:{line}:{col}: error: " in err
     assert "'abc' is not of type 'integer'" in err
@@ -64,8 +47,8 @@ def test_wrong_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = HEADER + GOOD_LINE + "    flavour: sweet\n"
     path = _card(tmp_path, text)
-    status, _, err = _run(capsys, "match", "--card", str(path), "--hand", "1B")
-    line, col = _where(text, "flavour")
+    status, _, err = run_cli(capsys, "match", "--card", str(path), "--hand", "1B")
+    line, col = where(text, "flavour")
     assert status == 1
     assert f"{path}:{line}:{col}: error: " in err
     assert "unknown key 'flavour'" in err and "allowed keys:" in err
@@ -81,8 +64,8 @@ def test_unparsable_pattern_points_into_the_yaml_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], hand: str, bad: str) -> None:
     text = HEADER + f"  - id: bad\n    hand: {hand}\n    value: 25\n"
     path = _card(tmp_path, text)
-    status, _, err = _run(capsys, "card", "show", str(path))
-    hand_line, _ = _where(text, "hand:")
+    status, _, err = run_cli(capsys, "card", "show", str(path))
+    hand_line, _ = where(text, "hand:")
     line, col = hand_line, text.splitlines()[hand_line - 1].rindex(bad[0]) + 1
     assert status == 1
     assert err.startswith(f"{path}:{line}:{col}: error: ")
@@ -97,8 +80,8 @@ def test_card_check_reports_load_errors_too(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     text = HEADER + '  - id: bad\n    hand: "FF 2222a 2222b X"\n    value: 25\n'
     path = _card(tmp_path, text)
-    status, out, _ = _run(capsys, "card", "check", str(path))
-    line, col = _where(text, "X")
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
+    line, col = where(text, "X")
     assert status == 1
     assert out.startswith(f"{path}:{line}:{col}: error: unknown tile")
     assert f"{path}: 1 error(s)" in out
@@ -113,7 +96,7 @@ def test_card_check_reports_load_errors_too(tmp_path: Path,
     ("", ["--hand", "no tiles"]),
 ])
 def test_bad_hand(capsys: pytest.CaptureFixture[str], hand: str, needles: list[str]) -> None:
-    status, out, err = _run(capsys, "match", "--card", "mjcg-beginner", "--hand", hand)
+    status, out, err = run_cli(capsys, "match", "--card", "mjcg-beginner", "--hand", hand)
     assert status == 1
     assert out == ""
     assert err.startswith("error: --hand: ")
@@ -122,30 +105,30 @@ def test_bad_hand(capsys: pytest.CaptureFixture[str], hand: str, needles: list[s
 
 
 def test_exposures_count_toward_the_supply(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = _run(capsys, "match", "--card", "mjcg-beginner", "--hand", "1B 1B",
+    status, _, err = run_cli(capsys, "match", "--card", "mjcg-beginner", "--hand", "1B 1B",
                           "--exposed", "1B 1B 1B")
     assert status == 1
     assert "5 copies of 1B" in err
 
 
 def test_unknown_card(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = _run(capsys, "card", "show", "no-such-card")
+    status, _, err = run_cli(capsys, "card", "show", "no-such-card")
     assert status == 1
     assert "unknown card 'no-such-card'" in err and "mjcg-beginner" in err
-    status, _, err = _run(capsys, "match", "--card", "no-such-card", "--hand", "1B")
+    status, _, err = run_cli(capsys, "match", "--card", "no-such-card", "--hand", "1B")
     assert status == 1
     assert "unknown card 'no-such-card'" in err
 
 
 def test_missing_card_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "gone.yaml"
-    status, _, err = _run(capsys, "card", "show", str(missing))
+    status, _, err = run_cli(capsys, "card", "show", str(missing))
     assert status == 1
     assert str(missing) in err
 
 
 def test_unknown_variant_for_tiles(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _run(capsys, "tiles", "no-such-game")
+    status, out, err = run_cli(capsys, "tiles", "no-such-game")
     assert status == 1
     assert out == ""
     assert "'no-such-game'" in err
@@ -153,13 +136,13 @@ def test_unknown_variant_for_tiles(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_tiles_of_a_good_variant(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _run(capsys, "tiles", "mjcg")
+    status, out, _ = run_cli(capsys, "tiles", "mjcg")
     assert status == 0
     assert "1B" in out and "RD" in out
 
 
 def test_unknown_line(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = _run(capsys, "card", "show", "mjcg-beginner", "--line", "no-such-line")
+    status, _, err = run_cli(capsys, "card", "show", "mjcg-beginner", "--line", "no-such-line")
     assert status == 1
     assert "--line" in err and "'no-such-line'" in err
 
@@ -167,7 +150,7 @@ def test_unknown_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_tiles_of_a_malformed_deck_file(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, "deck: tiny\nsuits: [\n", "deck.yaml")
-    status, _, err = _run(capsys, "tiles", str(path))
+    status, _, err = run_cli(capsys, "tiles", str(path))
     assert status == 1
     assert err.startswith(f"{path}:3:1: error: malformed YAML")
 
@@ -186,7 +169,7 @@ def test_console_entry_on_bad_input(tmp_path: Path) -> None:
     text = HEADER + '  - id: bad\n    hand: "FF 2222a 2222b X"\n    value: 25\n'
     path = _card(tmp_path, text)
     done = _subprocess("card", "show", str(path))
-    line, col = _where(text, "X")
+    line, col = where(text, "X")
     assert done.returncode == 1
     assert done.stderr.startswith(f"{path}:{line}:{col}: error: ")
     assert "Traceback" not in done.stdout + done.stderr
@@ -226,7 +209,7 @@ SEMANTIC = HEADER + """\
 def test_card_check_reports_every_problem(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, SEMANTIC)
-    status, out, _ = _run(capsys, "card", "check", str(path))
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
     assert status == 1
     found = [line for line in out.splitlines() if DIAGNOSTIC.match(line)]
     assert len(found) == 5, out
@@ -235,7 +218,7 @@ def test_card_check_reports_every_problem(tmp_path: Path,
         assert DIAGNOSTIC.match(line).group("sev") == "error"  # type: ignore[union-attr]
 
     def at(needle: str, occurrence: int = 0) -> str:
-        line, col = _where(SEMANTIC, needle, occurrence)
+        line, col = where(SEMANTIC, needle, occurrence)
         return f"{path}:{line}:{col}: error: "
 
     # where the problem is: the pattern's first character, or the line's mapping ("id:")
@@ -265,13 +248,13 @@ WARNING_ONLY = HEADER + """\
 def test_a_warning_passes_unless_strict(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, WARNING_ONLY)
-    status, out, _ = _run(capsys, "card", "check", str(path))
-    line, col = _where(WARNING_ONLY, "id: small")
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
+    line, col = where(WARNING_ONLY, "id: small")
     assert status == 0
     assert f"{path}:{line}:{col}: warning: every variation of line 'small' is also one of " \
            "line 'big'" in out
     assert "ok: card 'demo', 2 lines" in out and "1 warning(s)" in out
-    status, out, _ = _run(capsys, "card", "check", "--strict", str(path))
+    status, out, _ = run_cli(capsys, "card", "check", "--strict", str(path))
     assert status == 1
     assert "warning: every variation of line 'small'" in out
 
@@ -280,7 +263,7 @@ def test_a_warning_passes_unless_strict(tmp_path: Path,
 def test_expansion_warnings_are_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          hand: str) -> None:
     path = _card(tmp_path, HEADER + f'  - id: one\n    hand: "{hand}"\n    value: 25\n')
-    status, out, _ = _run(capsys, "card", "check", str(path))
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
     assert ": warning: line 'one'" in out
     assert status == 0
 
@@ -289,6 +272,6 @@ def test_a_missing_tile_is_reported_once(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = _card(tmp_path, HEADER + '  - id: one\n    hand: "FFFF 1111a 2222a 3333a"\n'
                                     "    value: 25\n")
-    status, out, _ = _run(capsys, "card", "check", "--deck", "nymj-75", str(path))
+    status, out, _ = run_cli(capsys, "card", "check", "--deck", "nymj-75", str(path))
     assert status == 1
     assert out.count("'F' in 'FFFF'") == 1, out

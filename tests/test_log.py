@@ -7,17 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from jongg.cli import main
 from jongg.runtime.log import LogError, replay
 from jongg.runtime.play import play_match
 
+from .conftest import run_cli
 from .rig import game
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    status = main(list(args))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture(scope="module")
@@ -47,12 +41,12 @@ def test_a_log_holds_the_seed_and_the_actions_and_is_written_as_it_goes(nymj_log
 
 def test_replay_confirms_the_final_state_and_scores(
         nymj_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _run(capsys, "replay", str(nymj_log))
+    status, out, _ = run_cli(capsys, "replay", str(nymj_log))
     assert status == 0
     end = _lines(nymj_log)[-1]
     assert "same final state and scores" in out
     assert f"scores: {' '.join(map(str, end['scores']))}" in out  # type: ignore[call-overload]
-    status, out, _ = _run(capsys, "replay", str(nymj_log), "--json")
+    status, out, _ = run_cli(capsys, "replay", str(nymj_log), "--json")
     result = json.loads(out)
     assert result["same"] and result["complete"] and result["state"] == end["state"]
 
@@ -64,7 +58,7 @@ def test_a_tampered_log_is_caught(nymj_log: Path, tmp_path: Path,
     end["scores"] = [s + 1 for s in end["scores"]]
     bad = tmp_path / "scores.jsonl"
     bad.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
-    status, out, err = _run(capsys, "replay", str(bad))
+    status, out, err = run_cli(capsys, "replay", str(bad))
     assert status == 1 and "DIFFERS" in out and f"{bad}:{len(lines)}: the end differs" in err
 
 
@@ -74,7 +68,7 @@ def test_an_illegal_action_in_a_log_names_its_line(nymj_log: Path, tmp_path: Pat
     lines[1] = json.dumps({"seat": 2, "action": "discard R1"})  # not seat 3's turn
     bad = tmp_path / "illegal.jsonl"
     bad.write_text("\n".join(lines) + "\n")
-    status, _, err = _run(capsys, "replay", str(bad))
+    status, _, err = run_cli(capsys, "replay", str(bad))
     assert status == 1 and err.startswith(f"error: {bad}:2: ") and "cannot act now" in err
 
 
@@ -92,14 +86,14 @@ def test_a_bad_log_gets_a_located_message_not_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(text)
-    status, out, err = _run(capsys, "replay", str(path))
+    status, out, err = run_cli(capsys, "replay", str(path))
     assert status == 1 and out == ""
     assert err.startswith(f"error: {path}{message}"), err
     assert "Traceback" not in err
 
 
 def test_a_missing_log_is_named(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = _run(capsys, "replay", "no/such/log.jsonl")
+    status, _, err = run_cli(capsys, "replay", "no/such/log.jsonl")
     assert status == 1 and "no/such/log.jsonl" in err
 
 
@@ -130,7 +124,7 @@ def test_replay_refuses_a_log_of_another_game(nymj_log: Path) -> None:
 
 # -- simulate ----------------------------------------------------------------------------
 def _simulate(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
-    status, out, _ = _run(capsys, "simulate", "nymj", "--json", "--quiet", *args)
+    status, out, _ = run_cli(capsys, "simulate", "nymj", "--json", "--quiet", *args)
     assert status == 0
     result: dict[str, object] = json.loads(out)
     return result
@@ -175,12 +169,12 @@ def test_simulate_writes_logs_that_replay(tmp_path: Path,
     logs = sorted(tmp_path.glob("*.jsonl"))
     assert [p.name for p in logs] == ["nymj-4p-70.jsonl", "nymj-4p-71.jsonl"]
     for path in logs:
-        status, out, _ = _run(capsys, "replay", str(path))
+        status, out, _ = run_cli(capsys, "replay", str(path))
         assert status == 0 and "same final state" in out
 
 
 def test_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _run(capsys, "simulate", "nymj", "--games", "2", "--quiet")
+    status, out, _ = run_cli(capsys, "simulate", "nymj", "--games", "2", "--quiet")
     assert status == 0
     for words in ("nymj: 2 matches", "match wins", "95% interval", "mean tokens",
                   "wall games", "invariant violations: 0"):
@@ -194,5 +188,5 @@ def test_simulate_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 ])
 def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], args: list[str],
                                         message: str) -> None:
-    status, _, err = _run(capsys, "simulate", "nymj", *args)
+    status, _, err = run_cli(capsys, "simulate", "nymj", *args)
     assert status == 1 and message in err and "Traceback" not in err

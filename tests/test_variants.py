@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import yaml
 
-from jongg.cli import main
 from jongg.compiler.errors import (
     Diagnostic,
     JonggError,
@@ -25,6 +24,8 @@ from jongg.compiler.registry import shipped
 from jongg.compiler.schema import schema
 from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
 from jongg.runtime.spec import GameSpec
+
+from .conftest import run_cli, where
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ["classic", "mjcg", "mjcg-advanced", "mjcg-card", "nymj"]
@@ -65,17 +66,8 @@ def _write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-def _where(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
-    """1-based (line, column) of the `occurrence`-th `needle` in `text`."""
-    at = -1
-    for _ in range(occurrence + 1):
-        at = text.index(needle, at + 1)
-    line = text.count("\n", 0, at) + 1
-    return line, at - (text.rfind("\n", 0, at) + 1) + 1
-
-
 def _at(file: Path | str, text: str, needle: str, occurrence: int = 0) -> Location:
-    return Location(str(file), *_where(text, needle, occurrence))
+    return Location(str(file), *where(text, needle, occurrence))
 
 
 def _failure(name: str | Path, players: int | None = None) -> JonggError:
@@ -89,14 +81,6 @@ def _one(diagnostics: list[Diagnostic], fragment: str) -> Diagnostic:
     found = [d for d in diagnostics if fragment in d.message]
     assert len(found) == 1, f"{fragment!r} in {[str(d) for d in diagnostics]}"
     return found[0]
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    assert "internal error" not in out + err
-    return status, out, err
 
 
 def _resolved_yaml(out: str) -> dict[str, Any]:
@@ -313,11 +297,11 @@ def test_an_extends_cycle_is_named_at_the_extends_that_closes_it(
         assert isinstance(error, SemanticError)
         (d,) = error.diagnostics
         assert d.message == f"extends makes a cycle: {loop}"
-        line, _ = _where(text, "extends:")
+        line, _ = where(text, "extends:")
         assert d.location == Location(other, line, len("extends: ") + 1)
         assert d.location == _at(other, text, start)
         assert check_variant(start) == [d]
-    status, out, _ = _run(capsys, "variant", "check", "a.yaml")
+    status, out, _ = run_cli(capsys, "variant", "check", "a.yaml")
     assert status == 1
     assert out.splitlines() == ["b.yaml:3:10: error: extends makes a cycle: a.yaml -> b.yaml "
                                 "-> a.yaml (a variant may not extend itself)",
@@ -395,26 +379,20 @@ def test_an_inherited_formula_error_points_into_the_base_file(
     assert d.location == _at("base.yaml", BASE_BAD_FORMULA, "selfdrawn")
 
 
+@pytest.mark.parametrize("derived", ["claims: {ties: random}\n", "match: {start: 20}\n"],
+                         ids=["derived-file-sets-claims", "derived-file-leaves-claims"])
 def test_an_inherited_priority_error_points_into_the_base_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, derived: str) -> None:
+    """Whether or not the derived file writes in the same section, a mistake it
+    inherits is located where the base file writes it."""
     monkeypatch.chdir(tmp_path)
     _write(tmp_path, "base.yaml", BASE_BAD_PRIORITY)
-    _write(tmp_path, "mine.yaml", "variant: mine\nextends: base.yaml\nclaims: {ties: random}\n")
+    _write(tmp_path, "mine.yaml", "variant: mine\nextends: base.yaml\n" + derived)
     diagnostics = _failure("mine.yaml").diagnostics
     assert _one(diagnostics, "priority names no claim 'chow'").location == \
         _at("base.yaml", BASE_BAD_PRIORITY, "chow")
     assert _one(diagnostics, "claim 'set' has no place").location == \
         _at("base.yaml", BASE_BAD_PRIORITY, "[mahjong")
-
-
-def test_an_inherited_error_is_in_the_base_when_the_derived_file_leaves_it_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    _write(tmp_path, "base.yaml", BASE_BAD_PRIORITY)
-    _write(tmp_path, "mine.yaml", "variant: mine\nextends: base.yaml\nmatch: {start: 20}\n")
-    diagnostics = _failure("mine.yaml").diagnostics
-    assert _one(diagnostics, "priority names no claim 'chow'").location == \
-        _at("base.yaml", BASE_BAD_PRIORITY, "chow")
 
 
 # -- 3. by_players: overrides for one player count -------------------------------------------
@@ -450,13 +428,13 @@ def test_by_players_shows_in_the_resolved_variant(tmp_path: Path, monkeypatch: p
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     _write(tmp_path, "bp.yaml", BY_PLAYERS)
-    status, out, _ = _run(capsys, "variant", "show", "bp.yaml", "--resolved", "--players", "3",
+    status, out, _ = run_cli(capsys, "variant", "show", "bp.yaml", "--resolved", "--players", "3",
                           "--json")
     assert status == 0
     data = json.loads(out)
     assert data["deal"] == {"each": 9, "dealer": 10, "clause": "NYMJ-04"}
     assert "by_players" not in data
-    status, out, _ = _run(capsys, "variant", "show", "bp.yaml", "--resolved", "--json")
+    status, out, _ = run_cli(capsys, "variant", "show", "bp.yaml", "--resolved", "--json")
     assert status == 0
     assert json.loads(out)["deal"] == {"each": 10, "dealer": 11, "clause": "NYMJ-04"}
 
@@ -494,9 +472,9 @@ def test_by_players_overrides_are_schema_checked(
     monkeypatch.chdir(tmp_path)
     text = 'variant: bp\nextends: nymj\nby_players:\n  "3":\n' + override
     _write(tmp_path, "bp.yaml", text)
-    status, out, _ = _run(capsys, "variant", "check", "bp.yaml")
+    status, out, _ = run_cli(capsys, "variant", "check", "bp.yaml")
     assert status == 1
-    line, col = _where(text, needle)
+    line, col = where(text, needle)
     assert out.startswith(f"bp.yaml:{line}:{col}: error: ")
     assert message in out
 
@@ -551,7 +529,7 @@ def _has(data: Any, path: str) -> bool:
 
 
 def test_show_resolved_prints_every_default(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = _run(capsys, "variant", "show", "nymj", "--resolved")
+    status, out, err = run_cli(capsys, "variant", "show", "nymj", "--resolved")
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "# nymj resolved for 4 players"
@@ -581,7 +559,7 @@ def test_show_resolved_prints_every_default(capsys: pytest.CaptureFixture[str]) 
 
 def test_show_resolved_ends_with_the_clauses_the_file_names(
         capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _run(capsys, "variant", "show", "nymj", "--resolved", "--players", "3")
+    status, out, _ = run_cli(capsys, "variant", "show", "nymj", "--resolved", "--players", "3")
     assert status == 0
     assert out.splitlines()[0] == "# nymj resolved for 3 players"
     last = out.rstrip("\n").splitlines()[-1]
@@ -597,8 +575,8 @@ def test_show_resolved_ends_with_the_clauses_the_file_names(
 
 
 def test_show_resolved_json_is_the_same_data(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = _run(capsys, "variant", "show", "nymj", "--resolved")
-    status, text, _ = _run(capsys, "variant", "show", "nymj", "--resolved", "--json")
+    _, out, _ = run_cli(capsys, "variant", "show", "nymj", "--resolved")
+    status, text, _ = run_cli(capsys, "variant", "show", "nymj", "--resolved", "--json")
     assert status == 0
     data = json.loads(text)
     assert data == _resolved_yaml(out)
@@ -607,7 +585,7 @@ def test_show_resolved_json_is_the_same_data(capsys: pytest.CaptureFixture[str])
 
 
 def test_show_unresolved_leaves_defaults_out(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _run(capsys, "variant", "show", "nymj", "--json")
+    status, out, _ = run_cli(capsys, "variant", "show", "nymj", "--json")
     assert status == 0
     data = json.loads(out)
     assert data == yaml.safe_load(NYMJ_TEXT)
@@ -617,7 +595,8 @@ def test_show_unresolved_leaves_defaults_out(capsys: pytest.CaptureFixture[str])
 @pytest.mark.parametrize("players", ["5", "2"])
 def test_show_at_a_player_count_the_variant_refuses(
         capsys: pytest.CaptureFixture[str], players: str) -> None:
-    status, out, err = _run(capsys, "variant", "show", "nymj", "--resolved", "--players", players)
+    status, out, err = run_cli(capsys, "variant", "show", "nymj", "--resolved",
+                               "--players", players)
     assert status == 1
     assert out == ""
     assert err == f"error: nymj is played by 3 to 4 players, not {players}\n"
@@ -626,7 +605,7 @@ def test_show_at_a_player_count_the_variant_refuses(
 # -- 5. variant check ------------------------------------------------------------------
 def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert shipped("variant") == SHIPPED
-    status, out, err = _run(capsys, "variant", "check", *SHIPPED)
+    status, out, err = run_cli(capsys, "variant", "check", *SHIPPED)
     assert status == 0 and err == ""
     assert out.splitlines() == ["classic: ok: 4-4 players", "mjcg: ok: 3-6 players",
                                 "mjcg-advanced: ok: 3-6 players", "mjcg-card: ok: 3-6 players",
@@ -638,7 +617,7 @@ def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) 
 def test_check_fails_a_broken_file_and_prints_each_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "bad.yaml", SEMANTIC_MISTAKES)
-    status, out, err = _run(capsys, "variant", "check", "nymj", str(path))
+    status, out, err = run_cli(capsys, "variant", "check", "nymj", str(path))
     assert status == 1 and err == ""
     lines = out.splitlines()
     assert lines[0] == "nymj: ok: 3-4 players"
@@ -646,10 +625,10 @@ def test_check_fails_a_broken_file_and_prints_each_error(
     located = [x for x in lines if x.startswith(f"{path}:") and ": error: " in x]
     assert len(located) == len(SEMANTIC_EXPECTED)
     for needle, message in SEMANTIC_EXPECTED:
-        line, col = _where(SEMANTIC_MISTAKES, needle)
+        line, col = where(SEMANTIC_MISTAKES, needle)
         assert any(x.startswith(f"{path}:{line}:{col}: error: {message}") for x in located), \
             message
-    assert f"{path}:{_where(SEMANTIC_MISTAKES, 'selfdrawn')[0]}:" in out
+    assert f"{path}:{where(SEMANTIC_MISTAKES, 'selfdrawn')[0]}:" in out
     assert "(did you mean 'self_drawn'?)" in out
     assert "(claims here: mahjong, set)" in out
 
@@ -657,12 +636,12 @@ def test_check_fails_a_broken_file_and_prints_each_error(
 def test_check_reports_schema_errors_each_at_its_node(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "bad.yaml", SCHEMA_MISTAKES)
-    status, out, _ = _run(capsys, "variant", "check", str(path))
+    status, out, _ = run_cli(capsys, "variant", "check", str(path))
     assert status == 1
     lines = out.splitlines()
     assert lines[-1] == f"{path}: {len(SCHEMA_EXPECTED)} error(s)"
     for needle, message in SCHEMA_EXPECTED:
-        line, col = _where(SCHEMA_MISTAKES, needle)
+        line, col = where(SCHEMA_MISTAKES, needle)
         assert any(x.startswith(f"{path}:{line}:{col}: error: {message}") for x in lines), \
             message
 
