@@ -89,13 +89,18 @@ class Table:
         who = spec.seats[seat] + (" (you)" if seat == self.human else "")
         return who + (f", {spec.word('dealer')}" if seat == self.state.dealer else "")
 
+    def scores(self) -> str:
+        """Every seat's score, in the variant's word: 'tokens: Seat 1 10  Seat 2 8'."""
+        spec = self.game.spec
+        listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(self.state.scores))
+        return f"{spec.word('points')}: {listed}"
+
     def screen(self) -> None:
         state, spec, console = self.state, self.game.spec, self.console
         playing = f" · to play: {spec.seats[state.turn]}" if state.step is Step.TURN else ""
         console.rule(f"{spec.title} · round {state.round + 1} · {spec.word('dealer')}: "
                      f"{spec.seats[state.dealer]} · wall {len(state.wall)}{playing}")
-        scores = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(state.scores))
-        console.print(f"{spec.word('points')}: {scores}")
+        console.print(self.scores())
         for seat, me in enumerate(state.seats):
             line = Text(f"{self.name(seat)}: {sum(me.counts) + len(me.outgoing)} in hand")
             if me.dead:
@@ -297,8 +302,7 @@ class Table:
                     payer = "the bank" if event.payer < 0 else spec.seats[event.payer]
                     self.console.print(f"  {payer} pays {spec.seats[event.payee]} "
                                        f"{event.amount}")
-            scores = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(state.scores))
-            self.console.print(f"{spec.word('points')}: {scores}")
+            self.console.print(self.scores())
 
     def penalties(self, seat: int, before: tuple[bool, int]) -> None:
         me = self.state.seats[seat]
@@ -337,8 +341,7 @@ class Table:
             self.report_round()
         self.console.rule("the match is over")
         spec = self.game.spec
-        scores = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(state.scores))
-        self.console.print(f"final {spec.word('points')}: {scores}")
+        self.console.print(f"final {self.scores()}")
         winners = ", ".join(spec.seats[s] for s in state.winners())
         self.console.print(f"winner: {winners}")
 
