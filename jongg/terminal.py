@@ -102,7 +102,7 @@ class Table:
                      f"{spec.seats[state.dealer]} · wall {len(state.wall)}{playing}")
         console.print(self.scores())
         for seat, me in enumerate(state.seats):
-            line = Text(f"{self.name(seat)}: {sum(me.counts) + len(me.outgoing)} in hand")
+            line = Text(f"{self.name(seat)}: {me.in_hand} in hand")
             if me.dead:
                 line.append("  DEAD", style="bold red")
             if me.skips:

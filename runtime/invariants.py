@@ -63,7 +63,7 @@ def _hand_sizes(state: State) -> list[str]:
     for i, seat in enumerate(state.seats):
         if seat.dead:  # out of the round with what it held
             continue
-        held = sum(seat.counts) + len(seat.outgoing) + sum(len(e.tiles) for e in seat.exposures)
+        held = seat.in_hand + sum(len(e.tiles) for e in seat.exposures)
         if before_play:
             expected = spec.deal + (spec.dealer_extra if i == state.dealer else 0)
         else:

@@ -78,7 +78,13 @@ class Seat:
 
     @property
     def held(self) -> int:
+        """Concealed and exposed tiles (not those chosen for a pass)."""
         return sum(self.counts) + sum(len(e.tiles) for e in self.exposures)
+
+    @property
+    def in_hand(self) -> int:
+        """Concealed tiles, those chosen for a pass included."""
+        return sum(self.counts) + len(self.outgoing)
 
 
 def derived_rng(seed: int, *parts: object) -> random.Random:
@@ -660,7 +666,7 @@ class State:
                         [self.discard[0], deck.code(self.discard[1])]),
             "deciding": seat in self.current_players(),
             "seats": [{
-                "concealed": (len(s.outgoing) + sum(s.counts)),
+                "concealed": s.in_hand,
                 "exposures": [deck.codes(e.tiles) for e in s.exposures],
                 "discards": deck.codes(s.discards), "dead": s.dead, "skips": s.skips,
                 **({"hand": deck.codes(s.concealed())} if every else {}),
