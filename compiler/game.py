@@ -6,14 +6,13 @@ from __future__ import annotations
 from jongg.runtime.game import Game
 
 from . import cache
-from .variant import compile_variant, resolve
+from .variant import compile_variant
 
 
 def load_game(name: str, players: int | None = None) -> Game:
     """The game `name` (shipped name or path) at `players` (default: the
     variant's default count). SemanticError lists every problem."""
-    spec = compile_variant(name, players)
-    data = resolve(name, spec.players).data  # the deck may change with the player count
-    compiled = cache.matcher(spec.card, data["deck"], open_hands=spec.open_hands)
+    spec = compile_variant(name, players)  # its deck may change with the player count
+    compiled = cache.matcher(spec.card, spec.deck_source, open_hands=spec.open_hands)
     compiled.matcher.prepare(cache.tables_dir())
     return Game(spec, compiled.matcher)

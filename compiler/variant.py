@@ -232,7 +232,8 @@ class _Compiler:
             return None
         return GameSpec(
             variant=d["variant"], title=d.get("title", d["variant"]), players=self.players,
-            seats=seats, deck=deck, card=d["win"]["card"], hand_size=card.hand_size, deal=deal,
+            seats=seats, deck=deck, card=d["win"]["card"], deck_source=d["deck"],
+            hand_size=card.hand_size, deal=deal,
             dealer_extra=extra, racks=racks, wins_needed=d["seats"]["wins_needed"],
             open_hands=d["win"]["open_hands"], phases=phases, turn=turn, claims=claims,
             penalties=penalties, scoring=scoring, match=match, words=dict(d.get("words", {})),

@@ -158,6 +158,7 @@ class GameSpec:
     seats: tuple[str, ...]
     deck: Deck
     card: str  # the card's name or path (compiled to a matcher separately)
+    deck_source: str  # the deck's name or path, as the variant writes it
     hand_size: int  # tiles in a complete hand
     deal: int  # tiles dealt to each seat
     dealer_extra: int
