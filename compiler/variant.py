@@ -31,12 +31,14 @@ from jongg.runtime.spec import (
     MatchRules,
     Pass,
     Payment,
+    Payout,
     Penalties,
     Penalty,
     Phase,
     Scoring,
     Turn,
     Vote,
+    Walls,
 )
 from jongg.runtime.tiles import Deck
 
@@ -50,7 +52,11 @@ from .source import Document, PathKey
 # The facts each kind of formula may read.
 WIN_FACTS = ("self_drawn", "jokerless", "value", "concealed", "exposures", "winner_is_dealer",
              "winner_position", "payer_is_dealer", "payer_is_discarder", "players", "round")
+# A Mah Jongg's facts with several racks: is it of the winning turn, how many
+# the seat declared that turn, does its line admit jokers (not singles and pairs)
+MAHJONG_FACTS = ("winning", "together", "jokers_allowed", "racks")
 WALL_FACTS = ("players", "round", "receiver_is_dealer")
+DEAD_FACTS = ("exposed_value", "lowest_value", "players", "round", "racks")
 MATCH_FACTS = ("rounds", "players", "lowest", "highest")
 
 
@@ -212,17 +218,19 @@ class _Compiler:
                     d["turn"]["exchange_jokers"], d["turn"]["declare_before_opening"],
                     _clauses(d["turn"].get("clause")))
         claims = self.claims()
-        penalties = Penalties(Penalty(d["penalties"]["false_claim"]),
-                              Penalty(d["penalties"]["false_declare"]),
-                              _clauses(d["penalties"].get("clause")))
-        scoring = self.scoring()
+        p = d["penalties"]
+        penalties = Penalties(Penalty(p["false_claim"]), Penalty(p["false_declare"]),
+                              _clauses(p.get("clause")), Penalty(p["misfit_exposure"]),
+                              p["all_dead"])
+        scoring = self.scoring(card)
         match = self.match()
         racks = d["seats"]["racks"]
-        for path, value in ((("seats", "racks"), racks), (("deck_sets",), d["deck_sets"])):
-            if value > 1:  # the schema has room for them; the game cannot play them yet
-                self.problem(path, f"{path[-1]}: {value} is not played by this version of "
-                             "jongg (one rack per player, one set of tiles)",
-                             hint=f"set {'.'.join(path)}: 1")
+        for i, kind in enumerate(claims.kinds):
+            if kind.mahjongs > 1 and not (kind.mahjong and kind.mahjongs <= racks):
+                self.problem(("claims", "kinds", i, "mahjongs"), f"claim {kind.name!r} completes "
+                             f"{kind.mahjongs} Mah Jonggs at once: it needs mahjong: true and "
+                             f"as many racks (seats.racks is {racks})")
+        walls = d.get("walls")
         if d["seats"]["wins_needed"] > racks:
             self.problem(("seats", "wins_needed"), "a player cannot need more Mah Jonggs "
                          "than it has racks")
@@ -232,9 +240,12 @@ class _Compiler:
             return None
         return GameSpec(
             variant=d["variant"], title=d.get("title", d["variant"]), players=self.players,
-            seats=seats, deck=deck, card=d["win"]["card"], deck_source=d["deck"],
+            seats=seats, deck=deck, card=d["win"]["card"], deck_source=self.deck_source(),
             hand_size=card.hand_size, deal=deal,
             dealer_extra=extra, racks=racks, wins_needed=d["seats"]["wins_needed"],
+            walls=Walls(walls["per_seat"], walls["die"], walls["take"], walls["height"],
+                        _clauses(walls.get("clause"))) if walls else None,
+            flags=self.flags(card),
             open_hands=d["win"]["open_hands"], phases=phases, turn=turn, claims=claims,
             penalties=penalties, scoring=scoring, match=match, words=dict(d.get("words", {})),
             options={"visibility": d["visibility"]["hands"]},
@@ -250,7 +261,33 @@ class _Compiler:
             self.problems.extend(error.diagnostics)
             return None
         sets = self.data["deck_sets"]
-        return deck.combined(sets) if sets > 1 else deck
+        deck = deck.combined(sets) if sets > 1 else deck
+        return self.without(deck)
+
+    def deck_source(self) -> str:
+        """The deck the card is compiled against: every set the variant plays."""
+        sets = self.data["deck_sets"]
+        return f"{self.data['deck']}*{sets}" if sets > 1 else self.data["deck"]
+
+    def without(self, deck: Deck) -> Deck:
+        """The deck less the tiles `deck_without` takes out (Royale for three, SMJ-28)."""
+        removed = self.data.get("deck_without", {})
+        copies = {}
+        for code, n in removed.items():
+            kind = deck.by_code.get(code)
+            if kind is None:
+                self.problem(("deck_without", code), f"the deck {deck.name!r} has no tile "
+                             f"{code!r}", hint=f"tiles: {' '.join(k.code for k in deck.kinds)}")
+            elif n > kind.copies:
+                self.problem(("deck_without", code), f"cannot take {n} {code} out of "
+                             f"{deck.name!r}, which holds {kind.copies}")
+            else:
+                copies[kind.index] = kind.copies - n
+        return deck.less(copies) if copies else deck
+
+    @staticmethod
+    def flags(card: Card) -> tuple[str, ...]:
+        return tuple(sorted({f for line in card.lines for f in line.flags}))
 
     def card(self, deck: Deck | None) -> Card | None:
         if "win" not in self.data:
@@ -260,7 +297,7 @@ class _Compiler:
         if deck is None:
             return None
         try:
-            return load_card(self.data["win"]["card"], deck=self.data["deck"])
+            return load_card(self.data["win"]["card"], deck=self.deck_source())
         except JonggError as error:
             self.problems.extend(error.diagnostics)
             return None
@@ -331,7 +368,8 @@ class _Compiler:
     def claims(self) -> Claims:
         c = self.data["claims"]
         kinds = tuple(ClaimKind(k["name"], k["mahjong"], tuple(k["sizes"]), k["runs"],
-                                k["jokers"], k["from"] == "next", _clauses(k.get("clause")))
+                                k["jokers"], k["from"] == "next", _clauses(k.get("clause")),
+                                k["mahjongs"])
                       for k in c.get("kinds", []))
         names = [k.name for k in kinds]
         for i, k in enumerate(kinds):
@@ -351,26 +389,37 @@ class _Compiler:
         return Claims(kinds, tuple(priority), c["ties"], c["jokers"], c["exposure_must_fit"],
                       _clauses(c.get("clause")))
 
-    def scoring(self) -> Scoring:
+    def scoring(self, card: Card | None) -> Scoring:
         s = self.data["scoring"]
 
         deck = self.deck_value
         held = tuple(f"held_{t.replace('-', '_')}" for t in deck.tags) if deck else ()
+        # a line's card flags: Royale's star and quint lines (SMJ-31)
+        flagged = tuple(f"flagged_{f.replace('-', '_')}" for f in self.flags(card)) \
+            if card else ()
+        hand_facts = WIN_FACTS + MAHJONG_FACTS + held + flagged
 
         def payments(key: str, facts: tuple[str, ...]) -> tuple[Payment, ...]:
             out = []
             for i, item in enumerate(s.get(key, [])):
                 amount = self.formula(("scoring", key, i, "amount"), facts)
-                if s["zero_sum"] and item["payer"] == "bank":
-                    self.problem(("scoring", key, i, "payer"), "a zero-sum game cannot award "
-                                 "points from the bank", hint="set scoring.zero_sum: false")
+                where = ("scoring", key, i)
+                if s["zero_sum"] and "bank" in (item["payer"], item["to"]):
+                    self.problem((*where, "payer" if item["payer"] == "bank" else "to"),
+                                 "a zero-sum game cannot award points from the bank or pay "
+                                 "them to it", hint="set scoring.zero_sum: false")
+                if (item["payer"] == "dead") != (key == "dead"):
+                    self.problem((*where, "payer"), "scoring.dead is paid by the seat whose "
+                                 "hands died (payer: dead), and only it",
+                                 hint="payer: dead goes in scoring.dead")
                 if amount is not None:
                     out.append(Payment(item["payer"], amount, item["to"],
                                        _clauses(item.get("clause"))))
             return tuple(out)
 
-        return Scoring(payments("win", WIN_FACTS + held), payments("wall_game", WALL_FACTS),
-                       s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")))
+        return Scoring(payments("win", hand_facts), payments("wall_game", WALL_FACTS),
+                       s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")),
+                       payments("mahjong", hand_facts), payments("dead", DEAD_FACTS))
 
     def match(self) -> MatchRules | None:
         m = self.data["match"]
@@ -381,9 +430,16 @@ class _Compiler:
         end = self.formula(("match", "end"), MATCH_FACTS)
         if end is None:
             return None
+        payout = None
+        if "payout" in m:
+            p = m["payout"]
+            if p["kind"] == "difference" and self.players != 2:
+                self.problem(("match", "payout", "kind"), f"a difference payout needs two "
+                             f"players, not {self.players}", hint="use kind: pot")
+            payout = Payout(p["kind"], p["stake"], p["per_point"], _clauses(p.get("clause")))
         return MatchRules(m["start"], end, m["first_dealer"], m["dealer_passes"],
                           1 if m["dealer_direction"] == "right" else -1, m["ties"],
-                          _clauses(m.get("clause")))
+                          _clauses(m.get("clause")), payout)
 
 
 def player_counts(resolved: Resolved) -> range:

@@ -4,9 +4,11 @@ Every action has one short text form, which is what logs hold and what a
 person types:
 
     discard R3          discard a tile
-    declare             declare Mah Jongg (on rack 2 of several: declare 2)
+    declare             declare Mah Jongg
+    declare 2 year-1    with several racks: declare rack 2's Mah Jongg, line year-1
     claim mahjong       claim the latest discard for Mah Jongg
     claim set R2 R4     claim it for a set, exposed with these tiles from hand
+    claim set R2 R4 on 2  ... exposed on rack 2 (several racks)
     claim set           a claim the hand cannot make (strict mode: a mistake)
     pass                let the discard go
     exchange R3 2:1     give R3 for the joker in seat 2's exposure 1 (from 0)
@@ -37,11 +39,13 @@ class Action:
         if verb == "discard" or (verb == "pass" and self.tile >= 0):
             return f"{verb} {deck.code(self.tile)}"
         if verb == "claim":
-            return " ".join(["claim", self.claim, *deck.codes(self.tiles)])
+            rack = [f"on {self.number + 1}"] if self.number else []
+            return " ".join(["claim", self.claim, *deck.codes(self.tiles), *rack])
         if verb == "exchange":
             return f"exchange {deck.code(self.tile)} {self.target[0]}:{self.target[1]}"
         if verb == "declare":
-            return f"declare {self.number + 1}" if self.number else "declare"
+            rack = [str(self.number + 1)] if self.number or self.claim else []
+            return " ".join(["declare", *rack, *([self.claim] if self.claim else [])])
         if verb == "vote":
             return f"vote {'yes' if self.number else 'no'}"
         if verb in ("offer", "blind"):
@@ -64,10 +68,14 @@ def parse_action(deck: Deck, text: str) -> Action:
             return Action("discard", tile(rest[0]))
         if verb == "pass" and len(rest) <= 1:
             return Action("pass", tile(rest[0])) if rest else Action("pass")
-        if verb == "declare" and len(rest) <= 1:
-            return Action("declare", number=int(rest[0]) - 1 if rest else 0)
+        if verb == "declare" and len(rest) <= 2:
+            return Action("declare", number=int(rest[0]) - 1 if rest else 0,
+                          claim=rest[1] if len(rest) == 2 else "")
         if verb == "claim" and rest:
-            return Action("claim", claim=rest[0].lower(),
+            rack = 0
+            if len(rest) >= 3 and rest[-2].lower() == "on":
+                rack, rest = int(rest[-1]) - 1, rest[:-2]
+            return Action("claim", claim=rest[0].lower(), number=rack,
                           tiles=tuple(parse_tiles(deck, " ".join(rest[1:]), what="claim")))
         if verb == "exchange" and len(rest) == 2:
             seat, exposure = rest[1].split(":")
@@ -80,6 +88,7 @@ def parse_action(deck: Deck, text: str) -> Action:
         raise
     except ValueError:
         pass
-    raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, declare, "
-                     "claim KIND [TILES], pass, exchange TILE SEAT:EXPOSURE, pass TILE, "
+    raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, "
+                     "declare [RACK [LINE]], claim KIND [TILES] [on RACK], pass, "
+                     "exchange TILE SEAT:EXPOSURE, pass TILE, "
                      "vote yes|no, offer N, blind N")

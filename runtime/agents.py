@@ -3,10 +3,12 @@ match seed, so a simulated match replays exactly."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Protocol
 
 from .actions import Action
 from .hand import Hand
+from .racks import RackPlanner
 from .state import Mode, State, derived_rng
 
 
@@ -48,13 +50,15 @@ class GreedyAgent:
     nearer than without; takes an exposed joker when that costs nothing;
     never passes blind, offers nothing in a courtesy pass, votes no.
     Between equally near hands it parts with a tile held alone first; the
-    remaining ties go by the seed."""
+    remaining ties go by the seed. With several racks it plans them all at
+    once (runtime/racks.py) and plays by the plan."""
 
     name = "greedy"
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
         self._memo: dict[Hand, Nearness] = {}
+        self.planner = RackPlanner()
 
     def nearness(self, state: State, hand: Hand) -> Nearness:
         known = self._memo.get(hand)
@@ -88,6 +92,8 @@ class GreedyAgent:
         return choices[self.rng.randrange(len(choices))]
 
     def act(self, state: State, seat: int, legal: list[Action]) -> Action:
+        if state.spec.racks > 1:
+            return self._act_racks(state, seat, legal)
         verbs = {a.verb for a in legal}
         for action in legal:  # a win, and only a true one (strict mode offers false ones)
             if action.verb == "declare" and self._wins(state, seat, None):
@@ -140,6 +146,86 @@ class GreedyAgent:
             exposed = (*(e.tiles for e in me.exposures), tuple(sorted((tile, *action.tiles))))
             after = self.nearness(state, Hand(tuple(concealed), exposed))
             if after[0] < best[0]:
+                best, chosen = after, action
+        return chosen
+
+
+    # -- several racks --------------------------------------------------------
+
+    def _act_racks(self, state: State, seat: int, legal: list[Action]) -> Action:
+        me = state.seats[seat]
+        pool = me.concealed()
+        declares = [a for a in legal if a.verb == "declare" and a.claim]  # true ones only
+        if declares:  # declare the Mah Jongg that leaves the other racks best placed
+            return min(declares, key=lambda a: self._after_declare(state, seat, a))
+        if state.discard is not None and any(a.verb == "claim" for a in legal):
+            return self._claim_racks(state, seat, legal)
+        plan = self.planner.plan(state, seat, pool)
+        for action in (a for a in legal if a.verb == "exchange"):
+            after = list(pool)
+            after.remove(action.tile)
+            after.append(state.joker if state.joker is not None else action.tile)
+            if self.planner.plan(state, seat, tuple(sorted(after))).away <= plan.away:
+                return action
+        discards = [a for a in legal if a.verb == "discard"]
+        if not discards:
+            return legal[self.rng.randrange(len(legal))]
+        spare = [a for a in discards if me.counts[a.tile] > plan.reserved[a.tile]]
+        if spare:  # a tile the plan does not use: a joker last, a single first
+            return self._best(state, [((a.tile == state.joker, me.counts[a.tile]), a)
+                                      for a in spare])
+        return self._best(state, [((self.planner.plan(state, seat, self._less(pool, a.tile))
+                                    .away,), a) for a in discards])
+
+    @staticmethod
+    def _less(pool: tuple[int, ...], tile: int) -> tuple[int, ...]:
+        rest = list(pool)
+        rest.remove(tile)
+        return tuple(rest)
+
+    def _after_declare(self, state: State, seat: int, action: Action) -> tuple[int, int]:
+        line = state.matcher.card.line(action.claim)
+        hand = state.seats[seat].hand(action.number)
+        lines = state.matcher.card.lines
+        variation = next(v for li, s, v in state.matcher.scores(
+            hand, open_hands=state.spec.open_hands) if lines[li] is line)
+        used = [state.spec.deck.kind(s.filled_by).index
+                for g in state.matcher.explain(hand, line, variation) for s in g
+                if not s.exposed and s.filled_by is not None]
+        rest = list(hand.concealed)
+        for t in used:
+            rest.remove(t)
+        me = state.seats[seat]
+        others = {r: me.hand(r).exposures for r in me.live_racks() if r != action.number}
+        plan = self.planner._chain(state, list(others), state.spec.wins_needed - me.mahjongs - 1,
+                                   Counter(rest), others, 1)
+        return plan.away, -(line.value or 0)
+
+    def _claim_racks(self, state: State, seat: int, legal: list[Action]) -> Action:
+        """Claim Mah Jongg when it is true; a set when the plan wants the
+        discard on that rack and the plan with the set exposed is nearer."""
+        assert state.discard is not None
+        tile = state.discard[1]
+        for action in legal:
+            if action.verb == "claim" and not action.tiles and \
+                    state.wins_with(seat, tile, state.spec.claims.kind(action.claim)):
+                return action
+        me = state.seats[seat]
+        pool = me.concealed()
+        plan = self.planner.plan(state, seat, pool)
+        code = state.spec.deck.code(tile)
+        best, chosen = plan.away, next(a for a in legal if a.verb == "pass")
+        for action in legal:
+            if action.verb != "claim" or not action.tiles or \
+                    code not in plan.missing.get(action.number, ()):
+                continue
+            rest = list(pool)
+            for t in action.tiles:
+                rest.remove(t)
+            exposures = {r: me.hand(r).exposures for r in me.live_racks()}
+            exposures[action.number] += (tuple(sorted((tile, *action.tiles))),)
+            after = self.planner.plan(state, seat, tuple(rest), exposures).away
+            if after < best:
                 best, chosen = after, action
         return chosen
 

@@ -34,7 +34,8 @@ def violations(state: State) -> list[str]:
     for event in state.events:
         if event.payer != BANK:
             expected[event.payer] -= event.amount
-        expected[event.payee] += event.amount
+        if event.payee != BANK:
+            expected[event.payee] += event.amount
     if expected != state.scores:
         found.append(f"scores {state.scores} differ from their payments {expected}")
     if spec.scoring.zero_sum and sum(state.scores) != spec.match.start * spec.players:
@@ -61,8 +62,8 @@ def _hand_sizes(state: State) -> list[str]:
     found = []
     before_play = state.step in (Step.PASSING, Step.OFFERING, Step.VOTING)
     for i, seat in enumerate(state.seats):
-        if seat.dead:  # out of the round with what it held
-            continue
+        if seat.dead or not any(seat.counts) and seat.mahjongs:
+            continue  # out of the round, or every tile declared, with what it held
         held = seat.in_hand + sum(len(e.tiles) for e in seat.exposures)
         if before_play:
             expected = spec.deal + (spec.dealer_extra if i == state.dealer else 0)

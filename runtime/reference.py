@@ -417,3 +417,10 @@ class ReferenceMatcher:
     def is_complete(self, hand: Hand, *, open_hands: bool = False) -> LineMatch | None:
         done = completed(self.card, hand, open_hands=open_hands)
         return done[0] if done else None
+
+    def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
+        """How the hand's tiles fill one variation of the line."""
+        filled = match_variation(line.variations[variation], hand, self.card.deck,
+                                 self.card.all_joker_groups)
+        assert filled is not None
+        return tuple(tuple(g) for g in filled[1])

@@ -12,7 +12,7 @@ from typing import Any
 
 from .spec import Debt, GameSpec, Payment
 
-BANK = -1  # the payer of awards nobody pays
+BANK = -1  # the payer of awards nobody pays, the payee of penalties nobody receives
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,27 @@ class Facts:
     concealed: bool
     exposures: int
     held: tuple[tuple[str, int], ...] = ()  # (tag fact, tiles so tagged) of the winning hand
+    jokers_allowed: bool = True  # the line admits jokers (not a singles-and-pairs line)
+    flags: tuple[str, ...] = ()  # the line's flags on the card (Royale's star, quint)
+
+
+@dataclass(frozen=True, slots=True)
+class Mahjong:
+    """A Mah Jongg declared on one rack (the whole hand with one rack)."""
+
+    seat: int
+    rack: int
+    line: str
+    facts: Facts
+    tiles: tuple[str, ...]  # the hand shown
+
+    @property
+    def value(self) -> int:
+        return self.facts.value
+
+    def public(self) -> dict[str, Any]:
+        return {"seat": self.seat, "rack": self.rack, "line": self.line,
+                "tiles": list(self.tiles)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +58,18 @@ class RoundEnd:
     dealer: int
     turns: int
     shown: tuple[tuple[str, ...], ...] = ()  # the winning hand shown: exposures, then the rest
+    mahjongs: tuple[dict[str, Any], ...] = ()  # every Mah Jongg declared, in order
+    how: str = "wall"  # "won", "wall" (the wall ran out), "dead" (a seat's dead hands)
 
     def public(self) -> dict[str, Any]:
-        return {"round": self.round, "winner": self.winner, "discarder": self.discarder,
-                "self_drawn": self.self_drawn, "line": self.line, "dealer": self.dealer,
-                "turns": self.turns, "shown": [list(group) for group in self.shown]}
+        view: dict[str, Any] = {
+            "round": self.round, "winner": self.winner, "discarder": self.discarder,
+            "self_drawn": self.self_drawn, "line": self.line, "dealer": self.dealer,
+            "turns": self.turns, "shown": [list(group) for group in self.shown]}
+        if self.how == "dead" or len(self.mahjongs) > 1 or \
+                any(m["seat"] != self.winner for m in self.mahjongs):
+            view |= {"how": self.how, "mahjongs": list(self.mahjongs)}  # several racks
+        return view
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +85,14 @@ class ScoreEvent:
                 "amount": self.amount, "clauses": list(self.clauses)}
 
 
+def _payees(payment: Payment, end: RoundEnd, players: int) -> list[int]:
+    if payment.to == "bank":
+        return [BANK]
+    if payment.to == "each":
+        return list(range(players))
+    return [end.winner] if end.winner is not None else []
+
+
 def _payers(payment: Payment, end: RoundEnd, players: int) -> list[int]:
     winner = end.winner
     if payment.payer == "bank":
@@ -68,41 +104,68 @@ def _payers(payment: Payment, end: RoundEnd, players: int) -> list[int]:
     return [s for s in range(players) if s != winner]
 
 
-def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None,
-           scores: list[int]) -> list[ScoreEvent]:
-    """The payments of a round, in order; `scores` (before the round's payments)
-    decide what a payer short of points can pay."""
+def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None, scores: list[int], *,
+           winning: bool = True, together: int = 1,
+           payments: tuple[Payment, ...] | None = None) -> list[ScoreEvent]:
+    """The payments of a round's end, or of one Mah Jongg (`payments`
+    scoring.mahjong), in order; `scores` (before these payments) decide what
+    a payer short of points can pay. `winning`: the Mah Jongg is of the turn
+    that won the round; `together`: how many the seat declared that turn."""
     players = spec.players
-    left = list(scores)
-    events: list[ScoreEvent] = []
-
-    def pay(payer: int, payee: int, amount: int, payment: Payment) -> None:
-        if payer != BANK and spec.scoring.debt is Debt.PAY_WHAT_YOU_HAVE:
-            amount = max(0, min(amount, left[payer]))
-        if amount == 0:
-            return
-        if payer != BANK:
-            left[payer] -= amount
-        left[payee] += amount
-        events.append(ScoreEvent(end.round, payer, payee, amount, payment.clauses))
-
+    pay = _Purse(spec, end, scores)
     if end.winner is None:
-        for payment in spec.scoring.wall_game:
+        for payment in spec.scoring.wall_game:  # awards to every seat
             for payee in range(players):
                 amount = payment.amount({"players": players, "round": end.round,
                                          "receiver_is_dealer": payee == end.dealer})
                 pay(BANK, payee, amount, payment)
-        return events
+        return pay.events
     assert facts is not None
     base = {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
             "concealed": facts.concealed, "exposures": facts.exposures,
             "winner_is_dealer": end.winner == end.dealer, "players": players,
             # the winner's seat counted from the dealer's: 0 the dealer, 1 the next...
             "winner_position": (end.winner - end.dealer) % players,
-            "round": end.round, **dict(facts.held)}
-    for payment in spec.scoring.win:
+            "round": end.round, "winning": winning, "together": together,
+            "jokers_allowed": facts.jokers_allowed, "racks": spec.racks,
+            **{f"flagged_{f.replace('-', '_')}": f in facts.flags for f in spec.flags},
+            **dict(facts.held)}
+    for payment in spec.scoring.win if payments is None else payments:
         for payer in _payers(payment, end, players):
             amount = payment.amount(base | {"payer_is_dealer": payer == end.dealer,
                                             "payer_is_discarder": payer == end.discarder})
-            pay(payer, end.winner, amount, payment)
-    return events
+            for payee in _payees(payment, end, players):
+                pay(payer, payee, amount, payment)
+    return pay.events
+
+
+def settle_dead(spec: GameSpec, round_: int, seat: int, facts: dict[str, int],
+                scores: list[int]) -> list[ScoreEvent]:
+    """The payments of a seat all of whose hands died (SMJ-20)."""
+    end = RoundEnd(round_, None, None, False, None, 0, 0)
+    pay = _Purse(spec, end, scores)
+    for payment in spec.scoring.dead:
+        amount = payment.amount(facts)
+        for payee in _payees(payment, end, spec.players):
+            pay(seat, payee, amount, payment)
+    return pay.events
+
+
+class _Purse:
+    """Pays, as the variant's debt rule allows, and keeps the events."""
+
+    def __init__(self, spec: GameSpec, end: RoundEnd, scores: list[int]):
+        self.spec, self.end = spec, end
+        self.left = list(scores)
+        self.events: list[ScoreEvent] = []
+
+    def __call__(self, payer: int, payee: int, amount: int, payment: Payment) -> None:
+        if payer != BANK and self.spec.scoring.debt is Debt.PAY_WHAT_YOU_HAVE:
+            amount = max(0, min(amount, self.left[payer]))
+        if amount == 0:
+            return
+        if payer != BANK:
+            self.left[payer] -= amount
+        if payee != BANK:
+            self.left[payee] += amount
+        self.events.append(ScoreEvent(self.end.round, payer, payee, amount, payment.clauses))

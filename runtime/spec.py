@@ -83,6 +83,7 @@ class ClaimKind:
     jokers: bool = True  # may jokers from the hand fill the exposed set
     next_only: bool = False  # only the seat next in turn after the discarder
     clauses: tuple[str, ...] = ()
+    mahjongs: int = 1  # Mah Jonggs a mahjong claim completes at once (2: a Double Mah Jongg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,25 +116,57 @@ class Penalties:
     false_claim: Penalty = Penalty.SKIP_TURN  # a claim the hand cannot make
     false_declare: Penalty = Penalty.DEAD_HAND  # Mah Jongg declared in error
     clauses: tuple[str, ...] = ()
+    misfit_exposure: Penalty = Penalty.NONE  # an exposure no line can use (none: not offered)
+    all_dead: str = "play-on"  # a seat whose every hand is dead: "play-on" without it, "end-round"
 
 
 @dataclass(frozen=True, slots=True)
 class Payment:
     """A payment of a round's end: each `payer` pays the winner `amount`
-    (or, with payer "bank", the points are awarded and nobody pays)."""
+    (or, with payer "bank", the points are awarded and nobody pays; with
+    `to` "bank", the points are lost and nobody receives them)."""
 
-    payer: str  # "each-opponent", "discarder", "dealer", "bank"
+    # "each-opponent", "discarder", "dealer", "bank", or "dead": a seat whose every hand died
+    payer: str
     amount: Formula
-    to: str = "winner"  # "winner", or "each" (every seat, for wall-game awards)
+    to: str = "winner"  # "winner", "each" (every seat: wall-game awards), or "bank" (a penalty)
     clauses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    win: tuple[Payment, ...]
-    wall_game: tuple[Payment, ...] = ()
+    win: tuple[Payment, ...]  # once, when a seat wins the round
+    wall_game: tuple[Payment, ...] = ()  # a round ended with no Mah Jongg declared
     zero_sum: bool = True
     debt: Debt = Debt.NEGATIVE
+    clauses: tuple[str, ...] = ()
+    mahjong: tuple[Payment, ...] = ()  # for every Mah Jongg declared (several racks)
+    dead: tuple[Payment, ...] = ()  # by a seat all of whose hands died
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """How final scores turn into money: "difference" (the lower score pays
+    the higher the difference; two players) or "pot" (each seat stakes
+    `stake`, a negative score pays its amount into the pot, positive scores
+    are paid from it, highest first, and what remains is shared equally)."""
+
+    kind: str
+    stake: int = 0
+    per_point: float = 1.0  # money for one point
+    clauses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Walls:
+    """The wall as built on the table: `per_seat` walls in front of each
+    seat, a die cutting the dealer's first wall, tiles dealt `take` at a
+    time. The shuffled tiles are laid out evenly over the walls."""
+
+    per_seat: int
+    die: int = 6  # faces of the die that cuts the first wall (0: no cut)
+    take: int = 4  # tiles a seat takes at a time in the deal
+    height: int = 2  # tiles in a stack: the cut moves die x height tiles
     clauses: tuple[str, ...] = ()
 
 
@@ -146,6 +179,7 @@ class MatchRules:
     dealer_direction: int = 1
     ties: str = "shared"  # equal highest scores share the match win
     clauses: tuple[str, ...] = ()
+    payout: Payout | None = None  # money at the match's end
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +198,7 @@ class GameSpec:
     dealer_extra: int
     racks: int = 1
     wins_needed: int = 1
+    walls: Walls | None = None  # None: tiles are drawn from one shuffled pile
     open_hands: bool = False
     phases: tuple[Phase, ...] = ()
     turn: Turn = Turn(1)
@@ -171,6 +206,7 @@ class GameSpec:
     penalties: Penalties = Penalties()
     scoring: Scoring = Scoring(())
     match: MatchRules | None = None
+    flags: tuple[str, ...] = ()  # the card's line flags: facts flagged_<flag> of a Mah Jongg
     words: dict[str, str] = field(default_factory=dict)  # the game's own names
     options: dict[str, object] = field(default_factory=dict)  # resolved, for display
     digest: str = ""  # over the resolved variant, so a log knows its rules

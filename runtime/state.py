@@ -21,8 +21,9 @@ from typing import Any, Protocol
 from .actions import Action
 from .card import Card
 from .hand import Hand
-from .scoring import BANK, Facts, RoundEnd, ScoreEvent, settle
-from .spec import Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Vote
+from .scoring import BANK, Facts, Mahjong, RoundEnd, ScoreEvent, settle, settle_dead
+from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Vote
+from .walls import lay_out
 
 
 class Judge(Protocol):
@@ -31,6 +32,8 @@ class Judge(Protocol):
     card: Card
 
     def scores(self, hand: Hand, *, open_hands: bool = False) -> list[tuple[int, int, int]]: ...
+
+    def explain(self, hand: Hand, line: Any, variation: int) -> Any: ...
 
     def is_complete(self, hand: Hand, *, open_hands: bool = False) -> Any: ...
 
@@ -58,7 +61,8 @@ class Exposure:
     tiles: tuple[int, ...]
     claimed: int  # the claimed tile, or -1
     rack: int = 0
-    mahjong: bool = False  # a declared hand: its jokers stay
+    mahjong: bool = False  # part of a declared hand: its jokers stay (SMJ-13)
+    killed: bool = False  # the exposure that made its rack's hand dead: its jokers stay (SMJ-21)
 
 
 @dataclass
@@ -69,12 +73,28 @@ class Seat:
     dead: bool = False
     skips: int = 0
     outgoing: list[int] = field(default_factory=list)  # tiles chosen for a pass
+    # Several racks (Siamese): the concealed tiles are one pool every rack
+    # draws on; each exposure, and each declared Mah Jongg, belongs to one rack.
+    rack_dead: list[bool] = field(default_factory=lambda: [False])
 
     def concealed(self) -> tuple[int, ...]:
         return tuple(k for k, n in enumerate(self.counts) for _ in range(n))
 
-    def hand(self) -> Hand:
-        return Hand(self.concealed(), tuple(e.tiles for e in self.exposures))
+    def hand(self, rack: int = 0) -> Hand:
+        """The pool with one rack's exposures (a declared Mah Jongg left out)."""
+        return Hand(self.concealed(), tuple(e.tiles for e in self.exposures
+                                            if e.rack == rack and not e.mahjong))
+
+    def won(self, rack: int) -> bool:
+        return any(e.mahjong and e.rack == rack for e in self.exposures)
+
+    @property
+    def mahjongs(self) -> int:
+        return sum(self.won(r) for r in range(len(self.rack_dead)))
+
+    def live_racks(self) -> list[int]:
+        """Racks still playing: neither dead nor holding a declared Mah Jongg."""
+        return [r for r, dead in enumerate(self.rack_dead) if not dead and not self.won(r)]
 
     @property
     def held(self) -> int:
@@ -128,11 +148,27 @@ class State:
         self.wall = spec.deck.wall()
         derived_rng(self.seed, "shuffle", self.round).shuffle(self.wall)
         kinds = len(spec.deck.kinds)
-        self.seats = [Seat([0] * kinds) for _ in range(spec.players)]
-        for offset in range(spec.players):
-            seat = (self.dealer + offset) % spec.players
-            for _ in range(spec.deal + (spec.dealer_extra if offset == 0 else 0)):
-                self.seats[seat].counts[self.wall.pop()] += 1
+        self.seats = [Seat([0] * kinds, rack_dead=[False] * spec.racks)
+                      for _ in range(spec.players)]
+        n = spec.players
+        dealt = [spec.deal + (spec.dealer_extra if s == self.dealer else 0) for s in range(n)]
+        order = [(self.dealer + i * spec.turn.direction) % n for i in range(n)]
+        self.die = 0
+        self.wall_owner: list[int] = []  # whose wall each tile left in the wall lies in
+        if spec.walls is None:  # one shuffled pile; each seat takes its whole deal
+            for seat in order:
+                for _ in range(dealt[seat]):
+                    self.seats[seat].counts[self.wall.pop()] += 1
+        else:  # the walls as built, cut by a die (SMJ-03, SMJ-04); deal a few at a time
+            walls = spec.walls
+            self.die = derived_rng(self.seed, "die", self.round).randint(1, walls.die) \
+                if walls.die else 0
+            self.wall, self.wall_owner = lay_out(self.wall, order, walls, self.die)
+            while any(sum(self.seats[s].counts) < dealt[s] for s in order):
+                for seat in order:
+                    for _ in range(min(walls.take, dealt[seat] - sum(self.seats[seat].counts))):
+                        self.seats[seat].counts[self.wall.pop()] += 1
+                        self.wall_owner.pop()
         self.turns = 0
         self.discard: tuple[int, int] | None = None  # (seat, tile) open to claims
         self.answers: dict[int, Action] = {}
@@ -144,6 +180,11 @@ class State:
         self.asked: list[int] = []
         self.drawn: int | None = None  # the tile the seat to play just drew
         self.claimed_turn = False  # the turn began with a claimed discard, not a draw
+        self.claimed_from: int | None = None  # whose discard began this turn
+        self.ended: str | None = None  # "dead": a seat's dead hands ended the round
+        self.promised: list[int] = []  # racks a Mah Jongg claim must now be declared on
+        self.declared: list[Mahjong] = []  # Mah Jonggs of this turn, scored when it ends
+        self.mahjongs: list[Mahjong] = []  # every Mah Jongg of the round
         self.opening = True
         self.phase_queue: list[Phase] = list(spec.phases)
         self.blind = [0] * spec.players  # tiles each seat forwards unseen in this pass
@@ -179,8 +220,12 @@ class State:
 
     def _draw(self, seat: int) -> None:
         self.claimed_turn = False
+        self.claimed_from = None
+        self.promised = []
         self.turn_away = self._resting_away(seat)
         tile = self.wall.pop()
+        if self.wall_owner:
+            self.wall_owner.pop()
         self.seats[seat].counts[tile] += 1
         self.drawn = tile
         self.turn = seat
@@ -237,11 +282,40 @@ class State:
         actions: list[Action] = []
         may_declare = not self.opening or self.spec.turn.declare_before_opening
         near = self.turn_away is None or self.turn_away <= 1
-        if may_declare and (self.mode is Mode.STRICT or (near and self._completes(me.hand()))):
+        if self.spec.racks > 1:
+            declares = self._rack_declares(seat, may_declare, near)
+            if self.promised:  # a Mah Jongg claimed must be declared first
+                kept = [a for a in declares if a.number in self.promised and a.claim]
+                if kept:
+                    return kept
+            actions.extend(declares)
+        elif may_declare and (self.mode is Mode.STRICT or (near and self._completes(me.hand()))):
             actions.append(Action("declare"))
         actions.extend(self._exchanges(seat))
         actions.extend(Action("discard", k) for k, n in enumerate(me.counts) if n)
         return actions
+
+    def _rack_declares(self, seat: int, may_declare: bool, near: bool) -> list[Action]:
+        """One declaration per live rack and line its tiles complete; in strict
+        mode also a bare one on a rack that completes nothing (a mistake)."""
+        if not may_declare:
+            return []
+        found: list[Action] = []
+        for rack in self.seats[seat].live_racks():
+            lines = self._rack_lines(seat, rack) if near else []
+            found.extend(Action("declare", number=rack, claim=self.matcher.card.lines[li].id)
+                         for li, _ in lines)
+            if not lines and self.mode is Mode.STRICT:
+                found.append(Action("declare", number=rack))
+        return found
+
+    def _rack_lines(self, seat: int, rack: int) -> list[tuple[int, int]]:
+        """(line, variation) of every line the pool completes on this rack,
+        highest value first, then card order."""
+        lines = self.matcher.card.lines
+        done = [(li, v) for li, s, v in self.matcher.scores(
+            self.seats[seat].hand(rack), open_hands=self.spec.open_hands) if s == lines[li].size]
+        return sorted(done, key=lambda d: (-(lines[d[0]].value or 0), d[0]))
 
     def _exchanges(self, seat: int) -> list[Action]:
         rule = self.spec.turn.exchange_jokers
@@ -253,7 +327,7 @@ class State:
         owners = [seat] if rule == "own" else range(self.spec.players)
         for owner in owners:
             for i, exposure in enumerate(self.seats[owner].exposures):
-                if exposure.mahjong or joker not in exposure.tiles:
+                if exposure.mahjong or exposure.killed or joker not in exposure.tiles:
                     continue
                 natural = next((t for t in exposure.tiles if t != joker), None)
                 if natural is not None and counts[natural]:
@@ -261,11 +335,15 @@ class State:
         return found
 
     def _resting_away(self, seat: int) -> int:
+        """Tiles away of the seat's nearest live rack, cached until its tiles change."""
         known = self.away[seat]
         if known is None:
             lines = self.matcher.card.lines
-            found = self.matcher.scores(self.seats[seat].hand(), open_hands=self.spec.open_hands)
-            known = min((lines[li].size - s for li, s, _ in found), default=len(self.wall) + 99)
+            me = self.seats[seat]
+            known = len(self.wall) + 99
+            for rack in me.live_racks():
+                found = self.matcher.scores(me.hand(rack), open_hands=self.spec.open_hands)
+                known = min([known] + [lines[li].size - s for li, s, _ in found])
             self.away[seat] = known
         return known
 
@@ -297,10 +375,16 @@ class State:
                     if all(counts[t] >= pair.count(t) for t in pair):
                         options.append(pair)
             for tiles in options:
-                if spec.claims.exposure_must_fit and not self._fits(seat, tile, tiles):
-                    continue
-                found.append(Action("claim", claim=kind.name, tiles=tiles))
+                for rack in self.seats[seat].live_racks():
+                    if spec.claims.exposure_must_fit and not self._misfit_offered() and \
+                            not self._fits(seat, tile, tiles, rack):
+                        continue
+                    found.append(Action("claim", claim=kind.name, tiles=tiles, number=rack))
         return found
+
+    def _misfit_offered(self) -> bool:
+        """Strict mode with a penalty for it offers exposures no line can use."""
+        return self.mode is Mode.STRICT and self.spec.penalties.misfit_exposure is not Penalty.NONE
 
     def _run_partners(self, tile: int) -> list[tuple[int, int]]:
         deck = self.spec.deck
@@ -316,19 +400,17 @@ class State:
                 out.append((ka.index, kb.index))
         return out
 
-    def _exposed_hand(self, seat: int, tile: int, tiles: tuple[int, ...]) -> Hand:
-        """The seat's hand once `tile` is claimed and exposed with `tiles`."""
-        me = self.seats[seat]
-        counts = list(me.counts)
+    def _exposed_hand(self, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> Hand:
+        """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
+        hand = self.seats[seat].hand(rack)
+        concealed = list(hand.concealed)
         for t in tiles:
-            counts[t] -= 1
-        concealed = tuple(k for k, n in enumerate(counts) for _ in range(n))
-        exposed = tuple(e.tiles for e in me.exposures) + (tuple(sorted((tile, *tiles))),)
-        return Hand(concealed, exposed)
+            concealed.remove(t)
+        return Hand(tuple(concealed), hand.exposures + (tuple(sorted((tile, *tiles))),))
 
-    def _fits(self, seat: int, tile: int, tiles: tuple[int, ...]) -> bool:
-        """Whether some line can still use the hand once this set is exposed."""
-        return bool(self.matcher.scores(self._exposed_hand(seat, tile, tiles),
+    def _fits(self, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> bool:
+        """Whether some line can still use the rack once this set is exposed on it."""
+        return bool(self.matcher.scores(self._exposed_hand(seat, tile, tiles, rack),
                                         open_hands=self.spec.open_hands))
 
     def _claim_actions(self, seat: int) -> list[Action]:
@@ -341,10 +423,9 @@ class State:
         assert self.discard is not None
         tile = self.discard[1]
         actions = [Action("pass")]
-        mahjong = [k for k in self.spec.claims.kinds if k.mahjong]
-        wins = bool(mahjong) and self._wins_with(seat, tile)
-        for kind in mahjong:
-            if wins or self.mode is Mode.STRICT:
+        for kind in self.spec.claims.kinds:
+            if kind.mahjong and (self.mode is Mode.STRICT or
+                                 self._wins_with(seat, tile, kind.mahjongs)):
                 actions.append(Action("claim", claim=kind.name))
         sets = self._set_claims(seat, tile)
         actions.extend(sets)
@@ -354,20 +435,81 @@ class State:
                            if not k.mahjong and k.name not in made)
         return actions
 
-    def _wins_with(self, seat: int, tile: int) -> bool:
+    def _wins_with(self, seat: int, tile: int, mahjongs: int = 1) -> bool:
+        """Whether the discard completes the hand (with several racks: the
+        racks it completes, `mahjongs` of them at once)."""
         if self._resting_away(seat) > 1:
             return False
         me = self.seats[seat]
+        if self.spec.racks == 1:
+            me.counts[tile] += 1
+            try:
+                return self._completes(me.hand())
+            finally:
+                me.counts[tile] -= 1
+        return bool(self._claimable_racks(seat, tile, mahjongs))
+
+    def wins_with(self, seat: int, tile: int, kind: ClaimKind) -> bool:
+        """Whether a Mah Jongg claim of this kind on the discard would be true."""
+        return kind.mahjong and self._wins_with(seat, tile, kind.mahjongs)
+
+    def _claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
+        """The live racks the discard completes (`mahjongs` at once), each
+        one the pool did not already complete: a Mah Jongg claim needs the tile."""
+        me = self.seats[seat]
+        live = me.live_racks()
+        before = {r for r in live if self._rack_lines(seat, r)}
         me.counts[tile] += 1
         try:
-            return self._completes(me.hand())
+            after = [r for r in live if self._rack_lines(seat, r)]
+            if mahjongs == 1:
+                return [r for r in after if r not in before]
+            if len(after) < mahjongs or len(before) >= mahjongs:
+                return []
+            return after if self._together(seat, after, mahjongs) else []
         finally:
             me.counts[tile] -= 1
 
-    def _exposure_wins(self, seat: int, tile: int, tiles: tuple[int, ...]) -> bool:
-        """Whether claiming `tile` for this set completes the seat's hand."""
-        return self._resting_away(seat) <= 1 and \
-            self._completes(self._exposed_hand(seat, tile, tiles))
+    def _together(self, seat: int, racks: list[int], mahjongs: int) -> bool:
+        """Whether the pool completes `mahjongs` of these racks at once: each
+        rack's lines are tried in turn, the rest of the pool going on to the next."""
+        if mahjongs == 0:
+            return True
+        me = self.seats[seat]
+        for rack in racks:
+            for li, variation in self._rack_lines(seat, rack):
+                used = self._filling(seat, rack, li, variation)
+                for t in used:
+                    me.counts[t] -= 1
+                try:
+                    rest = [r for r in racks if r != rack]
+                    if self._together(seat, rest, mahjongs - 1):
+                        return True
+                finally:
+                    for t in used:
+                        me.counts[t] += 1
+        return False
+
+    def _filling(self, seat: int, rack: int, li: int, variation: int) -> list[int]:
+        """The pool tiles a line takes on this rack (naturals before jokers, as
+        the matcher fills it): those the declared Mah Jongg exposes."""
+        deck = self.spec.deck
+        line = self.matcher.card.lines[li]
+        groups = self.matcher.explain(self.seats[seat].hand(rack), line, variation)
+        return [deck.kind(slot.filled_by).index for group in groups for slot in group
+                if not slot.exposed and slot.filled_by is not None]
+
+    def _exposure_wins(self, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0
+                       ) -> bool:
+        """Whether claiming `tile` for this set completes the seat's hand (rack)."""
+        if self._resting_away(seat) > 1:
+            return False
+        hand = self._exposed_hand(seat, tile, tiles, rack)
+        if self.spec.racks == 1:
+            return self._completes(hand)
+        lines = self.matcher.card.lines
+        return any(s == lines[li].size for li, s, _ in
+                   self.matcher.scores(hand, open_hands=self.spec.open_hands))
 
     def _pass_actions(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -388,7 +530,7 @@ class State:
         verb = action.verb
         if self.step is Step.TURN:
             if verb == "declare":
-                self._declare(seat)
+                self._declare(seat, action)
             elif verb == "exchange":
                 self._exchange(seat, action)
             else:
@@ -449,6 +591,7 @@ class State:
                             f"legal: {options}")
 
     def _discard(self, seat: int, tile: int) -> None:
+        self._score_declared(winning=False)
         me = self.seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
@@ -477,6 +620,9 @@ class State:
         """The next live seat draws; skipped turns are served; an empty wall
         ends the round."""
         self.discard = None
+        if self.ended:
+            self._end_round(None, None, False)
+            return
         n = self.spec.players
         seat = after
         for _ in range(n * (1 + max(s.skips for s in self.seats))):
@@ -506,16 +652,21 @@ class State:
             if action.verb != "claim":
                 continue
             kind = claims.kind(action.claim)
-            ok = self._wins_with(seat, tile) if kind.mahjong else bool(action.tiles)
+            ok = self._wins_with(seat, tile, kind.mahjongs) if kind.mahjong else bool(action.tiles)
             if ok:
                 distance = (seat - discarder) * self.spec.turn.direction % self.spec.players
                 rank = claims.rank(kind.name)
-                if not kind.mahjong and self._exposure_wins(seat, tile, action.tiles):
+                if not kind.mahjong and self._exposure_wins(seat, tile, action.tiles,
+                                                            action.number):
                     # whoever needs the tile to win comes first, however the claim is worded
                     rank = min([rank] + [claims.rank(k.name) for k in claims.kinds if k.mahjong])
                 valid.append((rank, distance, action))
                 continue
-            self._penalise(seat, self.spec.penalties.false_claim)
+            self._penalise(seat, self.spec.penalties.false_claim, action.number
+                           if action.tiles else None)
+        if self.ended:
+            self._end_round(None, None, False)
+            return
         if not valid:
             self._next_turn(discarder)
             return
@@ -533,35 +684,149 @@ class State:
         discarder = self.discard[0]
         self.seats[discarder].discards.pop()
         me = self.seats[seat]
+        kind = self.spec.claims.kind(action.claim)
+        if self.spec.racks > 1 and kind.mahjong:  # the racks this claim must be declared on
+            self.promised = self._claimable_racks(seat, tile, kind.mahjongs)
         me.counts[tile] += 1
         self.turn = seat
         self.turn_away = None
         self.drawn = None
         self.claimed_turn = True  # a win on this turn is not self-drawn
-        if not self.spec.claims.kind(action.claim).mahjong:
+        self.claimed_from = discarder
+        self.away[seat] = None
+        if not kind.mahjong:  # the claimed tile is on the rack before anything is exposed
             for t in (tile, *action.tiles):
                 me.counts[t] -= 1
-            me.exposures.append(Exposure(tuple(sorted((tile, *action.tiles))), tile))
-        if self._completes(me.hand()):  # a claim that completes the hand ends it at once
-            self._end_round(seat, discarder, False)
-            return
+            rack = action.number
+            fits = self.spec.racks == 1 or self._rack_fits(seat, rack, tile, action.tiles)
+            me.exposures.append(Exposure(tuple(sorted((tile, *action.tiles))), tile, rack,
+                                         killed=not fits))
+            if not fits:  # SMJ-11: exposures no line can use kill their rack's hand
+                self._penalise(seat, self.spec.penalties.misfit_exposure, rack)
         self.discard = None
         self.step = Step.TURN
+        if self.spec.racks == 1 and self._completes(me.hand()):
+            self._end_round(seat, discarder, False)  # a claim completing the hand ends it
+        elif me.dead:
+            self._turn_over(seat)
 
-    def _penalise(self, seat: int, penalty: Penalty) -> None:
+    def _rack_fits(self, seat: int, rack: int, tile: int, tiles: tuple[int, ...]) -> bool:
+        """Whether the rack, with the set just exposed on it, can still make a line."""
+        return bool(self.matcher.scores(self.seats[seat].hand(rack),
+                                        open_hands=self.spec.open_hands))
+
+    def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
+        """Apply a mistake's penalty. A dead hand with several racks is the
+        rack the mistake was made on (every live rack when none is named)."""
+        me = self.seats[seat]
         if penalty is Penalty.SKIP_TURN:
-            self.seats[seat].skips += 1
+            me.skips += 1
         elif penalty is Penalty.DEAD_HAND:
-            self.seats[seat].dead = True
+            for r in (me.live_racks() if rack is None else [rack]):
+                me.rack_dead[r] = True
+            self.away[seat] = None
+            if me.live_racks():
+                return
+            me.dead = True  # no hand left to play: out of the round
+            if all(me.rack_dead):  # every hand dead (SMJ-20)
+                self._all_dead(seat)
 
-    def _declare(self, seat: int) -> None:
+    def _all_dead(self, seat: int) -> None:
+        lines = self.matcher.card.lines
+        exposed = [m.value for m in self.mahjongs if m.seat != seat]
+        facts = {"exposed_value": max(exposed, default=0),
+                 "lowest_value": min((line.value or 0 for line in lines), default=0),
+                 "players": self.spec.players, "round": self.round, "racks": self.spec.racks}
+        self._apply(settle_dead(self.spec, self.round, seat, facts, self.scores))
+        if self.spec.penalties.all_dead == "end-round":
+            self.ended = "dead"
+
+    def _declare(self, seat: int, action: Action) -> None:
+        if self.spec.racks > 1:
+            self._declare_rack(seat, action)
+            return
         if self._completes(self.seats[seat].hand()):
             # self-drawn unless the turn began with a claim (the dealt hand counts as drawn)
             self._end_round(seat, None, not self.claimed_turn)
             return
         self._penalise(seat, self.spec.penalties.false_declare)
         if self.seats[seat].dead:  # out of the round: play goes on without them
+            self._turn_over(seat)
+
+    def _declare_rack(self, seat: int, action: Action) -> None:
+        """A Mah Jongg declared on one rack: its line's tiles leave the pool and
+        are exposed with the rack's exposures; the seat plays on with the rest
+        (SMJ-12) unless it now holds the Mah Jonggs it needs (SMJ-17)."""
+        me = self.seats[seat]
+        rack = action.number
+        lines = self.matcher.card.lines
+        found = [(li, v) for li, v in self._rack_lines(seat, rack) if lines[li].id == action.claim]
+        if not found:  # SMJ-19: a wrong Mah Jongg kills that rack's hand
+            self._penalise(seat, self.spec.penalties.false_declare, rack)
+            if me.dead:
+                self._turn_over(seat)
+            return
+        li, variation = found[0]
+        used = self._filling(seat, rack, li, variation)
+        before = [e for e in me.exposures if e.rack == rack]
+        for t in used:
+            me.counts[t] -= 1
+        me.exposures = [Exposure(e.tiles, e.claimed, e.rack, mahjong=True)
+                        if e.rack == rack else e for e in me.exposures]
+        me.exposures.append(Exposure(tuple(sorted(used)), -1, rack, mahjong=True))
+        tiles = [*used, *(t for e in before for t in e.tiles)]
+        self.declared.append(self._mahjong(seat, rack, lines[li], tiles, not before))
+        self.promised = [r for r in self.promised if r != rack]
+        self.away[seat] = None
+        self.turn_away = None
+        if me.mahjongs >= self.spec.wins_needed:
+            self._end_round(seat, self.claimed_from, not self.claimed_turn)
+        elif not me.live_racks():  # nothing left to play for
+            me.dead = True
+            self._turn_over(seat)
+        elif not any(me.counts):  # every tile declared: the turn ends without a discard
+            self._turn_over(seat)
+
+    def _mahjong(self, seat: int, rack: int, line: Any, tiles: list[int], concealed: bool
+                 ) -> Mahjong:
+        """A declared Mah Jongg and the facts its payments read."""
+        deck = self.spec.deck
+        joker = self.joker
+        held = tuple((f"held_{tag.replace('-', '_')}",
+                      sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
+        facts = Facts(self_drawn=not self.claimed_turn, jokerless=joker not in tiles,
+                      value=line.value or 0, concealed=concealed,
+                      exposures=sum(1 for e in self.seats[seat].exposures
+                                    if e.rack == rack and e.claimed >= 0),
+                      held=held, jokers_allowed=line.jokers, flags=line.flags)
+        return Mahjong(seat, rack, line.id, facts, tuple(deck.codes(sorted(tiles))))
+
+    def _turn_over(self, seat: int) -> None:
+        """The seat's turn ends without a discard: its Mah Jonggs are scored,
+        and play goes on (or the round ends when a seat's dead hands end it)."""
+        self._score_declared(winning=False)
+        if self.ended:
+            self._end_round(None, None, False)
+        else:
             self._next_turn(seat)
+
+    def _score_declared(self, winning: bool) -> None:
+        """Pay this turn's Mah Jonggs (a winning turn's are all winning: SMJ-23, SMJ-24)."""
+        together = len(self.declared)
+        for mahjong in self.declared:
+            self._apply(settle(self.spec, self._round_end(mahjong.seat, self.claimed_from),
+                               mahjong.facts, self.scores, winning=winning, together=together,
+                               payments=self.spec.scoring.mahjong))
+        self.mahjongs.extend(self.declared)
+        self.declared = []
+
+    def _apply(self, events: list[ScoreEvent]) -> None:
+        for event in events:
+            if event.payer != BANK:
+                self.scores[event.payer] -= event.amount
+            if event.payee != BANK:
+                self.scores[event.payee] += event.amount
+        self.events.extend(events)
 
     def _exchange(self, seat: int, action: Action) -> None:
         owner, index = action.target
@@ -600,37 +865,36 @@ class State:
     # -- the end of a round, and of the match ----------------------------------
 
     def _end_round(self, winner: int | None, discarder: int | None, self_drawn: bool) -> None:
+        """The round ends: won (its Mah Jonggs scored, then the win's payments),
+        a wall game (no Mah Jongg declared: the wall-game payments), or ended
+        by a seat's dead hands."""
         spec = self.spec
         assert spec.match is not None
-        line = None
         facts = None
         shown: tuple[tuple[str, ...], ...] = ()
-        if winner is not None:
+        if winner is not None and spec.racks == 1:  # the whole hand is the Mah Jongg
             me = self.seats[winner]
             match = self.matcher.is_complete(me.hand(), open_hands=spec.open_hands)
             assert match is not None
-            line = match.line
-            jokerless = self.joker is None or (
-                me.counts[self.joker] == 0 and all(self.joker not in e.tiles
-                                                   for e in me.exposures))
-            deck = spec.deck
             tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
-            held = tuple((f"held_{tag.replace('-', '_')}",
-                          sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
-            facts = Facts(self_drawn=self_drawn, jokerless=jokerless, value=line.value or 0,
-                          concealed=not me.exposures, exposures=len(me.exposures), held=held)
-            shown = tuple(tuple(deck.codes(e.tiles)) for e in me.exposures) + \
-                (tuple(deck.codes(me.concealed())),)
+            self.declared.append(self._mahjong(winner, 0, match.line, tiles, not me.exposures))
+            shown = tuple(tuple(spec.deck.codes(e.tiles)) for e in me.exposures) + \
+                (tuple(spec.deck.codes(me.concealed())),)
             me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]
             me.counts = [0] * len(me.counts)
-        end = RoundEnd(self.round, winner, discarder, self_drawn, line.id if line else None,
-                       self.dealer, self.turns, shown)
-        events = settle(spec, end, facts, self.scores)
-        for event in events:
-            if event.payer != BANK:
-                self.scores[event.payer] -= event.amount
-            self.scores[event.payee] += event.amount
-        self.events.extend(events)
+        together = len(self.declared)
+        self._score_declared(winning=winner is not None)
+        line = None
+        if winner is not None:
+            last = self.mahjongs[-1]
+            facts, line = last.facts, last.line
+            if spec.racks > 1:  # every Mah Jongg the winner declared
+                shown = tuple(m.tiles for m in self.mahjongs if m.seat == winner)
+        end = self._round_end(winner, discarder, self_drawn, line, shown)
+        if winner is not None:
+            self._apply(settle(spec, end, facts, self.scores, together=together))
+        elif not self.mahjongs and self.ended is None:
+            self._apply(settle(spec, end, None, self.scores))
         self.results.append(end)
         self.round += 1
         if spec.match.dealer_passes == "always" or winner != self.dealer:
@@ -642,6 +906,13 @@ class State:
             self.discard = None
             return
         self._deal()
+
+    def _round_end(self, winner: int | None, discarder: int | None, self_drawn: bool = False,
+                   line: str | None = None, shown: tuple[tuple[str, ...], ...] = ()
+                   ) -> RoundEnd:
+        return RoundEnd(self.round, winner, discarder, self_drawn, line, self.dealer,
+                        self.turns, shown, tuple(m.public() for m in self.mahjongs),
+                        self.ended or ("won" if winner is not None else "wall"))
 
     # -- what a seat sees ---------------------------------------------------
 
@@ -670,11 +941,19 @@ class State:
                 "exposures": [deck.codes(e.tiles) for e in s.exposures],
                 "discards": deck.codes(s.discards), "dead": s.dead, "skips": s.skips,
                 **({"hand": deck.codes(s.concealed())} if every else {}),
+                **({"racks": [{"exposures": [deck.codes(e.tiles) for e in s.exposures
+                                             if e.rack == r and not e.mahjong],
+                               "mahjong": [t for e in s.exposures if e.rack == r and e.mahjong
+                                           for t in deck.codes(e.tiles)],
+                               "dead": dead} for r, dead in enumerate(s.rack_dead)]}
+                   if self.spec.racks > 1 else {}),
             } for s in self.seats],
             "results": [r.public() for r in self.results],
         }
         if self.step is Step.TURN and self.turn == seat and self.drawn is not None:
             view["drawn"] = deck.code(self.drawn)
+        if self.wall_owner:  # walls built on the table: the die, and whose wall is drawn
+            view["die"], view["wall_of"] = self.die, self.wall_owner[-1]
         return view
 
     def digest(self) -> str:
@@ -682,6 +961,9 @@ class State:
         full = {"scores": self.scores, "round": self.round, "dealer": self.dealer,
                 "step": str(self.step), "wall": self.wall,
                 "seats": [[s.counts, [e.tiles for e in s.exposures], s.discards, s.dead,
-                           s.skips] for s in self.seats],
+                           s.skips] + ([s.rack_dead, [(e.rack, e.mahjong, e.killed)
+                                                      for e in s.exposures]]
+                                       if self.spec.racks > 1 else [])
+                          for s in self.seats],
                 "events": [e.public() for e in self.events]}
         return hashlib.sha256(json.dumps(full, sort_keys=True).encode()).hexdigest()[:16]

@@ -122,6 +122,15 @@ class Deck:
         return Deck(f"{self.name}x{sets}", f"{self.title} x{sets}", kinds, self.suits,
                     self.sets * sets)
 
+    def less(self, copies: dict[int, int]) -> Deck:
+        """The same deck with some kinds' copies lowered (tiles taken out)."""
+        kinds = tuple(
+            TileKind(k.index, k.code, k.name, k.category, copies.get(k.index, k.copies), k.suit,
+                     k.number, k.matches, k.zero, k.letter, k.tags)
+            for k in self.kinds
+        )
+        return Deck(self.name, self.title, kinds, self.suits, self.sets)
+
 
 class TileError(ValueError):
     """A tile code or a hand that the deck cannot hold; the message quotes it."""

@@ -1,0 +1,89 @@
+"""Planning several racks at once (Siamese): how a greedy player splits one
+pool of tiles between its racks' hands.
+
+A plan picks, for each rack still to win, a line and the pool tiles that line
+would take. The nearest rack's k nearest lines are each tried; each takes
+its tiles from the pool (as the matcher fills the line), and the next rack
+is planned on what is left, and so on: k tries of a chain, not every
+combination of every rack's lines. Its measure is the sum of the racks'
+tiles away.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .hand import Hand
+
+if TYPE_CHECKING:
+    from .state import State
+
+TOP_K = 3  # lines of the nearest rack tried as the plan's first choice
+
+
+@dataclass(frozen=True)
+class Plan:
+    away: int  # tiles away, summed over the racks still to win
+    lines: tuple[tuple[int, int], ...]  # (rack, line index) chosen
+    reserved: Counter[int] = field(default_factory=Counter)  # pool tiles the lines take
+    missing: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rack -> codes wanted
+
+
+FAR = Plan(1_000, ())
+
+
+class RackPlanner:
+    """Plans one seat's racks; hands seen before are remembered."""
+
+    def __init__(self) -> None:
+        self._nearest: dict[Hand, list[tuple[int, int, int]]] = {}
+
+    def nearest(self, state: State, hand: Hand, k: int) -> list[tuple[int, int, int]]:
+        """(tiles away, line, variation) of the hand's k nearest lines."""
+        known = self._nearest.get(hand)
+        if known is None:
+            lines = state.matcher.card.lines
+            known = sorted((lines[li].size - s, li, v) for li, s, v in
+                           state.matcher.scores(hand, open_hands=state.spec.open_hands))[:TOP_K]
+            if len(self._nearest) > 20_000:
+                self._nearest.clear()
+            self._nearest[hand] = known
+        return known[:k]
+
+    def plan(self, state: State, seat: int, pool: tuple[int, ...],
+             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> Plan:
+        """The best plan for the seat's live racks with this pool (and, when
+        given, these exposures by rack instead of the seat's own)."""
+        me = state.seats[seat]
+        racks = me.live_racks()
+        need = state.spec.wins_needed - me.mahjongs
+        if exposures is None:
+            exposures = {r: me.hand(r).exposures for r in racks}
+        return self._chain(state, racks, need, Counter(pool), exposures, TOP_K)
+
+    def _chain(self, state: State, racks: list[int], need: int, pool: Counter[int],
+               exposures: dict[int, tuple[tuple[int, ...], ...]], k: int) -> Plan:
+        if need <= 0 or not racks:
+            return Plan(0, ())
+        concealed = tuple(sorted(pool.elements()))
+        options = []
+        for rack in racks:
+            for away, li, v in self.nearest(state, Hand(concealed, exposures[rack]), k):
+                options.append((away, rack, li, v))
+        options.sort()
+        best = FAR
+        for away, rack, li, v in options[:k]:
+            hand = Hand(concealed, exposures[rack])
+            groups = state.matcher.explain(hand, state.matcher.card.lines[li], v)
+            deck = state.spec.deck
+            taken = Counter(deck.kind(s.filled_by).index for g in groups for s in g
+                            if not s.exposed and s.filled_by is not None)
+            missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
+            rest = self._chain(state, [r for r in racks if r != rack], need - 1,
+                               pool - taken, exposures, 1)
+            if away + rest.away < best.away:
+                best = Plan(away + rest.away, ((rack, li), *rest.lines), taken + rest.reserved,
+                            {rack: missing, **rest.missing})
+        return best
