@@ -87,8 +87,10 @@ def round_record(state: State, index: int) -> dict[str, Any]:
 
 
 def end_record(state: State) -> dict[str, Any]:
+    payouts = state.payouts()
     return {"event": "end", "scores": state.scores, "winners": state.winners(),
-            "rounds": state.round, "decisions": state.decisions, "state": state.digest()}
+            "rounds": state.round, "decisions": state.decisions, "state": state.digest(),
+            **({"payouts": payouts} if payouts is not None else {})}
 
 
 @dataclass

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from .actions import Action
 from .card import Card
 from .hand import Hand
+from .payout import settle_match
 from .scoring import BANK, Facts, Mahjong, RoundEnd, ScoreEvent, settle, settle_dead
 from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Vote
 from .walls import lay_out
@@ -634,7 +635,8 @@ class State:
                 state.skips -= 1
                 continue
             break
-        else:
+        else:  # no seat left to play: every one is out
+            self.ended = "dead"
             self._end_round(None, None, False)
             return
         if not self.wall:
@@ -920,6 +922,12 @@ class State:
         """The seats with the highest score (ties share: match.ties)."""
         top = max(self.scores)
         return [s for s, v in enumerate(self.scores) if v == top]
+
+    def payouts(self) -> list[float] | None:
+        """Each seat's money at the match's end, when the variant pays out."""
+        assert self.spec.match is not None
+        rules = self.spec.match.payout
+        return settle_match(rules, self.scores) if rules is not None else None
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may see now: its own concealed tiles, everything public,

@@ -44,10 +44,12 @@ def rigged(g: Game, hands: dict[int, str], draws: str = "", *, mode: Mode = Mode
         pool.subtract(tiles)
     for seat, groups in (exposures or {}).items():
         exposed[seat] = []
-        for text in groups:
+        for text in groups:  # "2: R2 R2 R2" puts the exposure on rack 2
+            rack, _, text = text.rpartition(":")
             tiles = parse_tiles(deck, text)
             pool.subtract(tiles)
-            exposed[seat].append(Exposure(tuple(sorted(tiles)), tiles[0]))
+            exposed[seat].append(Exposure(tuple(sorted(tiles)), tiles[0],
+                                          int(rack) - 1 if rack else 0))
     top = parse_tiles(deck, draws)
     pool.subtract(top)
     if any(n < 0 for n in pool.values()):
@@ -66,6 +68,8 @@ def rigged(g: Game, hands: dict[int, str], draws: str = "", *, mode: Mode = Mode
                 me.counts[rest.pop()] += 1
         me.exposures = exposed.get(seat, [])
     state.wall = rest + top[::-1]  # the wall is drawn from its end
+    if state.wall_owner:  # walls on the table: whose wall is drawn is shown, not rigged
+        state.wall_owner = [state.dealer] * len(state.wall)
     state.away = [None] * g.spec.players
     state.turn_away = None
     state._legal = (-1, -1, [])
