@@ -221,7 +221,7 @@ class _Compiler:
         p = d["penalties"]
         penalties = Penalties(Penalty(p["false_claim"]), Penalty(p["false_declare"]),
                               _clauses(p.get("clause")), Penalty(p["misfit_exposure"]),
-                              p["all_dead"])
+                              p["all_dead"], p["dead_turn"])
         scoring = self.scoring(card)
         match = self.match()
         racks = d["seats"]["racks"]

@@ -118,6 +118,7 @@ class Penalties:
     clauses: tuple[str, ...] = ()
     misfit_exposure: Penalty = Penalty.NONE  # an exposure no line can use (none: not offered)
     all_dead: str = "play-on"  # a seat whose every hand is dead: "play-on" without it, "end-round"
+    dead_turn: str = "ends"  # a seat out on its own turn: the turn "ends", or ends with a "discard"
 
 
 @dataclass(frozen=True, slots=True)

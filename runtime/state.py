@@ -283,6 +283,8 @@ class State:
         actions: list[Action] = []
         may_declare = not self.opening or self.spec.turn.declare_before_opening
         near = self.turn_away is None or self.turn_away <= 1
+        if me.dead:  # out of the round, ending the turn with a discard (SMJ-19)
+            return [Action("discard", k) for k, n in enumerate(me.counts) if n]
         if self.spec.racks > 1:
             declares = self._rack_declares(seat, may_declare, near)
             if self.promised:  # a Mah Jongg claimed must be declared first
@@ -455,19 +457,18 @@ class State:
         return kind.mahjong and self._wins_with(seat, tile, kind.mahjongs)
 
     def _claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
-        """The live racks the discard completes (`mahjongs` at once), each
-        one the pool did not already complete: a Mah Jongg claim needs the tile."""
+        """The live racks complete once the discard joins the pool, when with
+        it the pool completes `mahjongs` of them at once and without it does
+        not (a Mah Jongg claim needs the tile); else none."""
         me = self.seats[seat]
         live = me.live_racks()
-        before = {r for r in live if self._rack_lines(seat, r)}
+        if self._together(seat, live, mahjongs):
+            return []
         me.counts[tile] += 1
         try:
-            after = [r for r in live if self._rack_lines(seat, r)]
-            if mahjongs == 1:
-                return [r for r in after if r not in before]
-            if len(after) < mahjongs or len(before) >= mahjongs:
+            if not self._together(seat, live, mahjongs):
                 return []
-            return after if self._together(seat, after, mahjongs) else []
+            return [r for r in live if self._rack_lines(seat, r)]
         finally:
             me.counts[tile] -= 1
 
@@ -700,20 +701,21 @@ class State:
             for t in (tile, *action.tiles):
                 me.counts[t] -= 1
             rack = action.number
-            fits = self.spec.racks == 1 or self._rack_fits(seat, rack, tile, action.tiles)
-            me.exposures.append(Exposure(tuple(sorted((tile, *action.tiles))), tile, rack,
-                                         killed=not fits))
-            if not fits:  # SMJ-11: exposures no line can use kill their rack's hand
+            exposure = Exposure(tuple(sorted((tile, *action.tiles))), tile, rack)
+            me.exposures.append(exposure)
+            if self.spec.racks > 1 and not self._rack_fits(seat, rack):
+                # SMJ-11: exposures no line can use kill their rack's hand
+                me.exposures[-1] = Exposure(exposure.tiles, tile, rack, killed=True)
                 self._penalise(seat, self.spec.penalties.misfit_exposure, rack)
         self.discard = None
         self.step = Step.TURN
         if self.spec.racks == 1 and self._completes(me.hand()):
             self._end_round(seat, discarder, False)  # a claim completing the hand ends it
-        elif me.dead:
-            self._turn_over(seat)
+        else:
+            self._after_death(seat)
 
-    def _rack_fits(self, seat: int, rack: int, tile: int, tiles: tuple[int, ...]) -> bool:
-        """Whether the rack, with the set just exposed on it, can still make a line."""
+    def _rack_fits(self, seat: int, rack: int) -> bool:
+        """Whether the rack's exposures and the pool can still make a line."""
         return bool(self.matcher.scores(self.seats[seat].hand(rack),
                                         open_hands=self.spec.open_hands))
 
@@ -752,8 +754,7 @@ class State:
             self._end_round(seat, None, not self.claimed_turn)
             return
         self._penalise(seat, self.spec.penalties.false_declare)
-        if self.seats[seat].dead:  # out of the round: play goes on without them
-            self._turn_over(seat)
+        self._after_death(seat)  # out of the round: play goes on without them
 
     def _declare_rack(self, seat: int, action: Action) -> None:
         """A Mah Jongg declared on one rack: its line's tiles leave the pool and
@@ -765,8 +766,7 @@ class State:
         found = [(li, v) for li, v in self._rack_lines(seat, rack) if lines[li].id == action.claim]
         if not found:  # SMJ-19: a wrong Mah Jongg kills that rack's hand
             self._penalise(seat, self.spec.penalties.false_declare, rack)
-            if me.dead:
-                self._turn_over(seat)
+            self._after_death(seat)
             return
         li, variation = found[0]
         used = self._filling(seat, rack, li, variation)
@@ -785,8 +785,17 @@ class State:
             self._end_round(seat, self.claimed_from, not self.claimed_turn)
         elif not me.live_racks():  # nothing left to play for
             me.dead = True
-            self._turn_over(seat)
+            self._after_death(seat)
         elif not any(me.counts):  # every tile declared: the turn ends without a discard
+            self._turn_over(seat)
+
+    def _after_death(self, seat: int) -> None:
+        """On its own turn a seat has lost its last hand: the turn ends at
+        once, or (penalties.dead_turn: discard, SMJ-19) with a discard while
+        it holds tiles. A round ended by dead hands ends now."""
+        me = self.seats[seat]
+        if self.ended or (me.dead and (self.spec.penalties.dead_turn == "ends"
+                                       or not any(me.counts))):
             self._turn_over(seat)
 
     def _mahjong(self, seat: int, rack: int, line: Any, tiles: list[int], concealed: bool

@@ -687,18 +687,35 @@ def test_the_nymj_rulesets_name_the_clause(clause: str) -> None:
     assert clause in _named_clauses(yaml.safe_load(NYMJ_TEXT))  # in a clause: key, not a comment
 
 
-def test_what_the_game_cannot_play_yet_is_refused_not_ignored(tmp_path: Path) -> None:
-    """Several racks a player and several sets of tiles have their keys, but
-    this version plays one rack and one set: a variant asking for more is
-    refused at its key rather than played wrongly."""
-    text = "variant: r\nextends: nymj\nseats: {racks: 2, wins_needed: 3}\ndeck_sets: 2\n"
+def test_racks_sets_and_walls_are_checked_where_they_are_written(tmp_path: Path) -> None:
+    """Several racks and several sets of tiles (Siamese): a seat cannot need
+    more Mah Jonggs than it has racks; a claim completing two at once needs
+    mahjong and two racks; tiles taken out must exist and be there; a pot is
+    not a difference; the seat whose hands died pays only scoring.dead."""
+    text = ("variant: r\nextends: siamese\n"
+            "deck_without: {ZZ: 1, J: 9}\n"
+            "claims:\n  kinds:\n    - {name: two, mahjongs: 2, sizes: [3]}\n"
+            "    - {name: mahjong, mahjong: true}\n  priority: [two, mahjong]\n"
+            "players: {min: 2, max: 3}\nseats: {names: [A, B], racks: 2, wins_needed: 3}\n"
+            "scoring:\n  zero_sum: false\n  win:\n    - {payer: dead, amount: '1'}\n")
     path = _write(tmp_path, "r.yaml", text)
-    problems = check_variant(str(path))
-    assert [d.message.split(" (with")[0] for d in problems] == [
-        "racks: 2 is not played by this version of jongg (one rack per player, one set of "
-        "tiles)",
-        "deck_sets: 2 is not played by this version of jongg (one rack per player, one set "
-        "of tiles)",
-        "a player cannot need more Mah Jonggs than it has racks"]
-    assert problems[0].location == _at(path, text, "2, wins")
-    assert problems[1].location == _at(path, text, "2\n")
+    messages = sorted({d.message.split(" (with")[0] for d in check_variant(str(path))})
+    assert messages == sorted([
+        "a player cannot need more Mah Jonggs than it has racks",
+        "the deck 'american-152' has no tile 'ZZ'",
+        "cannot take 9 J out of 'american-152', which holds 8",
+        "claim 'two' completes 2 Mah Jonggs at once: it needs mahjong: true and as many "
+        "racks (seats.racks is 2)",
+        "scoring.dead is paid by the seat whose hands died (payer: dead), and only it",
+        "a difference payout needs two players, not 3",
+        "2 seat names for 3 players"])
+    located = {d.message: d.location for d in check_variant(str(path))}
+    assert any(loc == _at(path, text, "9}") for loc in located.values())
+
+
+def test_a_zero_sum_game_pays_no_penalty_to_the_bank(tmp_path: Path) -> None:
+    text = ("variant: z\nextends: mjcg\nscoring:\n  win:\n"
+            "    - {payer: discarder, to: bank, amount: '25'}\n")
+    path = _write(tmp_path, "z.yaml", text)
+    assert {d.message.split(" (with")[0] for d in check_variant(str(path))} == {
+        "a zero-sum game cannot award points from the bank or pay them to it"}
