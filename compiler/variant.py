@@ -35,6 +35,7 @@ from jongg.runtime.spec import (
     Penalties,
     Penalty,
     Phase,
+    Pledge,
     Scoring,
     Turn,
     Vote,
@@ -344,7 +345,7 @@ class _Compiler:
             where = (*path, i)
             kind = item["phase"]
             needs = {"pass": ("to", "count"), "courtesy": ("to", "most"),
-                     "vote": ("question", "then")}[kind]
+                     "vote": ("question", "then"), "pledge": ("flag", "count")}[kind]
             missing = [k for k in needs if k not in item]
             if missing:
                 self.problem(where, f"a {kind} phase needs {' and '.join(missing)}")
@@ -361,6 +362,14 @@ class _Compiler:
                 yield Pass(to, item["count"], item["blind"], item["jokers"], clauses)
             elif kind == "courtesy":
                 yield Courtesy(to, item["most"], item["agree"], item["jokers"], clauses)
+            elif kind == "pledge":
+                if item["rack"] > self.data["seats"]["racks"]:
+                    self.problem((*where, "rack"), f"rack {item['rack']} is pledged, but a "
+                                 f"player has {self.data['seats']['racks']}")
+                question = item.get("question", f"pledge rack {item['rack']} to the "
+                                                f"{item['flag']} line")
+                yield Pledge(item["flag"], item["rack"] - 1, item["count"],
+                             tuple(item["forced_off"]), question, clauses)
             else:
                 yield Vote(item["question"], item["rule"],
                            tuple(self.phases(item["then"], (*where, "then"))), clauses)

@@ -16,6 +16,7 @@ person types:
     vote yes|no         a secret vote
     offer 2             the tiles offered in a courtesy pass
     blind 2             pass on 2 of the tiles coming in, unseen (0: none)
+    off                 go off a pledge (Atomic Cat): the tiles set aside rejoin the pool
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def parse_action(deck: Deck, text: str) -> Action:
             return Action("exchange", tile(rest[0]), target=(int(seat), int(exposure)))
         if verb == "vote" and len(rest) == 1 and rest[0].lower() in ("yes", "no"):
             return Action("vote", number=int(rest[0].lower() == "yes"))
+        if verb == "off" and not rest:
+            return Action("off")
         if verb in ("offer", "blind") and len(rest) == 1:
             return Action(verb, number=int(rest[0]))
     except TileError:
@@ -91,4 +94,4 @@ def parse_action(deck: Deck, text: str) -> Action:
     raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, "
                      "declare [RACK [LINE]], claim KIND [TILES] [on RACK], pass, "
                      "exchange TILE SEAT:EXPOSURE, pass TILE, "
-                     "vote yes|no, offer N, blind N")
+                     "vote yes|no, offer N, blind N, off")

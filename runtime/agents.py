@@ -197,8 +197,9 @@ class GreedyAgent:
             rest.remove(t)
         me = state.seats[seat]
         others = {r: me.hand(r).exposures for r in me.live_racks() if r != action.number}
-        plan = self.planner._chain(state, list(others), state.spec.wins_needed - me.mahjongs - 1,
-                                   Counter(rest), others, 1)
+        plan = self.planner._chain(state, seat, list(others),
+                                   state.spec.wins_needed - me.mahjongs - 1, Counter(rest),
+                                   others, 1)
         return plan.away, -(line.value or 0)
 
     def _claim_racks(self, state: State, seat: int, legal: list[Action]) -> Action:

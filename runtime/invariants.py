@@ -21,6 +21,7 @@ def violations(state: State) -> list[str]:
                 found.append(f"a seat holds {n} of {deck.code(kind)}")
             held[kind] += n
         held.update(seat.outgoing)
+        held.update(seat.aside)
         held.update(seat.discards)
         for exposure in seat.exposures:
             held.update(exposure.tiles)

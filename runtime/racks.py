@@ -38,18 +38,22 @@ class RackPlanner:
     """Plans one seat's racks; hands seen before are remembered."""
 
     def __init__(self) -> None:
-        self._nearest: dict[Hand, list[tuple[int, int, int]]] = {}
+        self._nearest: dict[tuple[Hand, frozenset[int] | None],
+                            list[tuple[int, int, int]]] = {}
 
-    def nearest(self, state: State, hand: Hand, k: int) -> list[tuple[int, int, int]]:
-        """(tiles away, line, variation) of the hand's k nearest lines."""
-        known = self._nearest.get(hand)
+    def nearest(self, state: State, hand: Hand, k: int, allowed: frozenset[int] | None = None
+                ) -> list[tuple[int, int, int]]:
+        """(tiles away, line, variation) of the hand's k nearest lines (of
+        those `allowed`, when given)."""
+        known = self._nearest.get((hand, allowed))
         if known is None:
             lines = state.matcher.card.lines
             known = sorted((lines[li].size - s, li, v) for li, s, v in
-                           state.matcher.scores(hand, open_hands=state.spec.open_hands))[:TOP_K]
+                           state.matcher.scores(hand, open_hands=state.spec.open_hands)
+                           if allowed is None or li in allowed)[:TOP_K]
             if len(self._nearest) > 20_000:
                 self._nearest.clear()
-            self._nearest[hand] = known
+            self._nearest[(hand, allowed)] = known
         return known[:k]
 
     def plan(self, state: State, seat: int, pool: tuple[int, ...],
@@ -61,16 +65,17 @@ class RackPlanner:
         need = state.spec.wins_needed - me.mahjongs
         if exposures is None:
             exposures = {r: me.hand(r).exposures for r in racks}
-        return self._chain(state, racks, need, Counter(pool), exposures, TOP_K)
+        return self._chain(state, seat, racks, need, Counter(pool), exposures, TOP_K)
 
-    def _chain(self, state: State, racks: list[int], need: int, pool: Counter[int],
+    def _chain(self, state: State, seat: int, racks: list[int], need: int, pool: Counter[int],
                exposures: dict[int, tuple[tuple[int, ...], ...]], k: int) -> Plan:
         if need <= 0 or not racks:
             return Plan(0, ())
         concealed = tuple(sorted(pool.elements()))
         options = []
         for rack in racks:
-            for away, li, v in self.nearest(state, Hand(concealed, exposures[rack]), k):
+            allowed = state.allowed_lines(seat, rack)
+            for away, li, v in self.nearest(state, Hand(concealed, exposures[rack]), k, allowed):
                 options.append((away, rack, li, v))
         options.sort()
         best = FAR
@@ -81,7 +86,7 @@ class RackPlanner:
             taken = Counter(deck.kind(s.filled_by).index for g in groups for s in g
                             if not s.exposed and s.filled_by is not None)
             missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
-            rest = self._chain(state, [r for r in racks if r != rack], need - 1,
+            rest = self._chain(state, seat, [r for r in racks if r != rack], need - 1,
                                pool - taken, exposures, 1)
             if away + rest.away < best.away:
                 best = Plan(away + rest.away, ((rack, li), *rest.lines), taken + rest.reserved,

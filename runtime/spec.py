@@ -69,7 +69,25 @@ class Courtesy:
     clauses: tuple[str, ...] = ()
 
 
-Phase = Pass | Vote | Courtesy
+@dataclass(frozen=True, slots=True)
+class Pledge:
+    """Right after the deal each seat may pledge one rack to the card's lines
+    flagged `flag` (Siamese's Atomic Cat, SMJ-27). A pledging seat sets
+    `count` tiles aside on that rack, one at a time; they stay there (no
+    tiles move between racks) until the rack's last tile is drawn or claimed
+    and its line declared, or the seat goes off the pledge. Only a pledged
+    rack may win those lines. Drawing a tile of a `forced_off` category once
+    the seat has a Mah Jongg declared ends the pledge."""
+
+    flag: str
+    rack: int  # 0-based
+    count: int
+    forced_off: tuple[str, ...] = ()
+    question: str = ""
+    clauses: tuple[str, ...] = ()
+
+
+Phase = Pass | Vote | Courtesy | Pledge
 
 
 @dataclass(frozen=True, slots=True)

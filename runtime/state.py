@@ -23,7 +23,7 @@ from .card import Card
 from .hand import Hand
 from .payout import settle_match
 from .scoring import BANK, Facts, Mahjong, RoundEnd, ScoreEvent, settle, settle_dead
-from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Vote
+from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Pledge, Vote
 from .walls import lay_out
 
 
@@ -77,6 +77,13 @@ class Seat:
     # Several racks (Siamese): the concealed tiles are one pool every rack
     # draws on; each exposure, and each declared Mah Jongg, belongs to one rack.
     rack_dead: list[bool] = field(default_factory=lambda: [False])
+    pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
+    aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+
+    @property
+    def pledge(self) -> int:
+        """The pledged rack, or -1."""
+        return self.pledged.rack if self.pledged is not None else -1
 
     def concealed(self) -> tuple[int, ...]:
         return tuple(k for k, n in enumerate(self.counts) for _ in range(n))
@@ -104,8 +111,8 @@ class Seat:
 
     @property
     def in_hand(self) -> int:
-        """Concealed tiles, those chosen for a pass included."""
-        return sum(self.counts) + len(self.outgoing)
+        """Concealed tiles, those chosen for a pass or set aside included."""
+        return sum(self.counts) + len(self.outgoing) + len(self.aside)
 
 
 def derived_rng(seed: int, *parts: object) -> random.Random:
@@ -122,6 +129,9 @@ class State:
         assert spec.match is not None
         self.spec = spec
         self.matcher = matcher
+        # card flags whose lines only a pledged rack may win
+        self.pledge_flags = {p.flag for p in spec.phases if isinstance(p, Pledge)}
+        self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
         self.seed = seed
         self.mode = mode
         self.joker = spec.deck.joker_index
@@ -182,6 +192,9 @@ class State:
         self.drawn: int | None = None  # the tile the seat to play just drew
         self.claimed_turn = False  # the turn began with a claimed discard, not a draw
         self.claimed_from: int | None = None  # whose discard began this turn
+        # the tile a pledged rack may take as its last: the one drawn or claimed
+        # this turn, or a discard being judged for a claim; and whose it is
+        self.incoming: tuple[int, int] | None = None
         self.ended: str | None = None  # "dead": a seat's dead hands ended the round
         self.promised: list[int] = []  # racks a Mah Jongg claim must now be declared on
         self.declared: list[Mahjong] = []  # Mah Jonggs of this turn, scored when it ends
@@ -198,7 +211,7 @@ class State:
         while self.phase_queue:
             phase = self.phase_queue.pop(0)
             self.phase = phase
-            if isinstance(phase, Vote):
+            if isinstance(phase, Vote | Pledge):
                 self.step, self.votes = Step.VOTING, {}
                 return
             self.blind = [0] * self.spec.players
@@ -227,6 +240,12 @@ class State:
         tile = self.wall.pop()
         if self.wall_owner:
             self.wall_owner.pop()
+        self.incoming = (seat, tile)
+        me = self.seats[seat]
+        pledged = me.pledged
+        if pledged is not None and me.mahjongs and \
+                self.spec.deck.kinds[tile].category in pledged.forced_off:
+            self._go_off(seat)  # SMJ-27: with a Mah Jongg out, this draw ends the pledge
         self.seats[seat].counts[tile] += 1
         self.drawn = tile
         self.turn = seat
@@ -292,6 +311,8 @@ class State:
                 if kept:
                     return kept
             actions.extend(declares)
+            if me.pledged is not None:  # go off the pledge: its tiles rejoin the pool
+                actions.append(Action("off"))
         elif may_declare and (self.mode is Mode.STRICT or (near and self._completes(me.hand()))):
             actions.append(Action("declare"))
         actions.extend(self._exchanges(seat))
@@ -316,9 +337,47 @@ class State:
         """(line, variation) of every line the pool completes on this rack,
         highest value first, then card order."""
         lines = self.matcher.card.lines
-        done = [(li, v) for li, s, v in self.matcher.scores(
-            self.seats[seat].hand(rack), open_hands=self.spec.open_hands) if s == lines[li].size]
+        done = [(li, v) for li, s, v in self._rack_scores(seat, rack) if s == lines[li].size]
         return sorted(done, key=lambda d: (-(lines[d[0]].value or 0), d[0]))
+
+    def _rack_hand(self, seat: int, rack: int) -> Hand:
+        """What the rack plays with: the pool and its exposures; a pledged
+        rack only its tiles set aside, and the tile just drawn or claimed."""
+        me = self.seats[seat]
+        if rack != me.pledge:
+            return me.hand(rack)
+        last = (self.incoming[1],) if self.incoming and self.incoming[0] == seat else ()
+        return Hand(tuple(sorted((*me.aside, *last))), ())
+
+    def _rack_scores(self, seat: int, rack: int) -> list[tuple[int, int, int]]:
+        """The matcher's scores for the rack, over the lines it may win."""
+        found = self.matcher.scores(self._rack_hand(seat, rack), open_hands=self.spec.open_hands)
+        allowed = self.allowed_lines(seat, rack)
+        return found if allowed is None else [f for f in found if f[0] in allowed]
+
+    def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
+        """The lines a rack may win (None: every line): a pledged rack only
+        its flag's lines, another rack none of the pledge flags' lines."""
+        if not self.pledge_flags:
+            return None
+        pledged = self.seats[seat].pledged
+        flag = pledged.flag if pledged is not None and pledged.rack == rack else ""
+        known = self._allowed.get(flag)
+        if known is None:
+            lines = self.matcher.card.lines
+            known = self._allowed[flag] = frozenset(
+                li for li, line in enumerate(lines)
+                if (flag in line.flags if flag else not self.pledge_flags & set(line.flags)))
+        return known
+
+    def _go_off(self, seat: int) -> None:
+        """The seat leaves its pledge: the tiles set aside rejoin the pool."""
+        me = self.seats[seat]
+        for t in me.aside:
+            me.counts[t] += 1
+        me.aside, me.pledged = [], None
+        self.away[seat] = None
+        self.turn_away = None
 
     def _exchanges(self, seat: int) -> list[Action]:
         rule = self.spec.turn.exchange_jokers
@@ -345,7 +404,7 @@ class State:
             me = self.seats[seat]
             known = len(self.wall) + 99
             for rack in me.live_racks():
-                found = self.matcher.scores(me.hand(rack), open_hands=self.spec.open_hands)
+                found = self._rack_scores(seat, rack)
                 known = min([known] + [lines[li].size - s for li, s, _ in found])
             self.away[seat] = known
         return known
@@ -379,6 +438,8 @@ class State:
                         options.append(pair)
             for tiles in options:
                 for rack in self.seats[seat].live_racks():
+                    if rack == self.seats[seat].pledge:
+                        continue  # a pledged rack takes no exposure
                     if spec.claims.exposure_must_fit and not self._misfit_offered() and \
                             not self._fits(seat, tile, tiles, rack):
                         continue
@@ -405,7 +466,7 @@ class State:
 
     def _exposed_hand(self, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> Hand:
         """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
-        hand = self.seats[seat].hand(rack)
+        hand = self._rack_hand(seat, rack)
         concealed = list(hand.concealed)
         for t in tiles:
             concealed.remove(t)
@@ -462,15 +523,20 @@ class State:
         not (a Mah Jongg claim needs the tile); else none."""
         me = self.seats[seat]
         live = me.live_racks()
-        if self._together(seat, live, mahjongs):
-            return []
-        me.counts[tile] += 1
+        incoming, self.incoming = self.incoming, None
         try:
-            if not self._together(seat, live, mahjongs):
+            if self._together(seat, live, mahjongs):
                 return []
-            return [r for r in live if self._rack_lines(seat, r)]
+            me.counts[tile] += 1
+            self.incoming = (seat, tile)  # a pledged rack's last tile may be this one
+            try:
+                if not self._together(seat, live, mahjongs):
+                    return []
+                return [r for r in live if self._rack_lines(seat, r)]
+            finally:
+                me.counts[tile] -= 1
         finally:
-            me.counts[tile] -= 1
+            self.incoming = incoming
 
     def _together(self, seat: int, racks: list[int], mahjongs: int) -> bool:
         """Whether the pool completes `mahjongs` of these racks at once: each
@@ -497,7 +563,7 @@ class State:
         the matcher fills it): those the declared Mah Jongg exposes."""
         deck = self.spec.deck
         line = self.matcher.card.lines[li]
-        groups = self.matcher.explain(self.seats[seat].hand(rack), line, variation)
+        groups = self.matcher.explain(self._rack_hand(seat, rack), line, variation)
         return [deck.kind(slot.filled_by).index for group in groups for slot in group
                 if not slot.exposed and slot.filled_by is not None]
 
@@ -515,8 +581,10 @@ class State:
 
     def _pass_actions(self, seat: int) -> list[Action]:
         phase = self.phase
-        assert isinstance(phase, Pass | Courtesy)
         counts = self.seats[seat].counts
+        if isinstance(phase, Pledge):  # any tile may be set aside
+            return [Action("pass", k) for k, n in enumerate(counts) if n]
+        assert isinstance(phase, Pass | Courtesy)
         return [Action("pass", k) for k, n in enumerate(counts)
                 if n and (phase.jokers or k != self.joker)]
 
@@ -535,6 +603,8 @@ class State:
                 self._declare(seat, action)
             elif verb == "exchange":
                 self._exchange(seat, action)
+            elif verb == "off":
+                self._go_off(seat)
             else:
                 self._discard(seat, action.tile)
         elif self.step is Step.CLAIMS:
@@ -549,7 +619,9 @@ class State:
                 self._hand_over()
         elif self.step is Step.VOTING:
             self.votes[seat] = action.number
-            if not self.current_players():
+            if not self.current_players() and isinstance(self.phase, Pledge):
+                self._pledges_made(self.phase)
+            elif not self.current_players():
                 assert isinstance(self.phase, Vote)
                 yes = sum(self.votes.values())
                 go = yes > 0 if self.phase.rule == "any-yes" else yes == len(self.votes)
@@ -560,6 +632,17 @@ class State:
             self.offers[seat] = action.number
             if not self.current_players():
                 self._counts_agreed()
+
+    def _pledges_made(self, phase: Pledge) -> None:
+        """Every seat has said whether it pledges: the pledging seats choose
+        the tiles they set aside, one at a time."""
+        for seat, yes in self.votes.items():
+            if yes:
+                self.seats[seat].pledged = phase
+        self.pass_count = [phase.count if self.votes[s] else 0 for s in range(self.spec.players)]
+        self.step = Step.PASSING
+        if not self.current_players():
+            self._next_phase()
 
     def _counts_agreed(self) -> None:
         """Every seat has said how many: the tiles each now chooses from hand.
@@ -594,6 +677,7 @@ class State:
 
     def _discard(self, seat: int, tile: int) -> None:
         self._score_declared(winning=False)
+        self.incoming = None
         me = self.seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
@@ -696,6 +780,7 @@ class State:
         self.drawn = None
         self.claimed_turn = True  # a win on this turn is not self-drawn
         self.claimed_from = discarder
+        self.incoming = (seat, tile)
         self.away[seat] = None
         if not kind.mahjong:  # the claimed tile is on the rack before anything is exposed
             for t in (tile, *action.tiles):
@@ -716,8 +801,7 @@ class State:
 
     def _rack_fits(self, seat: int, rack: int) -> bool:
         """Whether the rack's exposures and the pool can still make a line."""
-        return bool(self.matcher.scores(self.seats[seat].hand(rack),
-                                        open_hands=self.spec.open_hands))
+        return bool(self._rack_scores(seat, rack))
 
     def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
         """Apply a mistake's penalty. A dead hand with several racks is the
@@ -771,8 +855,13 @@ class State:
         li, variation = found[0]
         used = self._filling(seat, rack, li, variation)
         before = [e for e in me.exposures if e.rack == rack]
-        for t in used:
-            me.counts[t] -= 1
+        if rack == me.pledge:  # the pledge is kept: its tiles and the last one
+            me.aside, me.pledged = [], None
+            assert self.incoming is not None
+            me.counts[self.incoming[1]] -= 1
+        else:
+            for t in used:
+                me.counts[t] -= 1
         me.exposures = [Exposure(e.tiles, e.claimed, e.rack, mahjong=True)
                         if e.rack == rack else e for e in me.exposures]
         me.exposures.append(Exposure(tuple(sorted(used)), -1, rack, mahjong=True))
@@ -858,6 +947,12 @@ class State:
         """Every seat has chosen: the passed tiles reach their partners; a
         blind passer forwards, unseen, the first tiles its neighbour chose."""
         phase = self.phase
+        if isinstance(phase, Pledge):  # the tiles chosen stay on the seat's pledged rack
+            for me in self.seats:
+                me.aside, me.outgoing = me.outgoing, []
+            self.away = [None] * self.spec.players
+            self._next_phase()
+            return
         assert isinstance(phase, Pass | Courtesy)
         n = self.spec.players
         source = {self._partner(s, phase.to): s for s in range(n)}
@@ -948,6 +1043,7 @@ class State:
             "scores": list(self.scores), "wall": len(self.wall),
             "hand": deck.codes(self.seats[seat].concealed()),
             "passing": deck.codes(self.seats[seat].outgoing),
+            **({"aside": deck.codes(sorted(self.seats[seat].aside))} if self.pledge_flags else {}),
             "blind": self.blind[seat] if self.step is Step.PASSING else 0,
             "turn": self.turn if self.step is Step.TURN else None,
             "discard": (None if self.discard is None else
@@ -962,7 +1058,8 @@ class State:
                                              if e.rack == r and not e.mahjong],
                                "mahjong": [t for e in s.exposures if e.rack == r and e.mahjong
                                            for t in deck.codes(e.tiles)],
-                               "dead": dead} for r, dead in enumerate(s.rack_dead)]}
+                               "dead": dead, "pledged": r == s.pledge}
+                              for r, dead in enumerate(s.rack_dead)]}
                    if self.spec.racks > 1 else {}),
             } for s in self.seats],
             "results": [r.public() for r in self.results],
@@ -979,7 +1076,8 @@ class State:
                 "step": str(self.step), "wall": self.wall,
                 "seats": [[s.counts, [e.tiles for e in s.exposures], s.discards, s.dead,
                            s.skips] + ([s.rack_dead, [(e.rack, e.mahjong, e.killed)
-                                                      for e in s.exposures]]
+                                                      for e in s.exposures],
+                                        sorted(s.aside), s.pledge]
                                        if self.spec.racks > 1 else [])
                           for s in self.seats],
                 "events": [e.public() for e in self.events]}

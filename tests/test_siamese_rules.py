@@ -20,7 +20,7 @@ from jongg.runtime.invariants import violations
 from jongg.runtime.payout import settle_match
 from jongg.runtime.play import play_match
 from jongg.runtime.scoring import BANK
-from jongg.runtime.spec import Payout
+from jongg.runtime.spec import Payout, Pledge
 from jongg.runtime.state import Exposure, IllegalAction, Mode, State, Step
 from jongg.runtime.tiles import parse_tiles
 from jongg.runtime.walls import lay_out, wall_sizes
@@ -45,18 +45,46 @@ def first(tiles: str, n: int) -> str:
     return " ".join(tiles.split()[:n])
 
 
+def table(variant: str, players: int, hands: dict[int, str], draws: str = "",
+          mode: Mode = Mode.GUARDED, pledges: dict[int, str] | None = None,
+          **kw: object) -> State:
+    """A rigged deal, played past the Atomic Cat question: the seats in
+    `pledges` set those 13 tiles aside on rack 1, the others decline; East
+    then draws the last of its 28 tiles (SMJ-08)."""
+    pledges = pledges or {}
+    east = hands[0].split()
+    state = rigged(game(variant, players), hands | {0: " ".join(east[:-1])},
+                   f"{east[-1]} {draws}", mode=mode, **kw)  # type: ignore[arg-type]
+    open_play(state, pledges)
+    return state
+
+
+def open_play(state: State, pledges: dict[int, str] | None = None) -> None:
+    """Answer the Atomic Cat question for every seat (SMJ-27), and set aside."""
+    pledges = pledges or {}
+    for seat in range(state.spec.players):
+        act(state, seat, "vote yes" if seat in pledges else "vote no")
+    for seat, tiles in pledges.items():
+        for tile in tiles.split():
+            act(state, seat, f"pass {tile}")
+
+
+def royale(hands: dict[int, str], draws: str = "", mode: Mode = Mode.GUARDED,
+           players: int = 4) -> State:
+    return table("royale-siamese", players, hands, draws, mode)
+
+
 def siamese(hands: dict[int, str], draws: str = "", mode: Mode = Mode.GUARDED,
             **kw: object) -> State:
-    return rigged(game("siamese", 2), hands, draws, mode=mode, **kw)  # type: ignore[arg-type]
+    return table("siamese", 2, hands, draws, mode, **kw)  # type: ignore[arg-type]
 
 
 def declared(state: State, seat: int, rack: int, tiles: str) -> None:
     """Put a declared Mah Jongg on a seat's rack (1-based), as if made earlier:
     its tiles come out of the wall, so tiles stay conserved."""
     found = parse_tiles(state.spec.deck, tiles)
-    for t in found:
-        at = len(state.wall) - 1 - state.wall[::-1].index(t)
-        del state.wall[at]
+    for t in found:  # from the bottom of the wall: the rigged draws stay on top
+        state.wall.remove(t)
         if state.wall_owner:
             state.wall_owner.pop()
     state.seats[seat].exposures.append(Exposure(tuple(sorted(found)), -1, rack - 1, mahjong=True))
@@ -134,6 +162,8 @@ def test_the_die_cuts_easts_first_wall_by_that_many_stacks(die: int) -> None:
 @clause("SMJ-05", "SMJ-08")
 def test_27_each_four_at_a_time_from_easts_walls_then_east_picks_the_28th() -> None:
     state = game("siamese", 2).new_match(5)
+    assert [sum(s.counts) for s in state.seats] == [27, 27]
+    open_play(state)
     assert [sum(s.counts) for s in state.seats] == [28, 27]
     # 55 tiles left East's walls (54 dealt, the 28th drawn); West's are untouched
     assert Counter(state.wall_owner) == {0: 76 - 55, 1: 76}
@@ -145,6 +175,7 @@ def test_27_each_four_at_a_time_from_easts_walls_then_east_picks_the_28th() -> N
 @clause("SMJ-29", "SMJ-30")
 def test_royale_uses_each_players_two_walls_before_the_next_players() -> None:
     state = game("royale-siamese", 4).new_match(2)
+    open_play(state)
     assert [sum(s.counts) for s in state.seats] == [28, 27, 27, 27]
     # 109 tiles taken: East's 76, then 33 of South's (the player to East's right)
     assert Counter(state.wall_owner) == {1: 76 - 33, 2: 76, 3: 76}
@@ -159,8 +190,11 @@ def test_royale_uses_each_players_two_walls_before_the_next_players() -> None:
 @pytest.mark.parametrize("variant,players", [("siamese", 2), ("royale-siamese", 3),
                                              ("imperial-siamese", 4)])
 def test_there_is_no_charleston(variant: str, players: int) -> None:
-    assert game(variant, players).spec.phases == ()
-    assert game(variant, players).new_match(0).step is Step.TURN
+    # the only pre-play phase is the Atomic Cat question (SMJ-27): no tile changes hands
+    assert [type(p) for p in game(variant, players).spec.phases] == [Pledge]
+    state = game(variant, players).new_match(0)
+    open_play(state)
+    assert state.step is Step.TURN
 
 
 @clause("SMJ-08")
@@ -422,8 +456,7 @@ def test_a_mah_jongg_claimed_in_error_is_refused_and_exposes_nothing() -> None:
 
 @clause("SMJ-33")
 def test_royale_a_player_with_two_dead_hands_is_out_and_the_others_play_on() -> None:
-    g = game("royale-siamese", 3)
-    state = rigged(g, {0: f"{JUNK_14} {OTHER_14}"}, mode=Mode.STRICT)
+    state = royale({0: f"{JUNK_14} {OTHER_14}"}, mode=Mode.STRICT, players=3)
     act(state, 0, "declare 1")
     act(state, 0, "declare 2")
     assert state.seats[0].dead and state.round == 0 and state.events == []
@@ -445,23 +478,22 @@ def test_royale_a_player_with_two_dead_hands_is_out_and_the_others_play_on() -> 
 
 @clause("SMJ-31")
 def test_royale_star_lines_earn_25_jokerless_and_quints_are_not_doubled() -> None:
-    g = game("royale-siamese", 4)
     year_6 = "2B 0B 2B 6B 2C 0C 2C 6C 2D 0D 2D 6D RD GD"
     # year-6 (*) is 50: jokerless it earns +25, not the double; +10 closed
-    star = rigged(g, {0: f"{year_6.replace('0B', 'WD').replace('0C', 'WD').replace('0D', 'WD')}"
+    star = royale({0: f"{year_6.replace('0B', 'WD').replace('0C', 'WD').replace('0D', 'WD')}"
                          f" {JUNK_14}"})
     line = [t for t in texts(star, 0) if t.startswith("declare")]
     assert line == ["declare 1 year-6", "declare 2 year-6"]
     act(star, 0, "declare 1 year-6")
     act(star, 0, "discard 9B")
     assert awards(star) == [50 + 25 + 10]
-    quint = rigged(g, {0: f"1B 1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 3B {JUNK_14}"})
+    quint = royale({0: f"1B 1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 3B {JUNK_14}"})
     act(quint, 0, "declare 1 quint-1")
     act(quint, 0, "discard 9B")
     assert awards(quint) == [40 + 10]  # a jokerless quint is not doubled
     siamese_plain = siamese({0: f"{HONOR_1} {JUNK_14}"})
     act(siamese_plain, 0, "declare 1 honor-1")
-    royale_plain = rigged(g, {0: f"{HONOR_1} {JUNK_14}"})
+    royale_plain = royale({0: f"{HONOR_1} {JUNK_14}"})
     act(royale_plain, 0, "declare 1 honor-1")
     for state in (siamese_plain, royale_plain):
         act(state, 0, "discard 9B")
@@ -470,17 +502,16 @@ def test_royale_star_lines_earn_25_jokerless_and_quints_are_not_doubled() -> Non
 
 @clause("SMJ-32")
 def test_royale_mah_jongg_goes_to_a_double_first_then_nearest_the_discarder() -> None:
-    g = game("royale-siamese", 4)
     even_5 = "2C 2C 2C 4C 4C 4C 6B 6B 6B 8B 8B WD WD"  # even-5 waiting on an 8B
     even_2 = "F F F F 8C 8C 8C 8C 8D 8D 8D 8D 8B"  # even-2 waiting on an 8B
     hands = {0: f"{JUNK_13} 8B {OTHER_14}", 1: f"{EVEN_3_LESS_8B} {JUNK_14}",
              2: f"{even_5} {JUNK_14}", 3: f"{HONOR_1} {even_2}"}
-    nearest = rigged(g, hands | {3: f"{even_2} {JUNK_14}"})
+    nearest = royale(hands | {3: f"{even_2} {JUNK_14}"})
     act(nearest, 0, "discard 8B")
     for seat in (1, 2, 3):
         act(nearest, seat, "claim mahjong")
     assert nearest.turn == 1  # South sits nearest after East
-    double = rigged(g, hands)
+    double = royale(hands)
     act(double, 0, "discard 8B")
     for seat, claim in ((1, "claim mahjong"), (2, "claim mahjong"), (3, "claim double")):
         act(double, seat, claim)
@@ -549,3 +580,83 @@ def test_the_engine_never_makes_those_mistakes(variant: str, players: int) -> No
         live.apply(seat, action)
         if action.verb == "discard" and live.round == round_:
             assert live.seats[seat].discards[-1] == action.tile
+
+
+# -- Atomic Cat ----------------------------------------------------------------------
+
+ATOMIC_ASIDE = "1C 2C 3C 4D 5D 6D 7B 8B 9B N E W S"  # atomic-cat with a = Craks: the 14th is RD
+EVEN_2_EIGHTS = "F F F F 8C 8C 8C 8C 8D 8D 8D 8D 8B 8B"  # even-2 with n = 8
+
+
+@clause("SMJ-27")
+def test_atomic_cat_is_declared_right_after_the_deal_with_13_tiles_on_rack_one() -> None:
+    state = game("siamese", 2).new_match(4)
+    assert state.step is Step.VOTING and isinstance(state.phase, Pledge)
+    assert "Atomic Cat" in state.phase.question and state.phase.rack == 0
+    east = siamese({0: f"{ATOMIC_ASIDE} {first(OTHER_14, 13)} RD"}, pledges={0: ATOMIC_ASIDE})
+    me = east.seats[0]
+    assert me.pledge == 0 and sorted(east.spec.deck.codes(me.aside)) == \
+        sorted(ATOMIC_ASIDE.split())
+    assert east.spec.deck.code(east.drawn or 0) == "RD"  # the 28th, drawn: the 14th on rack 1
+    # the 13 stay on rack 1: not discarded, not used by rack 2 (no tiles move between racks)
+    legal = texts(east, 0)
+    assert "discard N" not in legal and "discard RD" in legal
+    assert "declare 1 atomic-cat" in legal
+    assert not any(t.startswith("declare 2") for t in legal)
+    act(east, 0, "declare 1 atomic-cat")
+    act(east, 0, "discard 1B")
+    assert me.pledge == -1 and me.aside == [] and me.won(0)
+    assert awards(east) == [75 + 10]  # singles: no jokerless double; closed +10
+
+
+@clause("SMJ-27")
+def test_only_a_pledged_rack_wins_atomic_cat() -> None:
+    state = siamese({0: f"{ATOMIC_ASIDE} RD {JUNK_14}"})
+    assert not any("atomic-cat" in t for t in texts(state, 0))
+
+
+@clause("SMJ-27")
+def test_a_tile_claimed_for_atomic_cat_must_be_declared() -> None:
+    state = siamese({0: f"{ATOMIC_ASIDE} {OTHER_14}", 1: f"{JUNK_13} {first(JUNK_14, 9)} "
+                                                         "RD RD 4B 6B 2B"},
+                    draws="N", pledges={0: ATOMIC_ASIDE})
+    act(state, 0, "discard W")
+    act(state, 1, "discard RD")
+    assert "claim mahjong" in texts(state, 0)
+    act(state, 0, "claim mahjong")
+    assert texts(state, 0) == ["declare 1 atomic-cat"]  # SMJ-27.4: you must declare
+
+
+@clause("SMJ-27")
+def test_with_a_mah_jongg_out_drawing_a_flower_ends_atomic_cat() -> None:
+    state = siamese({0: f"{ATOMIC_ASIDE} W", 1: f"{JUNK_13} {JUNK_14}"}, draws="N F",
+                    pledges={0: ATOMIC_ASIDE})
+    declared(state, 0, 2, EVEN_2_EIGHTS)
+    assert violations(state) == []
+    act(state, 0, "discard W")
+    act(state, 1, "discard N")
+    me = state.seats[0]
+    assert state.turn == 0 and state.spec.deck.code(state.drawn or 0) == "F"
+    assert me.pledge == -1 and me.aside == [] and sum(me.counts) == 14
+    assert violations(state) == []
+
+
+@clause("SMJ-27")
+def test_going_off_atomic_cat_returns_the_13_to_the_pool() -> None:
+    state = siamese({0: f"{ATOMIC_ASIDE} {OTHER_14}"}, pledges={0: ATOMIC_ASIDE})
+    assert "off" in texts(state, 0) and "discard N" not in texts(state, 0)
+    act(state, 0, "off")
+    assert state.seats[0].pledge == -1 and "discard N" in texts(state, 0)
+    assert "off" not in texts(state, 0)
+
+
+@clause("SMJ-27")
+def test_atomic_cat_has_no_duplicate_numbers() -> None:
+    card = game("siamese", 2).matcher.card
+    line = card.line("atomic-cat")
+    assert "atomic" in line.flags and not line.jokers
+    deck = card.deck
+    for variation in line.variations:
+        numbers = [deck.kinds[t].number for g in variation.groups for t in g.tiles
+                   if deck.kinds[t].number is not None]
+        assert sorted(numbers) == list(range(1, 10))
