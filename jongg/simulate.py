@@ -91,7 +91,11 @@ class Summary:
     round_wins: list[int] = field(default_factory=list)
     self_drawn: int = 0
     by_claim: int = 0
-    wall_games: int = 0
+    wall_games: int = 0  # no Mah Jongg declared
+    unwon: int = 0  # several racks: Mah Jonggs declared, but nobody won before the wall ran out
+    dead_ends: int = 0  # ended by a seat's dead hands
+    mahjongs: list[int] = field(default_factory=list)  # declared, by seat
+    payout_totals: list[float] | None = None
     turns: int = 0
     decisions: int = 0
     score_totals: list[int] = field(default_factory=list)
@@ -105,7 +109,11 @@ class Summary:
             self.match_wins = [0.0] * self.players
             self.round_wins = [0] * self.players
             self.score_totals = [0] * self.players
+            self.mahjongs = [0] * self.players
         self.games += 1
+        if record.payouts is not None:
+            totals = self.payout_totals or [0.0] * self.players
+            self.payout_totals = [t + p for t, p in zip(totals, record.payouts, strict=True)]
         for seat in record.winners:
             self.match_wins[seat] += 1 / len(record.winners)
         for seat, score in enumerate(record.scores):
@@ -114,8 +122,16 @@ class Summary:
             self.rounds += 1
             self.turns += int(r["turns"])
             winner = r["winner"]
+            declared = r.get("mahjongs", [{"seat": winner}] if winner is not None else [])
+            for mahjong in declared:
+                self.mahjongs[int(mahjong["seat"])] += 1
             if winner is None:
-                self.wall_games += 1
+                if r.get("how") == "dead":
+                    self.dead_ends += 1
+                elif declared:
+                    self.unwon += 1
+                else:
+                    self.wall_games += 1
                 continue
             self.round_wins[int(winner)] += 1
             if r["self_drawn"]:
@@ -129,14 +145,16 @@ class Summary:
 
     def to_json(self) -> dict[str, Any]:
         seats = [{"seat": s, "match_wins": w, "ci95": list(wilson(w, self.games)),
-                  "round_wins": self.round_wins[s],
-                  "mean_score": self.score_totals[s] / self.games if self.games else 0.0}
+                  "round_wins": self.round_wins[s], "mahjongs": self.mahjongs[s],
+                  "mean_score": self.score_totals[s] / self.games if self.games else 0.0,
+                  **({"mean_payout": round(self.payout_totals[s] / self.games, 2)}
+                     if self.payout_totals is not None and self.games else {})}
                  for s, w in enumerate(self.match_wins)]
         return {"variant": self.variant, "players": self.players, "agents": self.agents,
                 "seed": self.seed, "games": self.games, "rounds": self.rounds,
                 "violations": self.violations, "problems": self.problems[:20],
                 "self_drawn": self.self_drawn, "by_claim": self.by_claim,
-                "wall_games": self.wall_games,
+                "wall_games": self.wall_games, "unwon": self.unwon, "dead_ends": self.dead_ends,
                 "mean_turns": self.turns / self.rounds if self.rounds else 0.0,
                 "seats": seats, "lines": dict(self.lines.most_common()),
                 "decisions": self.decisions, "seconds": round(self.seconds, 3),

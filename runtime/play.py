@@ -25,6 +25,7 @@ class MatchRecord:
     rounds: list[dict[str, object]]
     decisions: int
     violations: list[str] = field(default_factory=list)
+    payouts: list[float] | None = None  # money at the match's end, when the variant pays out
 
 
 def agents_for(names: Sequence[str], seed: int, players: int) -> list[Agent]:
@@ -62,5 +63,6 @@ def play_match(game: Game, seed: int, agent_names: Sequence[str] = ("random",), 
     if not state.is_terminal() and len(problems) <= 20:
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
     record = MatchRecord(seed, list(state.scores), state.winners(),
-                         [r.public() for r in state.results], state.decisions, problems)
+                         [r.public() for r in state.results], state.decisions, problems,
+                         state.payouts() if state.is_terminal() else None)
     return record, state

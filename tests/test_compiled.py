@@ -115,7 +115,7 @@ def test_compile_writes_a_file_that_match_reads(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "sample.npz"
     assert main(["compile", "sample", "-o", str(out)]) == 0
-    assert "card 'sample': 61 lines" in capsys.readouterr().out
+    assert "card 'sample': 62 lines" in capsys.readouterr().out
     c = card("sample")
     tiles = [t for g in c.lines[0].variations[0].groups for t in g.tiles][:-1]
     assert main(["match", "--matcher", str(out), "--hand", " ".join(c.deck.codes(tiles)),

@@ -28,7 +28,8 @@ from jongg.runtime.spec import GameSpec
 from .conftest import run_cli, where
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ["classic", "mjcg", "mjcg-advanced", "mjcg-card", "nymj"]
+SHIPPED = ["classic", "imperial-siamese", "mjcg", "mjcg-advanced", "mjcg-card", "nymj",
+           "royale-siamese", "siamese"]
 
 # A complete variant written out in full (no extends), valid at 3 and 4 players. Each
 # bad variant below is this text with one or more pieces replaced.
@@ -107,7 +108,8 @@ BAD = [
     # id, replacements, players, error class, needle (occurrence), message, hint
     ("unknown-phase", [(BEFORE_CLAIMS, "before_play: [{phase: dance}]\n" + BEFORE_CLAIMS)], 4,
      SchemaError, ("dance", 0),
-     "$.before_play[0].phase: 'dance' is not one of ['pass', 'vote', 'courtesy']", None),
+     "$.before_play[0].phase: 'dance' is not one of ['pass', 'vote', 'courtesy', 'pledge']",
+     None),
     ("priority-names-no-claim", [(PRIORITY, "priority: [mahjong, set, chow]")], 4,
      SemanticError, ("chow", 0), "priority names no claim 'chow'", "claims here: mahjong, set"),
     ("claim-missing-from-priority", [(PRIORITY, "priority: [mahjong]")], 4,
@@ -543,7 +545,8 @@ def test_show_resolved_prints_every_default(capsys: pytest.CaptureFixture[str]) 
     assert data["seats"] == {"racks": 1, "wins_needed": 1}
     assert data["claims"]["kinds"][0] == {"name": "mahjong", "mahjong": True,
                                           "clause": ["NYMJ-13", "NYMJ-19"], "sizes": [],
-                                          "runs": False, "jokers": True, "from": "any"}
+                                          "runs": False, "jokers": True, "from": "any",
+                                          "mahjongs": 1}
     assert data["claims"]["jokers"] is True
     assert data["scoring"]["win"][0]["to"] == "winner"
     assert data["players"] == {"min": 3, "max": 4, "default": 4, "clause": "NYMJ-02"}
@@ -607,9 +610,10 @@ def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) 
     assert shipped("variant") == SHIPPED
     status, out, err = run_cli(capsys, "variant", "check", *SHIPPED)
     assert status == 0 and err == ""
-    assert out.splitlines() == ["classic: ok: 4-4 players", "mjcg: ok: 3-6 players",
-                                "mjcg-advanced: ok: 3-6 players", "mjcg-card: ok: 3-6 players",
-                                "nymj: ok: 3-4 players"]
+    assert out.splitlines() == ["classic: ok: 4-4 players", "imperial-siamese: ok: 2-4 players",
+                                "mjcg: ok: 3-6 players", "mjcg-advanced: ok: 3-6 players",
+                                "mjcg-card: ok: 3-6 players", "nymj: ok: 3-4 players",
+                                "royale-siamese: ok: 3-4 players", "siamese: ok: 2-2 players"]
     for name in SHIPPED:
         assert check_variant(name) == []
 
@@ -653,7 +657,9 @@ COUNTS = [(name, n) for name in shipped("variant") for n in player_counts(resolv
 def test_the_player_counts_are_the_ones_the_files_say() -> None:
     card_game = [(name, players) for name in ("mjcg", "mjcg-advanced", "mjcg-card")
                  for players in (3, 4, 5, 6)]
-    assert [("classic", 4), *card_game, ("nymj", 3), ("nymj", 4)] == COUNTS
+    siamese = [("imperial-siamese", 2), ("imperial-siamese", 3), ("imperial-siamese", 4)]
+    assert [("classic", 4), *siamese, *card_game, ("nymj", 3), ("nymj", 4),
+            ("royale-siamese", 3), ("royale-siamese", 4), ("siamese", 2)] == COUNTS
 
 
 @pytest.mark.parametrize(("name", "players"), COUNTS, ids=[f"{n}-{p}" for n, p in COUNTS])
@@ -664,7 +670,7 @@ def test_shipped_variant_compiles_and_its_deal_fits(name: str, players: int) -> 
     dealt = spec.deal * players + spec.dealer_extra
     assert dealt <= spec.deck.size
     assert spec.dealer_extra >= 0
-    assert spec.deal + spec.dealer_extra <= spec.hand_size
+    assert spec.deal + spec.dealer_extra <= spec.hand_size * spec.racks
     assert spec.match is not None
     assert set(spec.claims.priority) == {k.name for k in spec.claims.kinds}
 
