@@ -3,8 +3,11 @@
 The screen is drawn with rich (plain text when NO_COLOR is set or the output
 is not a terminal). At every decision of the person's seat it shows the
 hand by suit, every exposure and discard, the last discard, the wall, the
-scores and whose turn it is, then reads a short command. Bots play the other
-seats at a readable pace (`--fast` skips the pauses). The game is written to
+scores and whose turn it is, then reads a short command. In a variant where
+every player plays several racks at once (Siamese), each rack is shown apart
+(its exposures, its declared Mah Jongg, whether it is dead) and the one pool
+of concealed tiles the racks share is shown once. Bots play the other seats
+at a readable pace (`--fast` skips the pauses). The game is written to
 its log as it goes; `--resume LOG` continues it exactly where it stopped.
 """
 
@@ -14,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -21,8 +25,12 @@ from rich.text import Text
 from jongg.runtime.actions import Action, parse_action
 from jongg.runtime.agents import AGENTS, Agent
 from jongg.runtime.game import Game
+from jongg.runtime.hand import Hand
 from jongg.runtime.log import Header, LogWriter, read_header, read_lines
-from jongg.runtime.state import IllegalAction, Mode, State, Step
+from jongg.runtime.racks import RackPlanner
+from jongg.runtime.scoring import BANK, ScoreEvent
+from jongg.runtime.spec import Pledge
+from jongg.runtime.state import IllegalAction, Mode, Seat, State, Step
 from jongg.runtime.tiles import TileError
 
 HUMAN = "human"
@@ -42,6 +50,36 @@ HELP = """commands:
   help                      this text and what is legal now
   quit                      stop; the log keeps the game (resume with --resume LOG)
 any action may also be typed whole: 'claim set R2 R4', 'pass R3', 'vote yes', 'offer 2'"""
+
+# Added to HELP when every player plays several racks from one pool of tiles.
+RACK_HELP = """with racks ({racks} each here; {wins} Mah Jongg{s} win the round):
+  m                         declare the one Mah Jongg possible, or choose among those listed
+  m RACK, m RACK LINE       declare that rack's Mah Jongg: its highest line, or LINE
+  claims name their rack:   'claim set R2 R2 J on 2' exposes the set on rack 2
+  hint                      a plan sharing your pool between your racks, rack by rack
+  your tiles are one pool every rack draws on; positions count in the pool"""
+
+# Added to RACK_HELP when a rack may be pledged to a line right after the deal.
+PLEDGE_HELP = "  off" + " " * 23 + "go off your pledge: the tiles set aside rejoin the pool"
+
+
+@dataclass(frozen=True)
+class Before:
+    """What one seat had before an action, to tell what the action changed
+    (kept because a round's end deals new seats at once)."""
+
+    dead: bool
+    skips: int
+    exposures: int
+    rack_dead: tuple[bool, ...]
+    won: tuple[bool, ...]
+    pledge: int  # the pledged rack, or -1
+
+    @classmethod
+    def of(cls, seat: Seat) -> Before:
+        racks = range(len(seat.rack_dead))
+        return cls(seat.dead, seat.skips, len(seat.exposures), tuple(seat.rack_dead),
+                   tuple(seat.won(r) for r in racks), seat.pledge)
 
 
 class Quit(Exception):
@@ -84,6 +122,28 @@ class Table:
             out.append_text(self.tile(t))
         return out
 
+    def codes(self, codes: Sequence[str]) -> Text:
+        """Tiles given by code, as the observation gives them."""
+        deck = self.game.spec.deck
+        return self.tiles([deck.kind(c).index for c in codes])
+
+    @property
+    def racks(self) -> int:
+        return self.game.spec.racks
+
+    @property
+    def pledging(self) -> Pledge | None:
+        """The pledge being made now (its vote, or the tiles set aside), if any."""
+        state = self.state
+        phase = getattr(state, "phase", None)
+        return phase if isinstance(phase, Pledge) and state.step in (
+            Step.VOTING, Step.PASSING) else None
+
+    def value(self, line_id: str | None) -> int:
+        """A card line's value (0 when it has none)."""
+        line = next((x for x in self.game.matcher.card.lines if x.id == line_id), None)
+        return (line.value or 0) if line is not None else 0
+
     def name(self, seat: int) -> str:
         spec = self.game.spec
         who = spec.seats[seat] + (" (you)" if seat == self.human else "")
@@ -96,6 +156,9 @@ class Table:
         return f"{spec.word('points')}: {listed}"
 
     def screen(self) -> None:
+        if self.racks > 1:
+            self.rack_screen()
+            return
         state, spec, console = self.state, self.game.spec, self.console
         playing = f" · to play: {spec.seats[state.turn]}" if state.step is Step.TURN else ""
         console.rule(f"{spec.title} · round {state.round + 1} · {spec.word('dealer')}: "
@@ -126,6 +189,68 @@ class Table:
         if state.step is Step.TURN and state.turn == self.human and state.drawn is not None:
             console.print(Text("you drew: ").append_text(self.tile(state.drawn)))
 
+    def rack_screen(self) -> None:
+        """The screen when every player plays several racks: drawn from what
+        the person's seat may see (its observation), rack by rack."""
+        state, spec, console = self.state, self.game.spec, self.console
+        view = state.observation(self.human)
+        wall = f"wall {view['wall']}"
+        if "die" in view:  # walls built on the table
+            wall += f" (die {view['die']}, drawing from {spec.seats[view['wall_of']]}'s wall)"
+        playing = f" · to play: {spec.seats[view['turn']]}" if view["turn"] is not None else ""
+        console.rule(f"{spec.title} · round {view['round'] + 1} · {spec.word('dealer')}: "
+                     f"{spec.seats[view['dealer']]} · {wall}{playing}")
+        console.print(self.scores() + f"  ({self.mahjong()}s to win the round: "
+                      f"{spec.wins_needed})")
+        for seat, seen in enumerate(view["seats"]):
+            line = Text(f"{self.name(seat)}: {seen['concealed']} in hand")
+            if seen["dead"]:
+                line.append("  OUT (no live rack)", style="bold red")
+            if seen["skips"]:
+                line.append(f"  skips {seen['skips']}", style="yellow")
+            console.print(line)
+            for number, rack in enumerate(seen["racks"]):
+                console.print(self.rack_line(seat, number, rack))
+            if seen["discards"]:
+                console.print(Text("   discards: ").append_text(self.codes(seen["discards"])))
+        if view["discard"] is not None:
+            seat, code = view["discard"]
+            console.print(Text("last discard: ").append_text(self.codes([code]))
+                          .append(f" by {spec.seats[seat]}"))
+        pool = view["hand"]
+        console.print(Text(f"your pool ({len(pool)} tiles, for your {self.racks} racks): ",
+                           style="bold").append_text(self.tiles(
+                               state.seats[self.human].concealed(), numbered=True)))
+        if view["passing"]:
+            console.print(Text("setting aside: " if self.pledging else "passing: ")
+                          .append_text(self.codes(view["passing"])))
+        if "drawn" in view:
+            console.print(Text("you drew: ").append_text(self.codes([view["drawn"]])))
+
+    def rack_line(self, seat: int, number: int, rack: dict[str, Any]) -> Text:
+        """One rack: '   rack 2: [R2 R2 R2]  Mah Jongg even-3: 2B 2B ...  DEAD'."""
+        parts: list[Text] = []
+        for exposure in rack["exposures"]:
+            parts.append(Text("[").append_text(self.codes(exposure)).append("]"))
+        if rack["mahjong"]:
+            made = next((m.line for m in [*self.state.mahjongs, *self.state.declared]
+                         if m.seat == seat and m.rack == number), None)
+            parts.append(Text(f"{self.mahjong()}" + (f" {made}" if made else "") + ": ",
+                              style="bold green").append_text(self.codes(rack["mahjong"])))
+        if rack.get("pledged"):  # the tiles set aside are seen by their owner only
+            me = self.state.seats[seat]
+            flag = me.pledged.flag if me.pledged is not None else ""
+            pledged = Text(f"pledged to the {flag} line", style="bold magenta")
+            if seat == self.human and me.aside:
+                pledged.append(", set aside: ").append_text(self.tiles(sorted(me.aside)))
+            parts.append(pledged)
+        if not parts:
+            parts.append(Text("nothing exposed", style="dim"))
+        line = Text(f"   rack {number + 1}: ").append_text(Text("  ").join(parts))
+        if rack["dead"]:
+            line.append("  DEAD", style="bold red")
+        return line
+
     def prompt_text(self, legal: list[Action]) -> str:
         """What the person is asked now, with the numbered choices."""
         state, spec = self.state, self.game.spec
@@ -134,22 +259,57 @@ class Table:
         if step is Step.CLAIMS:
             assert state.discard is not None
             choices = [a for a in legal if a.verb == "claim"]
-            listed = "  ".join(f"{i + 1}: {a.text(deck)}" for i, a in enumerate(choices))
+            listed = "  ".join(f"{i + 1}: {self.claim_text(a)}" for i, a in enumerate(choices))
             return (f"{spec.word('claim')} {deck.code(state.discard[1])}? {listed}  "
                     "p: pass")
+        pledge = self.pledging
+        if step is Step.PASSING and pledge is not None:
+            return f"choose a tile to set aside on rack {pledge.rack + 1} " \
+                   f"({len(state.seats[self.human].outgoing) + 1} of " \
+                   f"{state.pass_count[self.human]})"
         if step is Step.PASSING:
             return f"choose a tile to pass ({len(state.seats[self.human].outgoing) + 1} of " \
                    f"{state.pass_count[self.human]})"
         if step in (Step.VOTING, Step.OFFERING):
             listed = "  ".join(f"{i + 1}: {a.text(deck)}" for i, a in enumerate(legal))
-            return listed
+            return f"{pledge.question}? {listed}" if pledge is not None else listed
         extra = []
-        if any(a.verb == "declare" for a in legal):
+        declares = [a for a in legal if a.verb == "declare"]
+        if declares and self.racks > 1:
+            racks = sorted({a.number + 1 for a in declares})
+            extra.append(f"m: {self.mahjong()} on rack {racks[0]}" if len(racks) == 1 else
+                         f"m RACK: {self.mahjong()} on racks {', '.join(map(str, racks))}")
+            if not any(a.verb == "discard" for a in legal):  # a claimed Mah Jongg, to declare
+                return f"your turn: declare the {self.mahjong()} you claimed ({extra[0]})"
+        elif declares:
             extra.append(f"m: {self.mahjong()}")
         exchanges = [a for a in legal if a.verb == "exchange"]
         if exchanges:
             extra.append("x: exchange a joker")
+        if Action("off") in legal:
+            extra.append("off: go off the pledge")
         return "your turn: discard a tile" + (f" ({', '.join(extra)})" if extra else "")
+
+    def claim_text(self, action: Action) -> str:
+        """A claim as listed: with racks, a set's claim says the rack it goes on
+        (the text form leaves rack 1 unnamed), and a claim of several Mah
+        Jonggs at once says so."""
+        deck = self.game.spec.deck
+        if self.racks == 1 or action.verb != "claim":
+            return action.text(deck)
+        words = ["claim", action.claim, *deck.codes(action.tiles)]
+        if action.tiles:
+            words.append(f"on rack {action.number + 1}")
+        elif self.game.spec.claims.kind(action.claim).mahjongs > 1:
+            words.append(f"({self.game.spec.claims.kind(action.claim).mahjongs} "
+                         f"{self.mahjong()}s at once)")
+        return " ".join(words)
+
+    def declare_text(self, action: Action) -> str:
+        """A rack's declaration as offered: 'rack 2 even-3 (value 30)'."""
+        if not action.claim:  # strict mode: a declaration naming no line (a mistake)
+            return f"rack {action.number + 1}, no line"
+        return f"rack {action.number + 1} {action.claim} (value {self.value(action.claim)})"
 
     # -- reading the person's choice -------------------------------------------
     def numbered(self, legal: list[Action]) -> list[Action]:
@@ -159,8 +319,9 @@ class Table:
             return legal
         return []
 
-    def understand(self, text: str, legal: list[Action]) -> Action | str:
-        """The action a command names, or a message saying what is wrong."""
+    def understand(self, text: str, legal: list[Action]) -> Action | str | list[Action]:
+        """The action a command names, a message saying what is wrong, or (for
+        `m` with several racks) the declarations to choose among."""
         deck = self.game.spec.deck
         words = text.split()
         word = words[0].lower()
@@ -174,15 +335,20 @@ class Table:
             words = ["d", word]
         if word in ("p", "pass") and len(words) == 1:
             return Action("pass")
+        if word in ("m", "mahjong", "declare") and self.racks > 1 and len(words) <= 3:
+            return self.declaration(words[1:], legal)
         if word in ("m", "mahjong", "declare") and len(words) == 1:
             return Action("declare")
         if word in ("c", "claim") and len(words) == 1:
             claims = [a for a in legal if a.verb == "claim"]
             if len(claims) == 1:
                 return claims[0]
-            return "say which: " + "  ".join(f"{i + 1}: {a.text(deck)}"
+            return "say which: " + "  ".join(f"{i + 1}: {self.claim_text(a)}"
                                              for i, a in enumerate(claims)) if claims else \
                 "nothing to claim now"
+        if word == "claim" and len(words) > 3 and words[-3].lower() == "on" and \
+                words[-2].lower() == "rack":  # 'on rack 2', as the claims are listed
+            del words[-2]
         if word in ("x", "exchange") and len(words) == 1:
             exchanges = [a for a in legal if a.verb == "exchange"]
             if len(exchanges) == 1:
@@ -195,7 +361,9 @@ class Table:
         if words[0].lower() in ("discard", "pass") and len(words) == 2 and words[1].isdigit():
             position = int(words[1])
             if not 1 <= position <= len(hand):
-                return f"your hand has {len(hand)} tiles: give a position from 1 to {len(hand)}"
+                whole = "pool" if self.racks > 1 else "hand"
+                return f"your {whole} has {len(hand)} tiles: give a position from 1 to " \
+                       f"{len(hand)}"
             words[1] = deck.code(hand[position - 1])
         if len(words) == 1 and (word.upper() in deck.by_code or word in deck.by_code):
             verb = "pass" if self.state.step is Step.PASSING else "discard"
@@ -205,7 +373,55 @@ class Table:
         except (TileError, ValueError) as error:
             return str(error).split(";")[0] + " (type help)"
 
+    def declaration(self, words: list[str], legal: list[Action]) -> Action | str | list[Action]:
+        """`m`, `m RACK`, `m RACK LINE` with several racks: the declaration meant,
+        a message, or the declarations to choose from when `m` alone is not
+        enough to say which."""
+        declares = [a for a in legal if a.verb == "declare"]
+        if not words:
+            if declares:
+                return declares[0] if len(declares) == 1 else declares
+            if self.state.step is not Step.TURN:
+                claims = [a for a in legal if a.verb == "claim" and not a.tiles]
+                return f"claim the discard first ({', '.join(map(self.claim_text, claims))})" \
+                    if claims else f"no {self.mahjong()} to declare now: it is not your turn"
+            return f"no {self.mahjong()} to declare now: no rack's tiles complete a line"
+        if not words[0].isdigit():
+            return f"say the rack: m RACK [LINE], RACK from 1 to {self.racks}"
+        number = int(words[0])
+        if not 1 <= number <= self.racks:
+            return f"there is no rack {number}: racks are 1 to {self.racks}"
+        mine = [a for a in declares if a.number == number - 1]
+        me = self.state.seats[self.human]
+        if not mine:
+            why = f"its {self.mahjong()} is declared" if me.won(number - 1) else \
+                "its hand is dead" if me.rack_dead[number - 1] else \
+                "its tiles complete no line" if self.state.step is Step.TURN else \
+                "it is not your turn"
+            return f"rack {number} has no {self.mahjong()} to declare now: {why}"
+        if len(words) == 1:  # the rack's highest line comes first
+            return mine[0]
+        named = next((a for a in mine if a.claim.lower() == words[1].lower()), None)
+        if named is None:
+            lines = ", ".join(a.claim for a in mine if a.claim) or "no line"
+            return f"rack {number} does not complete {words[1]}; it completes: {lines}"
+        return named
+
+    def choose(self, declares: list[Action]) -> Action | None:
+        """Which of several declarations: a number, or anything else to go back."""
+        listed = "  ".join(f"{i + 1}: {self.declare_text(a)}" for i, a in enumerate(declares))
+        try:
+            text = self.read(f"declare which? {listed}  (Enter: back) > ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise Quit from None
+        if text.isdigit() and 1 <= int(text) <= len(declares):
+            return declares[int(text) - 1]
+        return None
+
     def hint(self) -> None:
+        if self.racks > 1:
+            self.rack_hint()
+            return
         matcher = self.game.matcher
         nearest = getattr(matcher, "nearest", None)
         me = self.state.seats[self.human]
@@ -217,12 +433,77 @@ class Table:
             self.console.print(f"  {m.line.id}: {m.tiles_away} away (value "
                                f"{m.line.value or 0}); missing: {missing}")
 
+    def rack_hint(self) -> None:
+        """With several racks: the plan a greedy player would follow, one line
+        per rack and the tiles each still wants from the shared pool."""
+        state, console = self.state, self.console
+        me = state.seats[self.human]
+        lines = state.matcher.card.lines
+        plan = RackPlanner().plan(state, self.human, me.concealed())
+        planned = dict(plan.lines)
+        for rack in range(self.racks):
+            head = f"  rack {rack + 1}: "
+            if me.won(rack):
+                made = next((m.line for m in [*state.mahjongs, *state.declared]
+                             if m.seat == self.human and m.rack == rack), "")
+                console.print(f"{head}{self.mahjong()} declared {made}".rstrip())
+            elif me.rack_dead[rack]:
+                console.print(f"{head}dead")
+            elif rack == me.pledge and me.aside:
+                console.print(head + self.pledge_hint(rack))
+            elif rack in planned:
+                line = lines[planned[rack]]
+                missing = plan.missing.get(rack, ())
+                wanted = f"missing: {' '.join(missing)}" if missing else \
+                    f"complete: declare it (m {rack + 1} {line.id})"
+                console.print(f"{head}{line.id}: {len(missing)} away (value {line.value or 0});"
+                              f" {wanted}")
+            else:
+                console.print(f"{head}no line planned (enough racks are planned to win)")
+        if not planned:
+            console.print("  no line is within reach of your racks")
+            return
+        if not me.aside:  # the plan counts a pledged rack's tiles set aside as pool tiles
+            console.print(f"  the plan shares your one pool between your racks: {plan.away} "
+                          "tiles away in all")
+        nearest = getattr(state.matcher, "nearest", None)
+        live = me.live_racks()
+        if nearest is not None and live:
+            chosen = {lines[li].id for _, li in plan.lines}
+            others = [m for m in nearest(me.hand(live[0]), 3 + len(chosen))
+                      if m.line.id not in chosen][:3]
+            if others:
+                console.print("  also near: " + ", ".join(f"{m.line.id} ({m.tiles_away} away)"
+                                                          for m in others))
+
+    def pledge_hint(self, rack: int) -> str:
+        """A pledged rack plays only its tiles set aside, for its flag's lines:
+        how near those are, with the one tile drawn or claimed still to come."""
+        state = self.state
+        me = state.seats[self.human]
+        lines = state.matcher.card.lines
+        allowed = state.allowed_lines(self.human, rack)
+        hand = Hand(tuple(sorted(me.aside)), ())
+        found = sorted((lines[li].size - s, li) for li, s, _ in
+                       state.matcher.scores(hand, open_hands=state.spec.open_hands)
+                       if allowed is None or li in allowed)
+        if not found:
+            return "pledged; its tiles set aside make no line it may win (off: go off the pledge)"
+        away, li = found[0]
+        line = f"{lines[li].id} (value {lines[li].value or 0})"
+        if away <= 1:
+            return f"pledged to {line}: waiting for its last tile, drawn or claimed"
+        return f"pledged to {line}: {away} away, and only one more tile may join it " \
+               "(off: go off the pledge)"
+
     def ask(self, legal: list[Action]) -> Action:
         """Read commands until one names a legal action."""
         me = self.state.seats[self.human]
         if self.last_seat == self.human and self.state.step is Step.PASSING:
-            self.console.print(Text("your hand: ", style="bold").append_text(
-                self.tiles(me.concealed(), numbered=True)).append("  passing: ")
+            whole, going = ("your pool: ", "  setting aside: ") if self.pledging else \
+                ("your hand: ", "  passing: ")
+            self.console.print(Text(whole, style="bold").append_text(
+                self.tiles(me.concealed(), numbered=True)).append(going)
                 .append_text(self.tiles(me.outgoing)))
         else:
             self.screen()
@@ -238,13 +519,24 @@ class Table:
                 raise Quit
             if word in ("help", "h", "?"):
                 self.console.print(HELP)
-                self.console.print("legal now: " + ", ".join(a.text(self.game.spec.deck)
-                                                            for a in legal))
+                spec = self.game.spec
+                if self.racks > 1:
+                    self.console.print(RACK_HELP.format(
+                        racks=self.racks, wins=spec.wins_needed,
+                        s="s" if spec.wins_needed > 1 else ""))
+                if any(isinstance(p, Pledge) for p in spec.phases):
+                    self.console.print(PLEDGE_HELP)
+                self.console.print("legal now: " + ", ".join(a.text(spec.deck) for a in legal))
                 continue
             if word == "hint":
                 self.hint()
                 continue
             found = self.understand(text, legal)
+            if isinstance(found, list):  # several declarations: say which
+                chosen = self.choose(found)
+                if chosen is None:
+                    continue
+                found = chosen
             if isinstance(found, str):
                 self.console.print(f"[yellow]{found}[/yellow]")
                 continue
@@ -255,9 +547,11 @@ class Table:
             return found
 
     # -- the game loop -------------------------------------------------------
-    def announce(self, seat: int, action: Action, exposed: int) -> None:
-        """Say what a seat did that everyone sees (passes and votes stay secret;
-        a claim is told when it is granted)."""
+    def announce(self, seat: int, action: Action, seats: list[Seat], before: list[Before],
+                 discard: tuple[int, int] | None) -> None:
+        """Say what happened that everyone sees (passes and votes stay secret;
+        a claim is told when it is granted, whoever answered last). `seats`
+        are the seats the action was made on, which a round's end replaces."""
         spec = self.game.spec
         who = spec.seats[seat]
         if action.verb == "discard":
@@ -265,17 +559,55 @@ class Table:
         elif action.verb == "exchange":
             self.console.print(Text(f"{who} gives ").append_text(self.tile(action.tile))
                                .append(" for an exposed joker"))
+        elif action.verb == "declare" and self.racks > 1:
+            rack = action.number
+            if seats[seat].won(rack) and not before[seat].won[rack]:
+                made = Text(f"{who} declares {self.mahjong()} on rack {rack + 1}: "
+                            f"{action.claim} (value {self.value(action.claim)}) ")
+                for e in seats[seat].exposures:
+                    if e.rack == rack and e.mahjong:
+                        made.append("[").append_text(self.tiles(e.tiles)).append("]")
+                self.console.print(made)
         elif action.verb == "declare" and len(self.state.results) > self.shown_rounds and \
                 self.state.results[-1].winner == seat:
             self.console.print(f"{who} declares {self.mahjong()}")
-        exposures = self.state.seats[seat].exposures
-        if action.verb == "claim" and len(exposures) > exposed and exposures[-1].claimed >= 0:
-            self.console.print(Text(f"{who} {spec.word('claim')}s and exposes [")
-                               .append_text(self.tiles(exposures[-1].tiles)).append("]"))
+        for s, me in enumerate(seats):
+            was = before[s].pledge
+            if me.pledge >= 0 and was < 0 and me.pledged is not None:
+                self.console.print(f"{spec.seats[s]} pledges rack {me.pledge + 1} to the "
+                                   f"{me.pledged.flag} line")
+            elif was >= 0 and me.pledge < 0 and not me.won(was):
+                self.console.print(f"{spec.seats[s]} goes off the pledge on rack {was + 1}")
+            for e in me.exposures[before[s].exposures:]:
+                if e.claimed >= 0 and not e.mahjong:
+                    rack = f" on rack {e.rack + 1}" if self.racks > 1 else ""
+                    self.console.print(Text(f"{spec.seats[s]} {spec.word('claim')}s and "
+                                            "exposes [").append_text(self.tiles(e.tiles))
+                                       .append(f"]{rack}"))
+        state = self.state
+        if discard is not None and state.promised and state.step is Step.TURN and \
+                state.claimed_turn and state.discard is None:
+            # with racks a Mah Jongg claim is granted first, and declared next
+            taken = state.answers.get(state.turn, action)
+            double = spec.claims.kind(taken.claim).mahjongs if taken.claim else 1
+            what = f"{double} {self.mahjong()}s at once" if double > 1 else self.mahjong()
+            self.console.print(Text(f"{spec.seats[state.turn]} {spec.word('claim')}s "
+                                    f"{spec.seats[discard[0]]}'s ")
+                               .append_text(self.tile(discard[1])).append(f" for {what}"))
 
     def mahjong(self) -> str:
         word = self.game.spec.word("mahjong")
         return "Mah Jongg" if word == "mahjong" else word
+
+    def payment(self, event: ScoreEvent) -> str:
+        """One score change: an award nobody pays, a penalty nobody receives,
+        or one seat paying another."""
+        seats = self.game.spec.seats
+        if event.payer == BANK:
+            return f"{event.amount:+d} to {seats[event.payee]}"
+        if event.payee == BANK:
+            return f"{seats[event.payer]} loses {event.amount}"
+        return f"{seats[event.payer]} pays {seats[event.payee]} {event.amount}"
 
     def report_round(self) -> None:
         state, spec = self.state, self.game.spec
@@ -283,35 +615,68 @@ class Table:
             end = state.results[self.shown_rounds]
             self.shown_rounds += 1
             self.console.rule(f"round {end.round + 1} over")
-            if end.winner is None:
+            how = "self-drawn" if end.self_drawn else \
+                f"on {spec.seats[end.discarder]}'s discard" if end.discarder is not None \
+                else "by a claim"
+            if self.racks > 1:
+                self.report_racks(end.winner, end.how, how, end.mahjongs)
+            elif end.winner is None:
                 self.console.print("the wall is empty: nobody wins this round")
             else:
-                how = "self-drawn" if end.self_drawn else \
-                    f"on {spec.seats[end.discarder]}'s discard" if end.discarder is not None \
-                    else "by a claim"
-                value = next((line.value for line in self.game.matcher.card.lines
-                              if line.id == end.line), None)
                 self.console.print(f"{spec.seats[end.winner]} wins with {end.line} "
-                                   f"(value {value or 0}), {how}")
+                                   f"(value {self.value(end.line)}), {how}")
                 shown = Text("hand: ")
                 for group in end.shown:
                     shown.append("[" + " ".join(group) + "] ")
                 self.console.print(shown)
             for event in state.events:
                 if event.round == end.round:
-                    payer = "the bank" if event.payer < 0 else spec.seats[event.payer]
-                    self.console.print(f"  {payer} pays {spec.seats[event.payee]} "
-                                       f"{event.amount}")
+                    self.console.print(f"  {self.payment(event)}")
             self.console.print(self.scores())
 
-    def penalties(self, seat: int, before: tuple[bool, int]) -> None:
-        me = self.state.seats[seat]
-        if me.dead and not before[0]:
-            self.console.print(f"[bold red]{self.game.spec.seats[seat]}'s hand is dead for "
-                               "this round (a mistake, strict mode)[/bold red]")
-        elif me.skips > before[1]:
-            self.console.print(f"[bold red]{self.game.spec.seats[seat]} will miss the next "
-                               "turn (a mistaken claim, strict mode)[/bold red]")
+    def report_racks(self, winner: int | None, ended: str, how: str,
+                     mahjongs: Sequence[dict[str, Any]]) -> None:
+        """How a round of several racks ended, and every Mah Jongg declared in
+        it (a round may end on the wall with Mah Jonggs declared)."""
+        seats, console = self.game.spec.seats, self.console
+        if winner is not None:
+            mine = sum(1 for m in mahjongs if m["seat"] == winner)
+            console.print(f"{seats[winner]} wins the round with {mine} {self.mahjong()}s, "
+                          f"the last {how}")
+        elif ended == "dead":
+            console.print("the round ends on dead hands: nobody wins it")
+        else:
+            console.print("the wall is empty: nobody wins this round")
+        if not mahjongs:
+            console.print(f"no {self.mahjong()} was declared")
+            return
+        console.print(f"{self.mahjong()}s declared:")
+        for m in mahjongs:
+            console.print(Text(f"  {seats[m['seat']]}, rack {m['rack'] + 1}: {m['line']} "
+                               f"(value {self.value(m['line'])}): ")
+                          .append_text(self.codes(m["tiles"])))
+
+    def penalties(self, seats: list[Seat], before: list[Before]) -> None:
+        """Mistakes punished by the action just made, on any seat (a claim
+        window settles everyone's claims at once)."""
+        names = self.game.spec.seats
+        for seat, me in enumerate(seats):
+            was = before[seat]
+            if self.racks > 1:
+                for rack, dead in enumerate(me.rack_dead):
+                    if dead and not was.rack_dead[rack]:
+                        self.console.print(f"[bold red]{names[seat]}'s rack {rack + 1} is dead "
+                                           "for this round (a mistake, strict mode)[/bold red]")
+                if me.dead and not was.dead:
+                    why = "every hand is dead" if all(me.rack_dead) else "no rack left to play"
+                    self.console.print(f"[bold red]{names[seat]} is out of the round: "
+                                       f"{why}[/bold red]")
+            elif me.dead and not was.dead:
+                self.console.print(f"[bold red]{names[seat]}'s hand is dead for "
+                                   "this round (a mistake, strict mode)[/bold red]")
+            if me.skips > was.skips:
+                self.console.print(f"[bold red]{names[seat]} will miss the next "
+                                   "turn (a mistaken claim, strict mode)[/bold red]")
 
     def play(self) -> None:
         state = self.state
@@ -326,9 +691,9 @@ class Table:
                 if not self.fast and action.verb in ("discard", "claim", "declare",
                                                      "exchange"):
                     time.sleep(PAUSE)
-            me = state.seats[seat]
-            before = (me.dead, me.skips)
-            exposed = len(me.exposures)
+            seats = state.seats  # a round's end deals new seats: keep these
+            before = [Before.of(s) for s in seats]
+            discard = state.discard
             try:
                 state.apply(seat, action)
             except IllegalAction as error:  # cannot happen: ask() checked it
@@ -336,12 +701,16 @@ class Table:
                 continue
             self.writer.action(state, seat, action)
             self.last_seat = seat
-            self.announce(seat, action, exposed)
-            self.penalties(seat, before)
+            self.announce(seat, action, seats, before, discard)
+            self.penalties(seats, before)
             self.report_round()
         self.console.rule("the match is over")
         spec = self.game.spec
         self.console.print(f"final {self.scores()}")
+        money = state.payouts()
+        if money is not None:
+            self.console.print("payouts: " + "  ".join(f"{spec.seats[s]} {v:+g}"
+                                                       for s, v in enumerate(money)))
         winners = ", ".join(spec.seats[s] for s in state.winners())
         self.console.print(f"winner: {winners}")
 

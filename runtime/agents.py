@@ -92,9 +92,9 @@ class GreedyAgent:
         return choices[self.rng.randrange(len(choices))]
 
     def act(self, state: State, seat: int, legal: list[Action]) -> Action:
-        if state.spec.racks > 1:
-            return self._act_racks(state, seat, legal)
         verbs = {a.verb for a in legal}
+        if state.spec.racks > 1 and "vote" not in verbs:  # it never pledges a rack
+            return self._act_racks(state, seat, legal)
         for action in legal:  # a win, and only a true one (strict mode offers false ones)
             if action.verb == "declare" and self._wins(state, seat, None):
                 return action

@@ -65,6 +65,14 @@ class RackPlanner:
         need = state.spec.wins_needed - me.mahjongs
         if exposures is None:
             exposures = {r: me.hand(r).exposures for r in racks}
+        if me.pledge in racks and need > 0:  # a pledged rack plays its tiles set aside
+            aside = Hand(tuple(sorted(me.aside)))
+            near = self.nearest(state, aside, 1, state.allowed_lines(seat, me.pledge))
+            rest = self._chain(state, seat, [r for r in racks if r != me.pledge], need - 1,
+                               Counter(pool), exposures, TOP_K)
+            away = near[0][0] if near else FAR.away
+            return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
+                                           *rest.lines), rest.reserved, rest.missing)
         return self._chain(state, seat, racks, need, Counter(pool), exposures, TOP_K)
 
     def _chain(self, state: State, seat: int, racks: list[int], need: int, pool: Counter[int],

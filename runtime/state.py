@@ -184,6 +184,7 @@ class State:
         self.discard: tuple[int, int] | None = None  # (seat, tile) open to claims
         self.answers: dict[int, Action] = {}
         self.claim_options: dict[int, list[Action]] = {}
+        self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         # tiles away of each seat's resting hand (between its turns), kept until
         # the hand changes: a seat more than one away cannot win on the next tile
         self.away: list[int | None] = [None] * spec.players
@@ -436,13 +437,18 @@ class State:
                 for pair in self._run_partners(tile):
                     if all(counts[t] >= pair.count(t) for t in pair):
                         options.append(pair)
+            fits: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
             for tiles in options:
                 for rack in self.seats[seat].live_racks():
                     if rack == self.seats[seat].pledge:
                         continue  # a pledged rack takes no exposure
-                    if spec.claims.exposure_must_fit and not self._misfit_offered() and \
-                            not self._fits(seat, tile, tiles, rack):
-                        continue
+                    if spec.claims.exposure_must_fit and not self._misfit_offered():
+                        # racks with the same exposures (empty ones) fit alike
+                        key = (self.seats[seat].hand(rack).exposures, tiles)
+                        if key not in fits:
+                            fits[key] = self._fits(seat, tile, tiles, rack)
+                        if not fits[key]:
+                            continue
                     found.append(Action("claim", claim=kind.name, tiles=tiles, number=rack))
         return found
 
@@ -520,7 +526,15 @@ class State:
     def _claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
         """The live racks complete once the discard joins the pool, when with
         it the pool completes `mahjongs` of them at once and without it does
-        not (a Mah Jongg claim needs the tile); else none."""
+        not (a Mah Jongg claim needs the tile); else none. Kept for the claim
+        window: nothing changes while its answers are gathered."""
+        key = (seat, tile, mahjongs)
+        known = self._claimable.get(key)
+        if known is None:
+            known = self._claimable[key] = self._find_claimable(seat, tile, mahjongs)
+        return known
+
+    def _find_claimable(self, seat: int, tile: int, mahjongs: int) -> list[int]:
         me = self.seats[seat]
         live = me.live_racks()
         incoming, self.incoming = self.incoming, None
@@ -688,6 +702,7 @@ class State:
         self.discard = (seat, tile)
         self.answers = {}
         self.claim_options = {}
+        self._claimable = {}
         claims = self.spec.claims
         if not claims.kinds or (tile == self.joker and not claims.jokers):
             self.asked = []

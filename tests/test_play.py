@@ -4,12 +4,21 @@ screen text is checked, not only the exit code."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+
+from jongg.runtime.agents import Agent, GreedyAgent
+from jongg.runtime.log import Header, LogWriter
+from jongg.runtime.state import State
+from jongg.terminal import HUMAN, Quit, Table
+
+from .rig import act, game, rigged
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -28,19 +37,27 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
                          encoding="utf-8", timeout=120, dimensions=(50, 120))
 
 
-def answer(child: pexpect.spawn, kind: str, tries: int) -> None:
+def answer(child: pexpect.spawn, kind: str, tries: int, choice: str = "1") -> None:
     """A simple player: discards and passes from the left, lets discards go,
-    votes and offers the first choice; a refused tile (a joker in a pass) is
-    followed by the next position."""
+    votes and offers `choice` (the first); a refused tile (a joker in a pass)
+    is followed by the next position."""
     if kind in ("turn", "pass"):
         child.sendline(str(1 + tries))
     elif kind == "claim":
         child.sendline("p")
     else:
-        child.sendline("1")
+        child.sendline(choice)
 
 
-def play_until(child: pexpect.spawn, end: str, limit: int = 400) -> str:
+def says(child: pexpect.spawn, line: str, *replies: str, prompt: str = "turn") -> None:
+    """Type a line; the program answers with each reply in turn, then the same prompt."""
+    child.sendline(line)
+    for reply in replies:
+        child.expect(reply)
+    child.expect(PROMPTS[prompt])
+
+
+def play_until(child: pexpect.spawn, end: str, limit: int = 400, choice: str = "1") -> str:
     """Answer prompts until `end` shows; the screen text seen."""
     seen = ""
     tries = 0
@@ -55,7 +72,7 @@ def play_until(child: pexpect.spawn, end: str, limit: int = 400) -> str:
         if kind == "refused":
             tries += 1
             continue
-        answer(child, kind, tries if kind in ("turn", "pass") else 0)
+        answer(child, kind, tries if kind in ("turn", "pass") else 0, choice)
         if kind not in ("turn", "pass"):
             tries = 0
     raise AssertionError(f"{end!r} never came:\n{seen[-2000:]}")
@@ -69,18 +86,11 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
     assert "you are Seat 1" in screen and "game.jsonl" in screen
     for words in ("tokens: Seat 1 10", "Seat 1 (you), Ma: 11 in hand", "your hand: 1:"):
         assert words in screen
-    child.sendline("discard Q9")  # an unknown tile: one line, the same prompt
-    child.expect(r"unknown tile 'Q9'")
-    child.expect(PROMPTS["turn"])
-    child.sendline("claim mahjong")  # not legal on one's own turn
-    child.expect(r"'claim mahjong' is not legal now \(type help\)")
-    child.expect(PROMPTS["turn"])
-    child.sendline("hint")
-    child.expect(r"three-sets-and-a-pair: \d+ away")
-    child.expect(PROMPTS["turn"])
-    child.sendline("help")
-    child.expect(r"legal now: discard ")
-    child.expect(PROMPTS["turn"])
+    says(child, "discard Q9", r"unknown tile 'Q9'")  # an unknown tile: one line, same prompt
+    says(child, "claim mahjong",  # not legal on one's own turn
+         r"'claim mahjong' is not legal now \(type help\)")
+    says(child, "hint", r"three-sets-and-a-pair: \d+ away")
+    says(child, "help", r"legal now: discard ")
     child.sendline("1")
     child.expect(r"Seat 1 discards ")
     seen = play_until(child, ROUND_OVER)
@@ -190,3 +200,238 @@ def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
     log = next(tmp_path.glob("*.jsonl"))
     assert main(["play", "--resume", str(log)]) == 1
     assert "not a game played at the terminal" in capsys.readouterr().err
+
+
+# -- several racks (Siamese): one pool of tiles, every rack shown apart -----------
+
+
+PLEDGE = r"declare Atomic Cat \(the atomic line\) on rack 1\? 1: vote yes  2: vote no > "
+
+
+def first_turn(child: pexpect.spawn) -> str:
+    """Say no to any pledge asked right after the deal; the screen of the
+    first turn."""
+    while child.expect([PROMPTS["turn"], PROMPTS["choice"]]) == 1:
+        child.sendline("2")
+    return str(child.before)
+
+
+def test_siamese_shows_both_racks_of_both_players_and_the_pool(tmp_path: Path) -> None:
+    child = spawn("siamese", "--fast", "--seed", "5", "--log", "s.jsonl", cwd=tmp_path)
+    child.expect(PLEDGE)  # SMJ-27: right after the deal, before East's 28th tile
+    assert "East (you), dealer: 27 in hand" in child.before
+    child.sendline("2")
+    child.expect(PROMPTS["turn"])
+    screen = child.before
+    assert "die " in screen and "'s wall" in screen  # the walls are cut by a die
+    for seat in ("East (you), dealer: 28 in hand", "West: 27 in hand"):
+        assert seat in screen
+    assert screen.count("rack 1: nothing exposed") == 2
+    assert screen.count("rack 2: nothing exposed") == 2
+    assert "rack 3" not in screen
+    assert "your pool (28 tiles, for your 2 racks): 1:" in screen
+    assert "your hand" not in screen
+    child.sendline("quit")
+    child.expect(r"stopped at state \w+; resume with")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_pledged_rack_shows_its_tiles_set_aside_and_off_ends_the_pledge(
+        tmp_path: Path) -> None:
+    child = spawn("siamese", "--fast", "--seed", "5", "--log", "p.jsonl", cwd=tmp_path)
+    child.expect(PLEDGE)
+    child.sendline("1")
+    child.expect(r"East pledges rack 1 to the atomic line")
+    for n in range(1, 14):  # the 13 tiles set aside, one at a time
+        child.expect(rf"choose a tile to set aside on rack 1 \({n} of 13\) > ")
+        child.sendline("1")
+    child.expect(PROMPTS["turn"])
+    screen = child.before
+    assert re.search(r"rack 1: pledged to the atomic line, set aside:( \w+){13}\r?\n", screen)
+    assert "your pool (15 tiles, for your 2 racks)" in screen  # 28 less the 13 aside
+    assert "(off: go off the pledge)" in child.after
+    child.sendline("hint")
+    child.expect(r"rack 1: pledged to atomic-cat \(value \d+\): ")
+    child.expect(PROMPTS["turn"])
+    child.sendline("off")
+    child.expect(r"East goes off the pledge on rack 1")
+    child.expect(PROMPTS["turn"])
+    assert "your pool (28 tiles, for your 2 racks)" in child.before
+    assert "off: go off the pledge" not in child.after
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_m_with_nothing_to_declare_says_so_and_asks_again(tmp_path: Path) -> None:
+    child = spawn("siamese", "--fast", "--seed", "5", "--log", "m.jsonl", cwd=tmp_path)
+    first_turn(child)
+    child.sendline("m")
+    child.expect(r"no Mah Jongg to declare now[^\n]*\n")
+    child.expect(PROMPTS["turn"])
+    assert child.before.strip() == ""  # one line, then the same prompt
+    says(child, "m 2", r"rack 2 has no Mah Jongg to declare now: its tiles complete no line")
+    says(child, "m 3", r"there is no rack 3: racks are 1 to 2")
+    says(child, "help", r"m RACK, m RACK LINE +declare that rack's Mah Jongg")
+    says(child, "hint", r"rack 1: [\w-]+: \d+ away \(value \d+\)", r"rack 2: [\w-]+: \d+ away",
+         r"the plan shares your one pool between your racks")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def test_a_person_discarding_plays_a_siamese_round_to_the_greedy_bots_win(
+        tmp_path: Path) -> None:
+    # seed 5: the greedy West makes its Mah Jonggs while East only discards
+    child = spawn("siamese", "--fast", "--seed", "5", "--log", "w.jsonl", cwd=tmp_path)
+    seen = play_until(child, ROUND_OVER, choice="2")  # no pledge
+    child.expect(r"\npoints: East -?\d+  West -?\d+")
+    report = child.before + child.after
+    made = re.findall(r"West declares Mah Jongg on rack (\d): ([\w-]+) \(value (\d+)\) \[", seen)
+    assert made, seen[-2000:]
+    assert "Mah Jonggs declared:" in report
+    for rack, line, value in made:  # each one as it was made, and again in the report
+        assert f"  West, rack {rack}: {line} (value {value}): " in report
+    assert "West wins the round with 2 Mah Jonggs, the last " in report or \
+        "the wall is empty: nobody wins this round" in report
+    assert re.search(r"\n  \+\d+ to West", report)  # awards nobody pays
+    assert "the bank" not in report and "East wins" not in report
+    play_until(child, PROMPTS["turn"], choice="2")  # round 2 asks East again
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("variant,players,racks,pool", [
+    ("imperial-siamese", 2, 4, 56), ("royale-siamese", 3, 2, 28)])
+def test_the_siamese_variants_start_with_every_rack_shown(tmp_path: Path, variant: str,
+                                                          players: int, racks: int,
+                                                          pool: int) -> None:
+    child = spawn(variant, "--players", str(players), "--fast", "--log", "i.jsonl",
+                  cwd=tmp_path)
+    screen = first_turn(child)
+    for rack in range(1, racks + 1):  # a bot may have pledged its rack 1
+        assert screen.count(f"\n   rack {rack}: ") == players
+    assert f"rack {racks + 1}:" not in screen
+    assert f"your pool ({pool} tiles, for your {racks} racks): 1:" in screen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+# Rigged Siamese positions, played through the terminal's Table in-process: the
+# person's commands come from a list, the screen goes to a string. Hands are
+# lines of the sample card, as in tests/test_siamese_rules.py.
+HONOR_1 = "N N N N E E E E W W S S S S"  # honor-1, value 25
+EVEN_3 = "2B 2B 2B 2B 4B 4B 6B 6B 8B 8B 8B 8B RD RD"  # even-3, value 30
+EVEN_3_LESS_8B = "2B 2B 2B 2B 4B 4B 6B 6B 8B 8B 8B RD RD"  # even-3 waiting on an 8B
+JUNK_13 = "1D 2D 3D 5D 6D 7D 9D GD WD F 3B 5B 7B"  # completes and claims nothing
+OTHER_14 = "1C 2C 3C 4C 5C 6C 7C 8C 9C RD 4D 8D 1B W"  # nor this
+
+
+def dealt(hands: dict[int, str]) -> State:
+    """A rigged Siamese deal played past the Atomic Cat question (nobody
+    pledges), East then drawing the last of its 28 tiles (SMJ-08)."""
+    east = hands[0].split()
+    state = rigged(game("siamese", 2), hands | {0: " ".join(east[:-1])}, east[-1])
+    for seat in range(state.spec.players):
+        act(state, seat, "vote no")
+    return state
+
+
+def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path
+                 ) -> tuple[Table, io.StringIO]:
+    """A Table on a rigged Siamese state: the person types `commands`, then
+    the input ends (a clean stop); a greedy bot plays the other seat."""
+    spec = state.spec
+    screen = io.StringIO()
+    typed = iter(commands)
+
+    def read(prompt: str) -> str:
+        screen.write(prompt + "\n")
+        command = next(typed, None)
+        if command is None:
+            raise EOFError
+        return command
+
+    seats = tuple(HUMAN if s == human else "greedy" for s in range(spec.players))
+    writer = LogWriter(tmp_path / "rigged.jsonl",
+                       Header(spec.variant, spec.players, 0, state.mode, spec.digest, seats))
+    console = Console(file=screen, width=120, no_color=True, highlight=False)
+    bots: dict[int, Agent] = {s: GreedyAgent(0, s) for s in range(spec.players) if s != human}
+    return Table(game("siamese", 2), state, human, bots, writer, console, fast=True,
+                 read=read), screen
+
+
+def played(table: Table) -> None:
+    """Play on until the scripted person's commands run out."""
+    with pytest.raises(Quit):
+        table.play()
+    table.writer.close()
+
+
+def test_m_chooses_among_the_declarations_and_m_rack_takes_the_highest_line(
+        tmp_path: Path) -> None:
+    state = dealt({0: f"{HONOR_1} {EVEN_3}"})
+    table, screen = at_the_table(state, 0, [
+        "m",  # four declarations: listed, to choose from
+        "",  # back to the turn
+        "m 2 sp-3",  # a line the rack does not complete
+        "m 2",  # rack 2's highest line: even-3 (30) before honor-1 (25)
+        "m",  # one declaration left: made at once
+    ], tmp_path)
+    played(table)
+    out = screen.getvalue()
+    assert "your pool (28 tiles, for your 2 racks)" in out
+    assert "(m RACK: Mah Jongg on racks 1, 2)" in out
+    assert ("declare which? 1: rack 1 even-3 (value 30)  2: rack 1 honor-1 (value 25)  "
+            "3: rack 2 even-3 (value 30)  4: rack 2 honor-1 (value 25)  (Enter: back) > ") in out
+    assert "rack 2 does not complete sp-3; it completes: even-3, honor-1" in out
+    assert "East declares Mah Jongg on rack 2: even-3 (value 30) [" in out
+    assert "rack 2: Mah Jongg even-3: 2B 2B 2B 2B" in out  # shown on its rack
+    assert "(m: Mah Jongg on rack 1)" in out
+    assert "East declares Mah Jongg on rack 1: honor-1 (value 25) [" in out
+    report = out[out.index("round 1 over"):]
+    assert "East wins the round with 2 Mah Jonggs, the last self-drawn" in report
+    assert "  East, rack 2: even-3 (value 30): 2B 2B 2B 2B 4B 4B" in report
+    assert "  East, rack 1: honor-1 (value 25): " in report
+    # SMJ-24: both doubled, jokerless (doubled again) and closed (+10); nobody pays
+    assert "  +130 to East\n  +110 to East\n" in report
+    assert "points: East 240  West 0" in report
+    assert state.results[0].winner == 0
+
+
+def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discarder(
+        tmp_path: Path) -> None:
+    state = dealt({0: f"{JUNK_13} 8B {OTHER_14}", 1: f"{HONOR_1} {EVEN_3_LESS_8B}"})
+    act(state, 0, "discard 8B")
+    table, screen = at_the_table(state, 1, [
+        "c",  # several claims: listed
+        "1",  # the Double Mah Jongg
+        "m 7",
+        "m 1 honor-1",
+        "m",  # the other rack, the only declaration left
+    ], tmp_path)
+    played(table)
+    out = screen.getvalue()
+    assert "claim 8B? 1: claim double (2 Mah Jonggs at once)  " in out  # the first kind
+    for rack in (1, 2):  # a set's claim says which rack the set goes on
+        assert f": claim set 8B 8B on rack {rack}  " in out
+    assert "say which: 1: claim double (2 Mah Jonggs at once)  " in out
+    assert "West claims East's 8B for 2 Mah Jonggs at once" in out
+    assert "your turn: declare the Mah Jongg you claimed (m RACK: Mah Jongg on racks 1, 2) > " \
+        in out
+    assert "there is no rack 7: racks are 1 to 2" in out
+    assert "West declares Mah Jongg on rack 1: honor-1 (value 25)" in out
+    assert "West declares Mah Jongg on rack 2: even-3 (value 30)" in out
+    report = out[out.index("round 1 over"):]
+    assert "West wins the round with 2 Mah Jonggs, the last on East's discard" in report
+    assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
+    assert "points: East -25  West 240" in report
