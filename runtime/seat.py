@@ -1,0 +1,67 @@
+"""A seat at the table: its concealed tiles, its racks' exposures and
+declared Mah Jonggs, its discards, and the marks of its mistakes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .hand import Hand
+from .spec import Pledge
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    tiles: tuple[int, ...]
+    claimed: int  # the claimed tile, or -1
+    rack: int = 0
+    mahjong: bool = False  # part of a declared hand: its jokers stay (SMJ-13)
+    killed: bool = False  # the exposure that made its rack's hand dead: its jokers stay (SMJ-21)
+
+
+@dataclass
+class Seat:
+    counts: list[int]  # concealed tiles by kind
+    exposures: list[Exposure] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    dead: bool = False
+    skips: int = 0
+    outgoing: list[int] = field(default_factory=list)  # tiles chosen for a pass
+    # Several racks (Siamese): the concealed tiles are one pool every rack
+    # draws on; each exposure, and each declared Mah Jongg, belongs to one rack.
+    rack_dead: list[bool] = field(default_factory=lambda: [False])
+    pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
+    aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+
+    @property
+    def pledge(self) -> int:
+        """The pledged rack, or -1."""
+        return self.pledged.rack if self.pledged is not None else -1
+
+    def concealed(self) -> tuple[int, ...]:
+        return tuple(k for k, n in enumerate(self.counts) for _ in range(n))
+
+    def hand(self, rack: int = 0) -> Hand:
+        """The pool with one rack's exposures (a declared Mah Jongg left out)."""
+        return Hand(self.concealed(), tuple(e.tiles for e in self.exposures
+                                            if e.rack == rack and not e.mahjong))
+
+    def won(self, rack: int) -> bool:
+        return any(e.mahjong and e.rack == rack for e in self.exposures)
+
+    @property
+    def mahjongs(self) -> int:
+        return sum(self.won(r) for r in range(len(self.rack_dead)))
+
+    def live_racks(self) -> list[int]:
+        """Racks still playing: neither dead nor holding a declared Mah Jongg."""
+        return [r for r, dead in enumerate(self.rack_dead) if not dead and not self.won(r)]
+
+    @property
+    def held(self) -> int:
+        """Concealed and exposed tiles (not those chosen for a pass)."""
+        return sum(self.counts) + sum(len(e.tiles) for e in self.exposures)
+
+    @property
+    def in_hand(self) -> int:
+        """Concealed tiles, those chosen for a pass or set aside included."""
+        return sum(self.counts) + len(self.outgoing) + len(self.aside)
