@@ -503,6 +503,8 @@ class State:
         for rack in racks:
             for li, variation in self._rack_lines(seat, rack):
                 used = self._filling(seat, rack, li, variation)
+                if rack == me.pledge:  # its tiles set aside are not in the pool; the last is
+                    used = [self.incoming[1]] if self.incoming else []
                 for t in used:
                     me.counts[t] -= 1
                 try:

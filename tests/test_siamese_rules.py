@@ -660,3 +660,23 @@ def test_atomic_cat_has_no_duplicate_numbers() -> None:
         numbers = [deck.kinds[t].number for g in variation.groups for t in g.tiles
                    if deck.kinds[t].number is not None]
         assert sorted(numbers) == list(range(1, 10))
+
+
+@clause("SMJ-27", "SMJ-24", "SMJ-25")
+def test_a_discard_completing_atomic_cat_beside_a_finished_rack_is_a_double() -> None:
+    aside = "1D 2D 3D 4B 5B 6B 7C 8C 9C N E W S"  # atomic-cat with a = Dots: the 14th is WD
+    state = siamese({0: f"{aside} {EVEN_3} 9D", 1: f"{JUNK_13} {JUNK_14}"}, draws="N",
+                    pledges={0: aside})
+    act(state, 0, "discard 9D")
+    act(state, 1, "pass")  # West could call the 9D for a pung
+    act(state, 1, "discard WD")
+    legal = texts(state, 0)
+    # rack 2 was complete already: the tile is needed for both at once, not for one
+    assert "claim double" in legal and "claim mahjong" not in legal
+    act(state, 0, "claim double")
+    assert set(texts(state, 0)) == {"declare 1 atomic-cat", "declare 2 even-3"}
+    act(state, 0, "declare 1 atomic-cat")
+    act(state, 0, "declare 2 even-3")
+    assert state.results[0].winner == 0 and state.results[0].discarder == 1
+    assert sorted(awards(state)) == [30 * 2 * 2 + 10, 75 * 2 + 10]
+    assert state.scores == [290, -25]
