@@ -104,26 +104,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        _print_summary(result, spec.seats, spec.word("points"))
+        _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1)
     return 1 if summary.violations else 0
 
 
-def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str) -> None:
+def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
+                   racks: bool) -> None:
     console = Console()
     games, rounds = result["games"], result["rounds"]
     console.print(f"{result['variant']}: {games} matches, {rounds} rounds, "
                   f"{result['players']} players ({', '.join(result['agents'])}), "
                   f"seeds {result['seed']}..{result['seed'] + games - 1}")
-    table = Table("seat", "match wins", "95% interval", "round wins", f"mean {points}")
+    # several racks: Mah Jonggs are declared apart from round wins; payouts when paid
+    paid = all("mean_payout" in s for s in result["seats"])
+    columns = ["seat", "match wins", "95% interval", "round wins",
+               *(["Mah Jonggs"] if racks else []), f"mean {points}",
+               *(["mean payout"] if paid else [])]
+    table = Table(*columns)
     for seat in result["seats"]:
         low, high = wilson(seat["match_wins"], games)
         table.add_row(seats[seat["seat"]], f"{seat['match_wins']:g}",
                       f"{low:.1%} - {high:.1%}", str(seat["round_wins"]),
-                      f"{seat['mean_score']:.2f}")
+                      *([str(seat["mahjongs"])] if racks else []),
+                      f"{seat['mean_score']:.2f}",
+                      *([f"{seat['mean_payout']:.2f}"] if paid else []))
     console.print(table)
     won = result["self_drawn"] + result["by_claim"]
     console.print(f"rounds won: {won} ({result['self_drawn']} self-drawn, "
                   f"{result['by_claim']} by claim); wall games: {result['wall_games']}")
+    if result["unwon"] or result["dead_ends"]:
+        console.print(f"rounds ended with Mah Jonggs but no winner: {result['unwon']}; "
+                      f"ended by dead hands: {result['dead_ends']}")
     console.print(f"mean turns a round: {result['mean_turns']:.1f}")
     if result["lines"]:
         lines = Table("hands won by line", "rounds")

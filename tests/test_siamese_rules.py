@@ -11,6 +11,7 @@ from 1 in the text form of actions (`declare 2 even-3`, `claim set 9C 9C on
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -25,6 +26,7 @@ from jongg.runtime.state import Exposure, IllegalAction, Mode, State, Step
 from jongg.runtime.tiles import parse_tiles
 from jongg.runtime.walls import lay_out, wall_sizes
 
+from .conftest import run_cli
 from .rig import act, game, rigged, texts
 
 clause = pytest.mark.clause
@@ -680,3 +682,20 @@ def test_a_discard_completing_atomic_cat_beside_a_finished_rack_is_a_double() ->
     assert state.results[0].winner == 0 and state.results[0].discarder == 1
     assert sorted(awards(state)) == [30 * 2 * 2 + 10, 75 * 2 + 10]
     assert state.scores == [290, -25]
+
+
+@clause("SMJ-17", "SMJ-26")
+def test_simulate_counts_mah_jonggs_by_seat_and_the_payouts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "simulate", "siamese", "--games", "2", "--seed", "3",
+                             "--agents", "greedy,random", "--json")
+    result = json.loads(out)
+    assert status == 0 and result["violations"] == 0 and result["rounds"] == 8
+    east, west = result["seats"]
+    assert east["mahjongs"] >= 2 * east["round_wins"] and east["mahjongs"] > 0
+    assert east["mean_payout"] == -west["mean_payout"]
+    assert result["wall_games"] + result["unwon"] + result["dead_ends"] + \
+        east["round_wins"] + west["round_wins"] == 8
+    status, out, _ = run_cli(capsys, "simulate", "siamese", "--games", "1", "--seed", "3",
+                             "--agents", "greedy,random")
+    assert status == 0 and "Jonggs" in out and "payout" in out  # columns (rich may wrap them)
