@@ -9,7 +9,8 @@ from typing import Protocol
 from .actions import Action
 from .hand import Hand
 from .racks import RackPlanner
-from .state import Mode, State, derived_rng
+from .spec import Pledge
+from .state import Mode, State, Step, derived_rng
 
 
 class Agent(Protocol):
@@ -93,7 +94,10 @@ class GreedyAgent:
 
     def act(self, state: State, seat: int, legal: list[Action]) -> Action:
         verbs = {a.verb for a in legal}
-        if state.spec.racks > 1 and "vote" not in verbs:  # it never pledges a rack
+        phase = state.phase if state.step in (Step.VOTING, Step.PASSING) else None
+        if isinstance(phase, Pledge):
+            return self._pledge(state, seat, phase, legal)
+        if state.spec.racks > 1:
             return self._act_racks(state, seat, legal)
         for action in legal:  # a win, and only a true one (strict mode offers false ones)
             if action.verb == "declare" and self._wins(state, seat, None):
@@ -151,6 +155,29 @@ class GreedyAgent:
 
 
     # -- several racks --------------------------------------------------------
+
+    def _pledge(self, state: State, seat: int, phase: Pledge, legal: list[Action]) -> Action:
+        """Pledge a rack when the dealt tiles hold all but one of a pledged
+        line (the last must be drawn or claimed), and set those tiles aside."""
+        me = state.seats[seat]
+        pool = tuple(sorted((*me.concealed(), *me.outgoing)))
+        card = state.matcher.card
+        near = [(card.lines[li].size - s, li, v) for li, s, v in
+                state.matcher.scores(Hand(pool), open_hands=state.spec.open_hands)
+                if phase.flag in card.lines[li].flags]
+        best = min(near, default=None)
+        if state.step is Step.VOTING:
+            return next(a for a in legal if a.number == int(best is not None and best[0] <= 1))
+        wanted: Counter[int] = Counter()
+        if best is not None:
+            groups = state.matcher.explain(Hand(pool), card.lines[best[1]], best[2])
+            wanted = Counter(state.spec.deck.kind(slot.filled_by).index for g in groups
+                             for slot in g if slot.filled_by is not None)
+        wanted -= Counter(me.outgoing)
+        for action in legal:  # the line's tiles first, then any
+            if wanted[action.tile]:
+                return action
+        return legal[0]
 
     def _act_racks(self, state: State, seat: int, legal: list[Action]) -> Action:
         me = state.seats[seat]

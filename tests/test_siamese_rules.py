@@ -699,3 +699,20 @@ def test_simulate_counts_mah_jonggs_by_seat_and_the_payouts(
     status, out, _ = run_cli(capsys, "simulate", "siamese", "--games", "1", "--seed", "3",
                              "--agents", "greedy,random")
     assert status == 0 and "Jonggs" in out and "payout" in out  # columns (rich may wrap them)
+
+
+@clause("SMJ-27")
+def test_the_greedy_agent_pledges_when_the_deal_is_one_tile_from_atomic_cat() -> None:
+    from jongg.runtime.agents import GreedyAgent
+    near = rigged(game("siamese", 2), {0: f"{ATOMIC_ASIDE} {JUNK_14}", 1: f"{JUNK_14} {JUNK_13}"})
+    far = rigged(game("siamese", 2), {0: f"{OTHER_14} {JUNK_13}", 1: f"{JUNK_14} {JUNK_13}"})
+    for state, pledges in ((near, True), (far, False)):
+        agent = GreedyAgent(0, 0)
+        vote = agent.act(state, 0, state.legal_actions(0))
+        assert vote.text(state.spec.deck) == ("vote yes" if pledges else "vote no")
+        state.apply(0, vote)
+        act(state, 1, "vote no")
+        while state.step is Step.PASSING:
+            state.apply(0, agent.act(state, 0, state.legal_actions(0)))
+        assert sorted(state.spec.deck.codes(state.seats[0].aside)) == \
+            (sorted(ATOMIC_ASIDE.split()) if pledges else [])
