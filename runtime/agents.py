@@ -8,7 +8,7 @@ from typing import Protocol
 
 from .actions import Action
 from .hand import Hand
-from .racks import RackPlanner
+from .racks import RackPlanner, pool_tiles
 from .spec import Pledge
 from .state import Mode, State, Step, derived_rng
 
@@ -171,8 +171,7 @@ class GreedyAgent:
         wanted: Counter[int] = Counter()
         if best is not None:
             groups = state.matcher.explain(Hand(pool), card.lines[best[1]], best[2])
-            wanted = Counter(state.spec.deck.kind(slot.filled_by).index for g in groups
-                             for slot in g if slot.filled_by is not None)
+            wanted = Counter(pool_tiles(state.spec.deck, groups))
         wanted -= Counter(me.outgoing)
         for action in legal:  # the line's tiles first, then any
             if wanted[action.tile]:
@@ -212,17 +211,10 @@ class GreedyAgent:
 
     def _after_declare(self, state: State, seat: int, action: Action) -> tuple[int, int]:
         line = state.matcher.card.line(action.claim)
-        hand = state.seats[seat].hand(action.number)
-        lines = state.matcher.card.lines
-        variation = next(v for li, s, v in state.matcher.scores(
-            hand, open_hands=state.spec.open_hands) if lines[li] is line)
-        used = [state.spec.deck.kind(s.filled_by).index
-                for g in state.matcher.explain(hand, line, variation) for s in g
-                if not s.exposed and s.filled_by is not None]
-        rest = list(hand.concealed)
-        for t in used:
-            rest.remove(t)
         me = state.seats[seat]
+        rest = list(me.concealed())
+        for t in state.declaration_takes(seat, action.number, action.claim):
+            rest.remove(t)
         others = {r: me.hand(r).exposures for r in me.live_racks() if r != action.number}
         plan = self.planner._chain(state, seat, list(others),
                                    state.spec.wins_needed - me.mahjongs - 1, Counter(rest),

@@ -12,10 +12,13 @@ tiles away.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .hand import Hand
+from .reference import Slot
+from .tiles import Deck
 
 if TYPE_CHECKING:
     from .state import State
@@ -32,6 +35,13 @@ class Plan:
 
 
 FAR = Plan(1_000, ())
+
+
+def pool_tiles(deck: Deck, groups: Iterable[Iterable[Slot]]) -> list[int]:
+    """The tiles a filled line takes from the pool: every filled slot that is
+    not an exposure's (naturals before jokers, as the matcher fills it)."""
+    return [deck.kind(slot.filled_by).index for group in groups for slot in group
+            if not slot.exposed and slot.filled_by is not None]
 
 
 class RackPlanner:
@@ -90,9 +100,7 @@ class RackPlanner:
         for away, rack, li, v in options[:k]:
             hand = Hand(concealed, exposures[rack])
             groups = state.matcher.explain(hand, state.matcher.card.lines[li], v)
-            deck = state.spec.deck
-            taken = Counter(deck.kind(s.filled_by).index for g in groups for s in g
-                            if not s.exposed and s.filled_by is not None)
+            taken = Counter(pool_tiles(state.spec.deck, groups))
             missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
             rest = self._chain(state, seat, [r for r in racks if r != rack], need - 1,
                                pool - taken, exposures, 1)

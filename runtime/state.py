@@ -21,6 +21,7 @@ from .actions import Action
 from .card import Card
 from .hand import Hand
 from .payout import settle_match
+from .racks import pool_tiles
 from .scoring import BANK, Facts, Mahjong, RoundEnd, ScoreEvent, settle, settle_dead
 from .seat import Exposure, Seat
 from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Pledge, Vote
@@ -502,9 +503,7 @@ class State:
         me = self.seats[seat]
         for rack in racks:
             for li, variation in self._rack_lines(seat, rack):
-                used = self._filling(seat, rack, li, variation)
-                if rack == me.pledge:  # its tiles set aside are not in the pool; the last is
-                    used = [self.incoming[1]] if self.incoming else []
+                used = self._taken(seat, rack, li, variation)
                 for t in used:
                     me.counts[t] -= 1
                 try:
@@ -517,13 +516,25 @@ class State:
         return False
 
     def _filling(self, seat: int, rack: int, li: int, variation: int) -> list[int]:
-        """The pool tiles a line takes on this rack (naturals before jokers, as
-        the matcher fills it): those the declared Mah Jongg exposes."""
-        deck = self.spec.deck
+        """The concealed tiles a line takes on this rack: those the declared
+        Mah Jongg exposes (a pledged rack's include its tiles set aside)."""
         line = self.matcher.card.lines[li]
-        groups = self.matcher.explain(self._rack_hand(seat, rack), line, variation)
-        return [deck.kind(slot.filled_by).index for group in groups for slot in group
-                if not slot.exposed and slot.filled_by is not None]
+        return pool_tiles(self.spec.deck,
+                          self.matcher.explain(self._rack_hand(seat, rack), line, variation))
+
+    def _taken(self, seat: int, rack: int, li: int, variation: int) -> list[int]:
+        """The tiles a line on this rack takes from the pool: its filling; a
+        pledged rack's other tiles are set aside, so only its last one."""
+        if rack == self.seats[seat].pledge:
+            return [self.incoming[1]] if self.incoming else []
+        return self._filling(seat, rack, li, variation)
+
+    def declaration_takes(self, seat: int, rack: int, line_id: str) -> list[int]:
+        """The pool tiles declaring this rack with this line would take (none
+        when the rack does not complete the line)."""
+        lines = self.matcher.card.lines
+        return next((self._taken(seat, rack, li, v) for li, v in self._rack_lines(seat, rack)
+                     if lines[li].id == line_id), [])
 
     def _exposure_wins(self, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0
                        ) -> bool:
@@ -577,19 +588,25 @@ class State:
                 self._hand_over()
         elif self.step is Step.VOTING:
             self.votes[seat] = action.number
-            if not self.current_players() and isinstance(self.phase, Pledge):
-                self._pledges_made(self.phase)
-            elif not self.current_players():
-                assert isinstance(self.phase, Vote)
-                yes = sum(self.votes.values())
-                go = yes > 0 if self.phase.rule == "any-yes" else yes == len(self.votes)
-                if go:
-                    self.phase_queue[:0] = list(self.phase.phases)
-                self._next_phase()
+            if not self.current_players():
+                self._votes_counted()
         elif self.step is Step.OFFERING:
             self.offers[seat] = action.number
             if not self.current_players():
                 self._counts_agreed()
+
+    def _votes_counted(self) -> None:
+        """Every seat has answered: a pledge's pledgers set tiles aside; a
+        vote that says yes queues its phases."""
+        phase = self.phase
+        if isinstance(phase, Pledge):
+            self._pledges_made(phase)
+            return
+        assert isinstance(phase, Vote)
+        yes = sum(self.votes.values())
+        if yes > 0 if phase.rule == "any-yes" else yes == len(self.votes):
+            self.phase_queue[:0] = list(phase.phases)
+        self._next_phase()
 
     def _pledges_made(self, phase: Pledge) -> None:
         """Every seat has said whether it pledges: the pledging seats choose
@@ -813,14 +830,11 @@ class State:
             return
         li, variation = found[0]
         used = self._filling(seat, rack, li, variation)
-        before = [e for e in me.exposures if e.rack == rack]
-        if rack == me.pledge:  # the pledge is kept: its tiles and the last one
+        for t in self._taken(seat, rack, li, variation):
+            me.counts[t] -= 1
+        if rack == me.pledge:  # the pledge is kept: its tiles set aside are exposed too
             me.aside, me.pledged = [], None
-            assert self.incoming is not None
-            me.counts[self.incoming[1]] -= 1
-        else:
-            for t in used:
-                me.counts[t] -= 1
+        before = [e for e in me.exposures if e.rack == rack]
         me.exposures = [Exposure(e.tiles, e.claimed, e.rack, mahjong=True)
                         if e.rack == rack else e for e in me.exposures]
         me.exposures.append(Exposure(tuple(sorted(used)), -1, rack, mahjong=True))
