@@ -463,9 +463,9 @@ class Table:
         if not planned:
             console.print("  no line is within reach of your racks")
             return
-        if not me.aside:  # the plan counts a pledged rack's tiles set aside as pool tiles
-            console.print(f"  the plan shares your one pool between your racks: {plan.away} "
-                          "tiles away in all")
+        # the planner plays a pledged rack from its tiles set aside, the others from the pool
+        console.print(f"  the plan shares your one pool between your racks: {plan.away} "
+                      "tiles away in all")
         nearest = getattr(state.matcher, "nearest", None)
         live = me.live_racks()
         if nearest is not None and live:
