@@ -2,7 +2,7 @@
 
 Run: python bench/bench_matcher.py [--card sample] [--hands 2000] [--reference 300]
 
-Hands come from jongg.runtime.samples (near the card's lines: complete, one
+Hands come from jongg.runtime.matching.samples (near the card's lines: complete, one
 or two away, joker-heavy, some exposed), drawn after imports with a fixed
 seed. Prints medians per hand and the ratio to the reference on the same
 hands, then the goals of the matcher issue and whether they are met:
@@ -30,8 +30,8 @@ from timing import median_us
 from jongg.compiler import cache
 from jongg.compiler.card import load_card
 from jongg.compiler.matcher import compile_matcher
-from jongg.runtime.reference import completed, match_card
-from jongg.runtime.samples import sample_hands
+from jongg.runtime.matching.reference import completed, match_card
+from jongg.runtime.matching.samples import sample_hands
 
 FRESH = """
 import json, sys, time

@@ -20,9 +20,9 @@ import statistics
 import time
 
 from jongg.compiler.game import load_game
-from jongg.runtime.game import Game
-from jongg.runtime.play import play_match
-from jongg.runtime.reference import ReferenceMatcher
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.game import Game
+from jongg.runtime.matching.reference import ReferenceMatcher
 
 # rounds per second per core: (random agents, greedy agents) by variant
 GOALS = {"nymj": (50.0, None), "mjcg": (50.0, 2.0)}

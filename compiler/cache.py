@@ -20,15 +20,16 @@ from pathlib import Path
 
 import platformdirs
 
-from jongg.runtime import artifact
-from jongg.runtime.matcher import Matcher
+from jongg.runtime.matching import artifact
+from jongg.runtime.matching.matcher import Matcher
 
 from . import registry
 from .card import load_card
 from .matcher import build_tables
 
 # the modules whose code shapes an artifact
-_CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.grammar": ".lark"}
+_CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.runtime.matching": None,
+         "jongg.runtime.game": None, "jongg.grammar": ".lark"}
 
 
 @dataclass(frozen=True, slots=True)

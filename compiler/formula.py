@@ -14,7 +14,7 @@ from functools import cache
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedEOF
 
-from jongg.runtime.formula import ARITY, FUNCTIONS, Formula, Node
+from jongg.runtime.game.formula import ARITY, FUNCTIONS, Formula, Node
 
 from .errors import Diagnostic, Location, NotationError
 

@@ -3,7 +3,7 @@ card's matcher from the cache."""
 
 from __future__ import annotations
 
-from jongg.runtime.game import Game
+from jongg.runtime.game.game import Game
 
 from . import cache
 from .variant import compile_variant

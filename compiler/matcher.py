@@ -2,7 +2,7 @@
 
 For every concrete variation (a column) and every count c of every kind (a
 row), the table holds the naturals c tiles of that kind fill in the
-variation and how they change the room left for jokers; runtime/matcher.py
+variation and how they change the room left for jokers; runtime/matching/matcher.py
 explains how the runtime reads it. Variations with free groups stay as they
 are: the runtime's structural programme handles them.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from jongg.runtime.card import Card
-from jongg.runtime.columns import Tables, pins
-from jongg.runtime.matcher import Matcher
-from jongg.runtime.structure import _slot_score
+from jongg.runtime.matching.columns import Tables, pins
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.matching.structure import _slot_score
 
 
 def build_tables(card: Card) -> Tables:

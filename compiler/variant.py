@@ -7,7 +7,7 @@ A variant is read in four steps:
 3. every default the schema documents is filled in, so the resolved variant
    says everything (`jongg variant show NAME --resolved`);
 4. semantic checks, all reported at once with the position of the YAML that
-   caused them, then compilation into jongg.runtime.spec.GameSpec.
+   caused them, then compilation into jongg.runtime.game.spec.GameSpec.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jongg.runtime.card import Card
-from jongg.runtime.formula import Formula
-from jongg.runtime.spec import (
+from jongg.runtime.game.formula import Formula
+from jongg.runtime.game.spec import (
     ClaimKind,
     Claims,
     Courtesy,

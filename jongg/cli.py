@@ -15,11 +15,11 @@ from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
 from jongg.compiler.variant import load_variant, resolve
-from jongg.runtime import artifact
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matcher import Matcher
-from jongg.runtime.reference import completed, match_card
+from jongg.runtime.matching import artifact
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
 from . import game_commands, report

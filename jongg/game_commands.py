@@ -18,9 +18,9 @@ from jongg.compiler.errors import Diagnostic, UsageError
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
-from jongg.runtime.agents import AGENTS
-from jongg.runtime.log import LogError, read_header, replay
-from jongg.runtime.state import Mode
+from jongg.runtime.agents.bots import AGENTS
+from jongg.runtime.game.log import LogError, read_header, replay
+from jongg.runtime.game.state import Mode
 
 from .simulate import Job, simulate, wilson
 

@@ -6,8 +6,8 @@ from typing import Any, TypeAlias
 
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matcher import Match
-from jongg.runtime.reference import LineMatch, Slot
+from jongg.runtime.matching.matcher import Match
+from jongg.runtime.matching.reference import LineMatch, Slot
 from jongg.runtime.tiles import Deck
 
 Nearness: TypeAlias = LineMatch | Match  # the reference's answer or the compiled matcher's

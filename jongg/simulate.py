@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from jongg.compiler.game import load_game
-from jongg.runtime.game import Game
-from jongg.runtime.play import MatchRecord, play_match
-from jongg.runtime.state import Mode
+from jongg.runtime.agents.play import MatchRecord, play_match
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import Mode
 
 
 @dataclass(frozen=True)

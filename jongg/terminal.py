@@ -22,15 +22,15 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from jongg.runtime.actions import Action, parse_action
-from jongg.runtime.agents import AGENTS, Agent
-from jongg.runtime.game import Game
+from jongg.runtime.agents.bots import AGENTS, Agent
+from jongg.runtime.agents.racks import RackPlanner
+from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.log import Header, LogWriter, read_header, read_lines
+from jongg.runtime.game.scoring import BANK, ScoreEvent
+from jongg.runtime.game.spec import Pledge
+from jongg.runtime.game.state import IllegalAction, Mode, Seat, State, Step
 from jongg.runtime.hand import Hand
-from jongg.runtime.log import Header, LogWriter, read_header, read_lines
-from jongg.runtime.racks import RackPlanner
-from jongg.runtime.scoring import BANK, ScoreEvent
-from jongg.runtime.spec import Pledge
-from jongg.runtime.state import IllegalAction, Mode, Seat, State, Step
 from jongg.runtime.tiles import TileError
 
 HUMAN = "human"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tiles import Deck
+from jongg.runtime.tiles import Deck
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ import pytest
 
 from jongg.compiler.card import load_card
 from jongg.runtime.card import Card
-from jongg.runtime.reference import Hand
+from jongg.runtime.matching.reference import Hand
 from jongg.runtime.tiles import parse_tiles
 
 

@@ -12,9 +12,9 @@ from collections import Counter
 from functools import cache
 
 from jongg.compiler.game import load_game
-from jongg.runtime.actions import Action, parse_action
-from jongg.runtime.game import Game
-from jongg.runtime.state import Exposure, Mode, State
+from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import Exposure, Mode, State
 from jongg.runtime.tiles import parse_tiles
 
 

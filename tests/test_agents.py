@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from jongg.runtime.agents import GreedyAgent, RandomAgent
-from jongg.runtime.play import play_match
+from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
+from jongg.runtime.agents.play import play_match
 
 from .rig import act, game, rigged, texts
 

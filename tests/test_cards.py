@@ -15,8 +15,8 @@ from jongg.compiler.card import check_card, load_ruleset
 from jongg.compiler.matcher import compile_matcher
 from jongg.compiler.notation import parse
 from jongg.compiler.registry import shipped
-from jongg.runtime.matcher import Matcher
-from jongg.runtime.reference import completed, match_card
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.matching.reference import completed, match_card
 
 from .conftest import card, hand
 

@@ -16,11 +16,11 @@ import pytest
 from jongg.cli import main
 from jongg.compiler import cache
 from jongg.compiler.matcher import build_tables, compile_matcher
-from jongg.runtime import artifact
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.reference import match_line
-from jongg.runtime.samples import sample_hands
+from jongg.runtime.matching import artifact
+from jongg.runtime.matching.reference import match_line
+from jongg.runtime.matching.samples import sample_hands
 
 from .conftest import card, card_from_lines
 
@@ -259,7 +259,7 @@ def test_the_runtime_matches_from_a_file_without_the_compiler(tmp_path: Path) ->
     tiles = [t for g in c.lines[0].variations[0].groups for t in g.tiles]
     script = (
         "import sys\n"
-        "from jongg.runtime import artifact\n"
+        "from jongg.runtime.matching import artifact\n"
         "from jongg.runtime.hand import Hand\n"
         f"m = artifact.load({str(path)!r})\n"
         f"print(m.is_complete(Hand({tuple(tiles)!r})).line.id)\n"

@@ -25,11 +25,11 @@ import pytest
 
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import player_counts, resolve
-from jongg.runtime.game import Game
-from jongg.runtime.invariants import violations
-from jongg.runtime.play import DECISION_LIMIT, agents_for, play_match
-from jongg.runtime.reference import ReferenceMatcher
-from jongg.runtime.state import IllegalAction, Mode, State, Step
+from jongg.runtime.agents.play import DECISION_LIMIT, agents_for, play_match
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.invariants import violations
+from jongg.runtime.game.state import IllegalAction, Mode, State, Step
+from jongg.runtime.matching.reference import ReferenceMatcher
 
 from .golden.regenerate import agents as agents_of
 from .rig import act, game
@@ -169,7 +169,7 @@ def test_runtime_code_never_branches_on_a_variant_name() -> None:
     a shipped variant, card or deck, and no comparison reads a name."""
     names = {n for kind in ("variant", "card", "deck") for n in shipped(kind)}
     found = []
-    for path in sorted(RUNTIME.glob("*.py")):
+    for path in sorted(RUNTIME.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) \
@@ -183,7 +183,7 @@ def test_runtime_code_never_branches_on_a_variant_name() -> None:
                                  for s in sides):
                     found.append(f"{path.name}:{node.lineno}: compares .{named[0]} to a string")
     assert found == []
-    assert len(list(RUNTIME.glob("*.py"))) > 10  # the scan did read the runtime
+    assert len(list(RUNTIME.rglob("*.py"))) > 10  # the scan did read the runtime
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from jongg.compiler.errors import Location, NotationError
 from jongg.compiler.formula import compile_formula
-from jongg.runtime.formula import FormulaError
+from jongg.runtime.game.formula import FormulaError
 
 FACTS = ["self_drawn", "jokerless", "dealer", "value", "winner_is_dealer"]
 ROUND = {"self_drawn": True, "jokerless": False, "dealer": False, "value": 25,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from jongg.runtime.log import read_header, replay
+from jongg.runtime.game.log import read_header, replay
 
 from .golden.regenerate import SEED, golden_path, setups
 from .rig import game

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from jongg.runtime.log import LogError, replay
-from jongg.runtime.play import play_match
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.log import LogError, replay
 
 from .conftest import run_cli
 from .rig import game

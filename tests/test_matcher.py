@@ -1,6 +1,6 @@
 """The compiled matcher agrees with the reference on every query.
 
-Hands come from jongg.runtime.samples: built near the card's lines, so a
+Hands come from jongg.runtime.matching.samples: built near the card's lines, so a
 good share are complete or one or two away, many joker-heavy, some with
 exposures. A disagreement names the hand, the line and both answers.
 """
@@ -18,9 +18,9 @@ import pytest
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matcher import Matcher
-from jongg.runtime.reference import LineMatch, match_card
-from jongg.runtime.samples import sample_hands
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.matching.reference import LineMatch, match_card
+from jongg.runtime.matching.samples import sample_hands
 
 from .conftest import card, card_from_lines, hand
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jongg.runtime.reference import completed, match_card
+from jongg.runtime.matching.reference import completed, match_card
 
 from .conftest import card_from_lines, hand
 

@@ -19,11 +19,11 @@ from collections import Counter
 
 import pytest
 
-from jongg.runtime.agents import RandomAgent
-from jongg.runtime.invariants import violations
-from jongg.runtime.play import play_match
-from jongg.runtime.spec import Courtesy, Pass, Vote
-from jongg.runtime.state import IllegalAction, Mode, State, Step
+from jongg.runtime.agents.bots import RandomAgent
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.invariants import violations
+from jongg.runtime.game.spec import Courtesy, Pass, Vote
+from jongg.runtime.game.state import IllegalAction, Mode, State, Step
 
 from .rig import act, game, rigged, texts
 

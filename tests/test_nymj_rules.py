@@ -18,8 +18,8 @@ import pytest
 
 from jongg.compiler.errors import SemanticError
 from jongg.compiler.game import load_game
-from jongg.runtime.play import play_match
-from jongg.runtime.state import IllegalAction, Mode, State, Step
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.state import IllegalAction, Mode, State, Step
 from jongg.runtime.tiles import parse_tiles
 from tests.rig import act, game, rigged, texts
 

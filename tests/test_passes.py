@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-from jongg.runtime.invariants import violations
-from jongg.runtime.spec import Pass, Vote
-from jongg.runtime.state import IllegalAction, State, Step
+from jongg.runtime.game.invariants import violations
+from jongg.runtime.game.spec import Pass, Vote
+from jongg.runtime.game.state import IllegalAction, State, Step
 
 from .rig import act, game, rigged, texts
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from jongg.runtime.agents import Agent, GreedyAgent
-from jongg.runtime.log import Header, LogWriter
-from jongg.runtime.state import State
+from jongg.runtime.agents.bots import Agent, GreedyAgent
+from jongg.runtime.game.log import Header, LogWriter
+from jongg.runtime.game.state import State
 from jongg.terminal import HUMAN, Quit, Table
 
 from .rig import act, game, rigged

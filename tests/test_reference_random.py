@@ -9,7 +9,7 @@ import random
 import pytest
 
 from jongg.runtime.card import Card, Line, Variation
-from jongg.runtime.reference import Hand, match_line
+from jongg.runtime.matching.reference import Hand, match_line
 
 from .conftest import card
 

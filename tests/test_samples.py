@@ -16,8 +16,8 @@ from functools import cache
 import pytest
 
 from jongg.runtime.card import Card
-from jongg.runtime.reference import Hand, match_card
-from jongg.runtime.samples import sample_hands
+from jongg.runtime.matching.reference import Hand, match_card
+from jongg.runtime.matching.samples import sample_hands
 
 from .conftest import card
 

@@ -17,14 +17,14 @@ from collections import Counter
 import pytest
 
 from jongg.compiler.variant import resolve
-from jongg.runtime.invariants import violations
-from jongg.runtime.payout import settle_match
-from jongg.runtime.play import play_match
-from jongg.runtime.scoring import BANK
-from jongg.runtime.spec import Payout, Pledge
-from jongg.runtime.state import Exposure, IllegalAction, Mode, State, Step
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.invariants import violations
+from jongg.runtime.game.payout import settle_match
+from jongg.runtime.game.scoring import BANK
+from jongg.runtime.game.spec import Payout, Pledge
+from jongg.runtime.game.state import Exposure, IllegalAction, Mode, State, Step
+from jongg.runtime.game.walls import lay_out, wall_sizes
 from jongg.runtime.tiles import parse_tiles
-from jongg.runtime.walls import lay_out, wall_sizes
 
 from .conftest import run_cli
 from .rig import act, game, rigged, texts
@@ -703,7 +703,7 @@ def test_simulate_counts_mah_jonggs_by_seat_and_the_payouts(
 
 @clause("SMJ-27")
 def test_the_greedy_agent_pledges_when_the_deal_is_one_tile_from_atomic_cat() -> None:
-    from jongg.runtime.agents import GreedyAgent
+    from jongg.runtime.agents.bots import GreedyAgent
     near = rigged(game("siamese", 2), {0: f"{ATOMIC_ASIDE} {JUNK_14}", 1: f"{JUNK_14} {JUNK_13}"})
     far = rigged(game("siamese", 2), {0: f"{OTHER_14} {JUNK_13}", 1: f"{JUNK_14} {JUNK_13}"})
     for state, pledges in ((near, True), (far, False)):

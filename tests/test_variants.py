@@ -23,7 +23,7 @@ from jongg.compiler.errors import (
 from jongg.compiler.registry import shipped
 from jongg.compiler.schema import schema
 from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
-from jongg.runtime.spec import GameSpec
+from jongg.runtime.game.spec import GameSpec
 
 from .conftest import run_cli, where
 

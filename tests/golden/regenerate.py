@@ -11,7 +11,7 @@ from pathlib import Path
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import player_counts, resolve
-from jongg.runtime.play import play_match
+from jongg.runtime.agents.play import play_match
 
 SEED = 2026
 FOLDER = Path(__file__).resolve().parent

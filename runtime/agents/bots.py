@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Protocol
 
-from .actions import Action
-from .hand import Hand
-from .racks import RackPlanner, pool_tiles
-from .spec import Pledge
-from .state import Mode, State, Step, derived_rng
+from jongg.runtime.agents.racks import RackPlanner, pool_tiles
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.spec import Pledge
+from jongg.runtime.game.state import Mode, State, Step, derived_rng
+from jongg.runtime.hand import Hand
 
 
 class Agent(Protocol):
@@ -52,7 +52,7 @@ class GreedyAgent:
     never passes blind, offers nothing in a courtesy pass, votes no.
     Between equally near hands it parts with a tile held alone first; the
     remaining ties go by the seed. With several racks it plans them all at
-    once (runtime/racks.py) and plays by the plan."""
+    once (runtime/agents/racks.py) and plays by the plan."""
 
     name = "greedy"
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from .card import Card, Slots
-from .columns import pins
-from .reference import ABSENT, Slot, _Bound, _fill, _fits
-from .structure import (
+from jongg.runtime.card import Card, Slots
+from jongg.runtime.matching.columns import pins
+from jongg.runtime.matching.reference import ABSENT, Slot, _Bound, _fill, _fits
+from jongg.runtime.matching.structure import (
     NO_PIN,
     Demand,
     Frontier,
@@ -35,8 +35,8 @@ from .structure import (
     identical_only,
     identical_score,
 )
-from .tables import Component, ShapeTables, component_keys, load_or_build
-from .tiles import Category
+from jongg.runtime.matching.tables import Component, ShapeTables, component_keys, load_or_build
+from jongg.runtime.tiles import Category
 
 Seating = tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]
 UNSEATED: list[Seating] = [(frozenset(), (), ())]
@@ -69,7 +69,7 @@ def shape_of(types: Sequence[GroupType], all_jokers: bool) -> Shape:
 
 
 class Programme:
-    """Scores a card's variations through runtime/structure.py."""
+    """Scores a card's variations through runtime/matching/structure.py."""
 
     def __init__(self, card: Card):
         self.card = card

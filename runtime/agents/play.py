@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .agents import AGENTS, Agent
-from .game import Game
-from .invariants import violations
-from .log import Header, LogWriter
-from .state import Mode, State
+from jongg.runtime.agents.bots import AGENTS, Agent
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.invariants import violations
+from jongg.runtime.game.log import Header, LogWriter
+from jongg.runtime.game.state import Mode, State
 
 DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
 

@@ -20,7 +20,7 @@ components and the jokers are applied once at the end. A component's answer
 depends only on its counts and the line's shape, so it is memoised (and, for
 the commonest shapes, precomputed into tables by the compiler).
 
-The semantics are the reference matcher's (runtime/reference.py), which the
+The semantics are the reference matcher's (runtime/matching/reference.py), which the
 tests hold this module to.
 """
 
@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .card import FREE_SIZES
+from jongg.runtime.card import FREE_SIZES
 
 # A frontier: (naturals, capacity) pairs, none dominated, naturals descending.
 Frontier = tuple[tuple[int, int], ...]

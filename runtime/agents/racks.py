@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .hand import Hand
-from .reference import Slot
-from .tiles import Deck
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching.reference import Slot
+from jongg.runtime.tiles import Deck
 
 if TYPE_CHECKING:
-    from .state import State
+    from jongg.runtime.game.state import State
 
 TOP_K = 3  # lines of the nearest rack tried as the plan's first choice
 

@@ -34,9 +34,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .card import Card, Line, Variation
-from .reference import Hand, _shapes
-from .tiles import Deck
+from jongg.runtime.card import Card, Line, Variation
+from jongg.runtime.matching.reference import Hand, _shapes
+from jongg.runtime.tiles import Deck
 
 COMPLETE = 0.3
 NEAR = 0.4  # one or two tiles away; the rest is further

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .actions import Action, parse_action
-from .game import Game
-from .state import IllegalAction, Mode, State
+from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import IllegalAction, Mode, State
 
 FORMAT = "jongg"
 VERSION = 1

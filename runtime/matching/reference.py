@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .card import FREE_SIZES, Card, FreeGroup, Line, Slots, Variation
-from .hand import Hand
-from .tiles import Category, Deck
+from jongg.runtime.card import FREE_SIZES, Card, FreeGroup, Line, Slots, Variation
+from jongg.runtime.hand import Hand
+from jongg.runtime.tiles import Category, Deck
 
 ABSENT = -1  # a structural group bound to no tile the hand holds
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from .card import Card, FreeGroup, Line, Slots, Variation
-from .columns import TABLE_ARRAYS, Tables
-from .matcher import Matcher
-from .tiles import Category, Deck, Suit, TileKind
+from jongg.runtime.card import Card, FreeGroup, Line, Slots, Variation
+from jongg.runtime.matching.columns import TABLE_ARRAYS, Tables
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.tiles import Category, Deck, Suit, TileKind
 
 FORMAT = "jongg-matcher"
 VERSION = 2

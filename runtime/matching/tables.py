@@ -4,7 +4,7 @@ For a line of free groups alone (four sets and a pair, seven pairs, three
 sets and a pair), a hand without jokers or exposures scores the sum, over the
 deck's components, of what each component's counts can do for each share of
 the line's groups. That share table depends only on the counts, so it is
-computed once for every count vector (runtime/structure.py's programme, run
+computed once for every count vector (runtime/matching/structure.py's programme, run
 over all vectors at once by a depth-first walk that shares prefixes) and
 kept on disk. A batch of hands is then a few array lookups and a max-plus
 combination over the shares.
@@ -27,7 +27,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .structure import Demand, Shape, State, advance, finish, run_starts, start
+from jongg.runtime.matching.structure import (
+    Demand,
+    Shape,
+    State,
+    advance,
+    finish,
+    run_starts,
+    start,
+)
 
 VERSION = 1
 IMPOSSIBLE = -1000  # a share of the groups a component cannot take
@@ -286,8 +294,8 @@ def _code() -> str:
     """The source the tables come from: a change to it makes new tables."""
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for name in ("structure.py", "tables.py", "card.py"):
-        digest.update((here / name).read_bytes())
+    for path in (here / "structure.py", here / "tables.py", here.parent / "card.py"):
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .hand import Hand
-from .spec import Pledge
+from jongg.runtime.game.spec import Pledge
+from jongg.runtime.hand import Hand
 
 
 @dataclass(frozen=True, slots=True)

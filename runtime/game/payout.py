@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .spec import Payout
+from jongg.runtime.game.spec import Payout
 
 
 def settle_match(rules: Payout, scores: list[int]) -> list[float]:

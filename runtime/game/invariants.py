@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .scoring import BANK
-from .state import State, Step
+from jongg.runtime.game.scoring import BANK
+from jongg.runtime.game.state import State, Step
 
 
 def violations(state: State) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .spec import GameSpec
-from .state import Judge, Mode, State
+from jongg.runtime.game.spec import GameSpec
+from jongg.runtime.game.state import Judge, Mode, State
 
 
 @dataclass(frozen=True)

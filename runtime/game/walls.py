@@ -10,7 +10,7 @@ tiles do not divide, the first walls are one tile longer).
 
 from __future__ import annotations
 
-from .spec import Walls
+from jongg.runtime.game.spec import Walls
 
 
 def wall_sizes(tiles: int, walls: int) -> list[int]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tiles import Deck, TileError, parse_tiles
+from jongg.runtime.tiles import Deck, TileError, parse_tiles
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .spec import Debt, GameSpec, Payment
+from jongg.runtime.game.spec import Debt, GameSpec, Payment
 
 BANK = -1  # the payer of awards nobody pays, the payee of penalties nobody receives
 

@@ -17,15 +17,33 @@ import random
 from enum import StrEnum
 from typing import Any, Protocol
 
-from .actions import Action
-from .card import Card
-from .hand import Hand
-from .payout import settle_match
-from .racks import pool_tiles
-from .scoring import BANK, Facts, Mahjong, RoundEnd, ScoreEvent, settle, settle_dead
-from .seat import Exposure, Seat
-from .spec import ClaimKind, Courtesy, Direction, GameSpec, Pass, Penalty, Phase, Pledge, Vote
-from .walls import lay_out
+from jongg.runtime.agents.racks import pool_tiles
+from jongg.runtime.card import Card
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.payout import settle_match
+from jongg.runtime.game.scoring import (
+    BANK,
+    Facts,
+    Mahjong,
+    RoundEnd,
+    ScoreEvent,
+    settle,
+    settle_dead,
+)
+from jongg.runtime.game.seat import Exposure, Seat
+from jongg.runtime.game.spec import (
+    ClaimKind,
+    Courtesy,
+    Direction,
+    GameSpec,
+    Pass,
+    Penalty,
+    Phase,
+    Pledge,
+    Vote,
+)
+from jongg.runtime.game.walls import lay_out
+from jongg.runtime.hand import Hand
 
 
 class Judge(Protocol):

@@ -1,7 +1,7 @@
 """The game specification: a variant compiled for one player count (plain data).
 
 jongg.compiler.variant builds it from rulesets/variants/*.yaml; the runtime
-(jongg.runtime.state) executes it. Nothing here knows a variant by name:
+(jongg.runtime.game.state) executes it. Nothing here knows a variant by name:
 every difference between games is a field.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .formula import Formula
-from .tiles import Deck
+from jongg.runtime.game.formula import Formula
+from jongg.runtime.tiles import Deck
 
 
 class Direction(StrEnum):

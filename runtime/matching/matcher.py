@@ -1,11 +1,11 @@
 """The compiled matcher: which lines a hand completes, and how near it is to each.
 
-Two engines answer, both exact (the tests hold them to runtime/reference.py;
+Two engines answer, both exact (the tests hold them to runtime/matching/reference.py;
 docs/matcher.md tells how they work):
 
-- concrete variations are the columns of one table (runtime/columns.py);
+- concrete variations are the columns of one table (runtime/matching/columns.py);
 - variations with free groups, and the few a table cannot seat exposures
-  on, go through the structural programme (runtime/plans.py).
+  on, go through the structural programme (runtime/matching/plans.py).
 
 Scores are slots filled; tiles away = line size - best score. Ties: line
 order, then variation order (DESIGN.md).
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .card import Card, Line
-from .columns import Columns, Tables
-from .hand import Hand
-from .plans import Plan, Programme
-from .reference import Nearness, Slot
+from jongg.runtime.card import Card, Line
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching.columns import Columns, Tables
+from jongg.runtime.matching.plans import Plan, Programme
+from jongg.runtime.matching.reference import Nearness, Slot
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 

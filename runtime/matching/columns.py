@@ -14,9 +14,9 @@ from functools import cached_property
 
 import numpy as np
 
-from .card import Card, Slots
-from .structure import Pin, _slot_score
-from .tables import IMPOSSIBLE
+from jongg.runtime.card import Card, Slots
+from jongg.runtime.matching.structure import Pin, _slot_score
+from jongg.runtime.matching.tables import IMPOSSIBLE
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
