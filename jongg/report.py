@@ -6,8 +6,9 @@ from typing import Any, TypeAlias
 
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import Slot
 from jongg.runtime.matching.matcher import Match
-from jongg.runtime.matching.reference import LineMatch, Slot
+from jongg.runtime.matching.reference import LineMatch
 from jongg.runtime.tiles import Deck
 
 Nearness: TypeAlias = LineMatch | Match  # the reference's answer or the compiled matcher's

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Protocol
 
-from jongg.runtime.agents.racks import RackPlanner, pool_tiles
+from jongg.runtime.agents.racks import RackPlanner
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.state import Mode, State, Step, derived_rng
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import pool_tiles
 
 
 class Agent(Protocol):

@@ -12,13 +12,11 @@ tiles away.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.reference import Slot
-from jongg.runtime.tiles import Deck
+from jongg.runtime.matching.answers import pool_tiles
 
 if TYPE_CHECKING:
     from jongg.runtime.game.state import State
@@ -35,13 +33,6 @@ class Plan:
 
 
 FAR = Plan(1_000, ())
-
-
-def pool_tiles(deck: Deck, groups: Iterable[Iterable[Slot]]) -> list[int]:
-    """The tiles a filled line takes from the pool: every filled slot that is
-    not an exposure's (naturals before jokers, as the matcher fills it)."""
-    return [deck.kind(slot.filled_by).index for group in groups for slot in group
-            if not slot.exposed and slot.filled_by is not None]
 
 
 class RackPlanner:

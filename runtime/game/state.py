@@ -17,7 +17,6 @@ import random
 from enum import StrEnum
 from typing import Any, Protocol
 
-from jongg.runtime.agents.racks import pool_tiles
 from jongg.runtime.card import Card
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.payout import settle_match
@@ -44,6 +43,7 @@ from jongg.runtime.game.spec import (
 )
 from jongg.runtime.game.walls import lay_out
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import pool_tiles
 
 
 class Judge(Protocol):

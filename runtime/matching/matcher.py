@@ -23,9 +23,9 @@ import numpy as np
 
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import Nearness, Slot
 from jongg.runtime.matching.columns import Columns, Tables
 from jongg.runtime.matching.plans import Plan, Programme
-from jongg.runtime.matching.reference import Nearness, Slot
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 

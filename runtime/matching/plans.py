@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from jongg.runtime.card import Card, Slots
+from jongg.runtime.matching.answers import ABSENT, Slot
 from jongg.runtime.matching.columns import pins
-from jongg.runtime.matching.reference import ABSENT, Slot, _Bound, _fill, _fits
+from jongg.runtime.matching.filling import Bound, fill, fits
 from jongg.runtime.matching.structure import (
     NO_PIN,
     Demand,
@@ -140,7 +141,7 @@ class Programme:
         for exposure in exposures:
             mine: list[tuple[str, int, int | None]] = []
             for gi, g in enumerate(plan.groups):
-                if _fits(exposure, g.tiles, g.jokers, self.joker):
+                if fits(exposure, g.tiles, g.jokers, self.joker):
                     mine.append(("group", gi, None))
             for ti, t in enumerate(plan.types):
                 kind = self._free_fit(exposure, t)
@@ -350,13 +351,13 @@ class Programme:
                         exposures: Sequence[Sequence[int]], seating: Seating
                         ) -> tuple[int, tuple[tuple[Slot, ...], ...]]:
         taken, free, kinds = seating
-        bound: list[_Bound | None] = [None] * (len(plan.groups) + len(plan.types))
+        bound: list[Bound | None] = [None] * (len(plan.groups) + len(plan.types))
         exposed = [False] * len(bound)
         for exposure in exposures:  # seat each as the seating found
             for gi in taken:
                 g = plan.groups[gi]
-                if bound[gi] is None and _fits(exposure, g.tiles, g.jokers, self.joker):
-                    bound[gi], exposed[gi] = _Bound(g.tiles, g.jokers), True
+                if bound[gi] is None and fits(exposure, g.tiles, g.jokers, self.joker):
+                    bound[gi], exposed[gi] = Bound(g.tiles, g.jokers), True
                     break
             else:
                 for ti in free:
@@ -365,12 +366,12 @@ class Programme:
                         shape = tuple(sorted(x for x in exposure if x != self.joker))
                         if len(set(shape)) == 1:
                             shape = (shape[0],) * t.size
-                        bound[slot] = _Bound(shape, t.joker_ok and len(set(shape)) == 1)
+                        bound[slot] = Bound(shape, t.joker_ok and len(set(shape)) == 1)
                         exposed[slot] = True
                         break
         for gi, g in enumerate(plan.groups):
             if bound[gi] is None:
-                bound[gi] = _Bound(g.tiles, g.jokers)
+                bound[gi] = Bound(g.tiles, g.jokers)
         # free groups: bind one at a time, keeping the best score reachable
         left = [ti for ti in range(len(plan.types)) if ti not in free]
         pinned = [plan.groups[gi] for gi in range(len(plan.groups)) if gi not in taken]
@@ -386,13 +387,13 @@ class Programme:
                 if self._bound_score(plan, left, trial, counts, jokers, grown,
                                      extra_room) == goal:
                     pinned, forbid = trial, grown
-                    bound[len(plan.groups) + ti] = _Bound(shape, joker_ok)
+                    bound[len(plan.groups) + ti] = Bound(shape, joker_ok)
                     break
             else:
                 extra_room += t.room(plan.shape.all_jokers)
-                bound[len(plan.groups) + ti] = _Bound((ABSENT,) * t.size, t.joker_ok,
+                bound[len(plan.groups) + ti] = Bound((ABSENT,) * t.size, t.joker_ok,
                                                       f"[{t.kind}]")
-        score, slots = _fill([b for b in bound if b is not None], Counter(counts), jokers,
+        score, slots = fill([b for b in bound if b is not None], Counter(counts), jokers,
                              self.deck, exposed, self.card.all_joker_groups)
         return score, tuple(tuple(g) for g in slots)
 

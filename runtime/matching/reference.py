@@ -22,43 +22,8 @@ from dataclasses import dataclass
 
 from jongg.runtime.card import FREE_SIZES, Card, FreeGroup, Line, Slots, Variation
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import ABSENT, Nearness, Slot
 from jongg.runtime.tiles import Category, Deck
-
-ABSENT = -1  # a structural group bound to no tile the hand holds
-
-
-@dataclass(frozen=True, slots=True)
-class Slot:
-    """One slot of a filled group: the tile it wants and what fills it."""
-
-    want: str  # a tile code, or a structural group's placeholder like "[pung]"
-    filled_by: str | None  # a code, "J", or None when missing
-    joker_ok: bool
-    exposed: bool = False
-
-
-class Nearness:
-    """What every answer about one line offers: its filling, and from it the
-    missing tiles (the reference's LineMatch and the compiled Match)."""
-
-    __slots__ = ()
-    tiles_away: int
-
-    def filling(self) -> tuple[tuple[Slot, ...], ...]:
-        raise NotImplementedError
-
-    @property
-    def complete(self) -> bool:
-        return self.tiles_away == 0
-
-    @property
-    def missing(self) -> list[str]:
-        return [s.want for g in self.filling() for s in g if s.filled_by is None]
-
-    @property
-    def joker_slots(self) -> list[str]:
-        """The missing slots a joker could fill."""
-        return [s.want for g in self.filling() for s in g if s.filled_by is None and s.joker_ok]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +40,85 @@ class LineMatch(Nearness):
 
 
 
-# A group once structural groups are bound: its tiles (ABSENT for an unbound
-# placeholder), whether jokers may go in, and a label for placeholders.
 @dataclass(frozen=True, slots=True)
 class _Bound:
+    """A group once structural groups are bound: its tiles (ABSENT for an
+    unbound placeholder), whether jokers may go in, and a placeholder's label."""
+
     tiles: tuple[int, ...]
     jokers: bool
     label: str | None = None  # "[pung]" for a placeholder
 
+
+def _fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: int | None) -> bool:
+    """An exposure is a group when it has the group's size, names at least
+    one tile, its naturals are among the group's tiles, and it holds jokers
+    only where the group takes them (identical tiles)."""
+    naturals = Counter(t for t in exposure if t != joker)
+    held_jokers = len(exposure) - sum(naturals.values())
+    wanted = Counter(tiles)
+    return (len(exposure) == len(tiles) and bool(naturals)
+            and all(wanted[t] >= n for t, n in naturals.items())
+            and (held_jokers == 0 or (jokers and len(wanted) == 1)))
+
+
+_JOKER, _EXPOSED = "J", "exposed"  # what fills a slot besides a natural (its kind index)
+_Fill = int | str | None
+
+
+def _fillings(groups: Sequence[_Bound], counts: Counter[int], jokers: int,
+              exposed: Sequence[bool], all_jokers: bool) -> list[list[_Fill]]:
+    """What fills each slot, tile kind by tile kind.
+
+    A natural of a kind goes first to the slots of that kind no joker may
+    take, then to the joker groups of that kind one each (in group order),
+    then to their other slots. Jokers then go to the groups holding a natural,
+    in group order, then to the others; a group holding no natural takes at
+    most its size less one when the card keeps a natural in every group.
+    """
+    slots: list[list[_Fill]] = [[_EXPOSED if exposed[gi] else None] * len(g.tiles)
+                                for gi, g in enumerate(groups)]
+    open_groups = [gi for gi, g in enumerate(groups) if not exposed[gi] and not g.label]
+    for kind, have in counts.items():
+        plain = [(gi, si) for gi in open_groups if not groups[gi].jokers
+                 for si, t in enumerate(groups[gi].tiles) if t == kind]
+        mine = [gi for gi in open_groups if groups[gi].jokers and kind in groups[gi].tiles]
+        spots = [(gi, si) for gi in mine for si, t in enumerate(groups[gi].tiles) if t == kind]
+        firsts = [next(s for s in spots if s[0] == gi) for gi in mine]
+        order = plain + firsts + [s for s in spots if s not in firsts]
+        for gi, si in order[:have]:
+            slots[gi][si] = kind
+    held = [any(isinstance(s, int) for s in row) for row in slots]
+    for gi in [*(g for g in range(len(groups)) if held[g]),
+               *(g for g in range(len(groups)) if not held[g])]:
+        if exposed[gi] or not groups[gi].jokers:
+            continue
+        row = slots[gi]
+        room = len(row) - (0 if all_jokers or held[gi] else 1)
+        for si in range(min(room, len(row))):
+            if jokers and row[si] is None:
+                row[si], jokers = _JOKER, jokers - 1
+    return slots
+
+
+def _filled(slots: list[list[_Fill]]) -> int:
+    return sum(s is not None for row in slots for s in row)
+
+
+def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Deck,
+          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
+    """The best filling of bound groups as Slots, with the slots it fills."""
+    slots = _fillings(groups, counts, jokers, exposed, all_jokers)
+    rows = []
+    for group, row in zip(groups, slots, strict=True):
+        out = []
+        for tile, got in zip(group.tiles, row, strict=True):
+            want = group.label or deck.code(tile)
+            by = want if got == _EXPOSED else "J" if got == _JOKER else \
+                None if got is None else deck.code(got)
+            out.append(Slot(want, by, group.jokers, exposed=got == _EXPOSED))
+        rows.append(out)
+    return _filled(slots), rows
 
 def _runs(deck: Deck) -> list[tuple[int, ...]]:
     ordered = {s.code for s in deck.suits if s.ordered}
@@ -105,83 +141,6 @@ def _shapes(free: FreeGroup, deck: Deck) -> list[tuple[int, ...]]:
     if free.kind == "set":
         return [(k,) * 3 for k in plain] + _runs(deck)
     return identical
-
-
-def _fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: int | None) -> bool:
-    """Whether an exposure is exactly this group: same tiles, jokers only where allowed."""
-    if len(exposure) != len(tiles):
-        return False
-    naturals = [t for t in exposure if t != joker]
-    used = len(exposure) - len(naturals)
-    if used and not (jokers and len(set(tiles)) == 1):
-        return False
-    if not naturals:
-        return False  # an exposure of jokers alone names no tile
-    need = Counter(tiles)
-    need.subtract(naturals)
-    return all(v >= 0 for v in need.values())
-
-
-JOKER, EXPOSED = -2, -3  # what fills a slot besides a natural (its kind index)
-
-
-def _allocate(groups: Sequence[_Bound], counts: Counter[int], jokers: int,
-              exposed: Sequence[bool], all_jokers: bool = True) -> list[list[int | None]]:
-    """What fills each slot: a natural's kind, JOKER, EXPOSED, or None (missing).
-
-    Naturals go first to slots no joker may fill, then one into each joker
-    group (a group holding a natural may be finished by jokers), then the
-    rest; jokers go to groups holding a natural first. Without `all_jokers`
-    a group needs one natural, so one with none takes at most size - 1 jokers.
-    """
-    left = Counter(counts)
-    slots: list[list[int | None]] = [[None] * len(g.tiles) for g in groups]
-    for want_jokers, most in ((False, None), (True, 1), (True, None)):
-        for gi, group in enumerate(groups):
-            if exposed[gi] or group.jokers != want_jokers or group.label:
-                continue
-            placed = sum(s is not None for s in slots[gi])
-            for si, tile in enumerate(group.tiles):
-                if most is not None and placed >= most:
-                    break
-                if slots[gi][si] is None and left[tile] > 0:
-                    left[tile] -= 1
-                    placed += 1
-                    slots[gi][si] = tile
-    holding = [any(s is not None for s in g) for g in slots]
-    for gi in sorted(range(len(groups)), key=lambda gi: not holding[gi]):
-        group = groups[gi]
-        room = len(group.tiles) - (0 if all_jokers or holding[gi] else 1)
-        for si in range(len(group.tiles)):
-            if slots[gi][si] is not None:
-                continue
-            if exposed[gi]:
-                slots[gi][si] = EXPOSED
-            elif group.jokers and jokers > 0 and si < room:
-                jokers -= 1
-                slots[gi][si] = JOKER
-    return slots
-
-
-def _score(slots: list[list[int | None]]) -> int:
-    return sum(s is not None for g in slots for s in g)
-
-
-def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Deck,
-          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
-    """The best filling of concrete groups from concealed tiles, as Slots;
-    exposed groups are full."""
-    slots = _allocate(groups, counts, jokers, exposed, all_jokers)
-    out: list[list[Slot]] = []
-    for group, filling in zip(groups, slots, strict=True):
-        row = []
-        for tile, got in zip(group.tiles, filling, strict=True):
-            want = group.label or deck.code(tile)
-            by = None if got is None else "J" if got == JOKER else want if got == EXPOSED \
-                else deck.code(got)
-            row.append(Slot(want, by, group.jokers, exposed=got == EXPOSED))
-        out.append(row)
-    return _score(slots), out
 
 
 def _placements(exposures: Sequence[Sequence[int]], groups: Sequence[Slots],
@@ -355,7 +314,7 @@ def _best_filling(variation: Variation, counts: Counter[int], jokers: int,
                 ceiling = sum(min(n, wanted[t]) for t, n in counts.items())
                 if ceiling + jokers + sum(map(len, exposures)) <= best[0]:
                     continue
-            score = _score(_allocate(groups, counts, jokers, exposed, all_jokers))
+            score = _filled(_fillings(groups, counts, jokers, exposed, all_jokers))
             if best is None or score > best[0]:
                 best = (score, groups, exposed)
     return best
