@@ -280,3 +280,50 @@ def test_match_uses_the_tables_compile_kept(own_cache: Path) -> None:
     again = cache.matcher("nymj").matcher
     again.prepare(cache.tables_dir(), build=False)
     assert again.programme.shape_tables
+
+
+def test_tables_score_a_pool_longer_than_a_hand_as_the_reference_does() -> None:
+    """Racks share a pool of 27 tiles or more, so one suit may hold more
+    tiles than a hand: the tables cover every count vector, not only those
+    a hand of the card's size can hold."""
+    c = card("classic")
+    kinds = [k for k in c.deck.kinds if k.suit == "B"]
+    rng = random.Random("long pools")
+    hands = []
+    for size in (15, 18, 24):
+        for _ in range(20):
+            wall = [k.index for k in kinds for _ in range(k.copies)]
+            hands.append(Hand(tuple(sorted(rng.sample(wall, size)))))
+    _exhaustive("classic", "four-sets-and-a-pair", hands)
+    m = compile_matcher(c)
+    m.prepare(None)
+    li = [line.id for line in c.lines].index("four-sets-and-a-pair")
+    for h in hands[:10]:
+        ref = match_line(c.lines[li], h, c.deck)
+        assert ref is not None
+        assert dict((x.line.id, x.tiles_away) for x in m.tiles_away(h))[c.lines[li].id] == \
+            ref.tiles_away
+
+
+def test_a_damaged_kept_table_is_built_again(own_cache: Path) -> None:
+    m = cache.matcher("nymj").matcher
+    assert m.prepare(cache.tables_dir()) > 0
+    kept = sorted(cache.tables_dir().glob("*.npz"))
+    assert kept
+    for path in kept:
+        path.write_bytes(b"not a table")
+    again = cache.matcher("nymj").matcher
+    assert again.prepare(cache.tables_dir(), build=False) == 0.0
+    assert not again.programme.shape_tables  # a damaged table is not read
+    assert again.prepare(cache.tables_dir()) > 0
+    hands = [h for h in sample_hands(card("nymj"), random.Random("damaged"), 100)
+             if not h.exposures]
+    assert _answers(again, hands) == _answers(compile_matcher(card("nymj")), hands)
+
+
+def test_the_prepared_build_reports_its_progress() -> None:
+    m = compile_matcher(card("classic"))
+    heard: list[tuple[int, int]] = []
+    m.prepare(None, progress=lambda done, total: heard.append((done, total)))
+    assert heard and heard[-1][0] == heard[-1][1]
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)

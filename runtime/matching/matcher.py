@@ -24,6 +24,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import Nearness, Slot
+from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Tables
 from jongg.runtime.matching.plans import Plan, Programme
 
@@ -70,11 +71,13 @@ class Matcher:
         self.columns = Columns(card, tables)
         self.programme = Programme(card)
 
-    def prepare(self, folder: Path | None = None, *, build: bool = True) -> float:
+    def prepare(self, folder: Path | None = None, *, build: bool = True,
+                progress: Progress | None = None) -> float:
         """Build (or load from `folder`) the per-suit tables of the lines of
         free groups alone; the seconds spent building. Without `build`, only
-        tables already kept in `folder` are loaded (no long wait)."""
-        return self.programme.prepare(folder, build=build)
+        tables already kept in `folder` are loaded (no long wait). `progress`
+        hears (done, total) while tables are built."""
+        return self.programme.prepare(folder, build=build, progress=progress)
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
@@ -243,20 +246,21 @@ class Matcher:
                         ) -> tuple[np.ndarray, np.ndarray]:
         """For hands without exposures given as counts: the line each
         completes (highest value, then card order) and its variation, -1 for
-        none. Structural lines with tables answer by bits; concrete columns
-        only for hands whose kinds some column holds; what bits cannot settle
-        goes through tiles_away_counts."""
+        none. Structural lines with tables answer by their tables; concrete
+        columns only for hands whose kinds some column holds; what tables
+        cannot settle goes through tiles_away_counts."""
         n = len(counts)
         jokers = np.zeros(n, dtype=np.int64) if jokers is None else jokers
         lines = self.card.lines
         done = np.zeros((n, len(lines)), dtype=bool)
         which = np.full((n, len(lines)), -1, dtype=np.int32)
-        rest = jokers > 0  # hands the bits cannot settle
-        bits = self.programme.complete_bits(counts[~rest]) if self.programme.structural else []
-        if bits is None:
+        rest = jokers > 0  # hands the tables cannot settle
+        tabled = self.programme.complete_tabled(counts[~rest]) if self.programme.structural \
+            else []
+        if tabled is None:
             rest[:] = True
         else:
-            for plan, hit in bits:
+            for plan, hit in tabled:
                 rows = np.flatnonzero(~rest)[hit]
                 first = rows[which[rows, plan.line] < 0]
                 done[first, plan.line] = True
