@@ -25,7 +25,7 @@ from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import Nearness, Slot
 from jongg.runtime.matching.building import Progress
-from jongg.runtime.matching.columns import Columns, Tables
+from jongg.runtime.matching.columns import Columns, Seat, Tables
 from jongg.runtime.matching.plans import Plan, Programme
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
@@ -69,7 +69,9 @@ class Matcher:
         self.open_hands = open_hands
         self.joker = self.deck.joker_index
         self.columns = Columns(card, tables)
-        self.programme = Programme(card)
+        self.programme = Programme(card, self.columns.covered)
+        self._allowed: dict[tuple[tuple[tuple[int, ...], ...], bool], bool] = {}
+        self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
     def prepare(self, folder: Path | None = None, *, build: bool = True,
                 progress: Progress | None = None) -> float:
@@ -95,13 +97,11 @@ class Matcher:
                 best = dict(zip(columns.line_of_start, zip(scores.tolist(), variations.tolist(),
                                                            strict=True), strict=True))
         else:
-            seated = columns.exposed(counts, jokers, hand.exposures, self.joker, open_hands)
-            if seated is None:  # exposures the table cannot seat: every plan
-                plans = (p for line in programme.plans for p in line)
-            else:
-                best, slow = seated
-                plans = itertools.chain((programme.plans[li][vi] for li, vi in slow), plans)
-            plans = (p for p in plans if not (p.concealed and not open_hands))
+            exposures = tuple(map(tuple, hand.exposures))
+            seat = columns.seat(exposures, self.joker, open_hands)
+            if seat is not None:
+                best = columns.exposed(counts, jokers, seat)
+            plans = self._seated_plans(exposures, seat, open_hands)
         exposed = sum(map(len, hand.exposures))
         for plan in plans:
             old = best.get(plan.line)
@@ -113,6 +113,44 @@ class Matcher:
             if found is not None:
                 _keep(best, plan.line, found, plan.variation)
         return [(li, s, v) for li, (s, v) in sorted(best.items())]
+
+    def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
+                      open_hands: bool) -> list[Plan]:
+        """The plans to score one by one for a hand with these exposures:
+        those the table cannot settle (every plan when it cannot seat them)
+        and the structural ones, if the exposures can be whole groups of
+        them. Kept per exposures."""
+        key = (exposures, open_hands)
+        known = self._seated.get(key)
+        if known is None:
+            programme = self.programme
+            plans: Iterable[Plan] = programme.structural
+            if seat is None:
+                plans = (p for line in programme.plans for p in line)
+            else:
+                plans = itertools.chain((programme.plans[li][vi] for li, vi in seat.slow), plans)
+            known = [p for p in plans if not (p.concealed and not open_hands)
+                     and programme.seatings(p, exposures)]
+            if len(self._seated) > 10_000:
+                self._seated.clear()
+            self._seated[key] = known
+        return known
+
+    def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool | None = None
+               ) -> bool:
+        """Whether some line can take these exposures, each a whole group of
+        one of its variations: whether scores() lists any line for a hand
+        with them, which the concealed tiles do not change. Kept per
+        exposures (a claim window asks it for every set it could make)."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        key = (tuple(map(tuple, exposures)), open_hands)
+        known = self._allowed.get(key)
+        if known is None:
+            if len(self._allowed) > 20_000:
+                self._allowed.clear()
+            known = self._allowed[key] = bool(self.scores(Hand((), key[0]),
+                                                          open_hands=open_hands))
+        return known
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
         """Every line the exposures allow, nearest first (ties: line order)."""

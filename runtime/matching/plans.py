@@ -73,11 +73,15 @@ def shape_of(types: Sequence[GroupType], all_jokers: bool) -> Shape:
 class Programme:
     """Scores a card's variations through runtime/matching/structure.py."""
 
-    def __init__(self, card: Card):
+    def __init__(self, card: Card, covered: frozenset[tuple[int, int]] = frozenset()):
         self.card = card
+        self.covered = covered  # variations with free groups the table's columns stand for
         self.deck = card.deck
         self.joker = self.deck.joker_index
         self._memo: dict[Any, dict[Demand, Frontier]] = {}
+        self._scored: dict[Any, int] = {}
+        self._holders: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._placed: dict[tuple[tuple[int, ...], int, int], list[tuple[str, int, int | None]]] = {}
         self.shape_tables: dict[Shape, ShapeTables] = {}
         self._keyed: tuple[dict[int, int] | None, list[int]] = (None, [])
         self._seatings: dict[tuple[tuple[int, ...], ...],
@@ -123,8 +127,9 @@ class Programme:
 
     @cached_property
     def structural(self) -> list[Plan]:
-        """The plans with free groups, in card order."""
-        return [p for plans in self.plans for p in plans if p.types]
+        """The plans with free groups no column stands for, in card order."""
+        return [p for plans in self.plans for p in plans
+                if p.types and (p.line, p.variation) not in self.covered]
 
     @cached_property
     def _runs(self) -> set[tuple[int, ...]]:
@@ -154,17 +159,10 @@ class Programme:
             found = known[plan.line, plan.variation] = self._seat(plan, key)
         return found
 
-    def _seat(self, plan: Plan, exposures: Sequence[Sequence[int]]) -> list[Seating]:
+    def _seat(self, plan: Plan, exposures: tuple[tuple[int, ...], ...]) -> list[Seating]:
         options: list[list[tuple[str, int, int | None]]] = []
         for exposure in exposures:
-            mine: list[tuple[str, int, int | None]] = []
-            for gi, g in enumerate(plan.groups):
-                if fits(exposure, g.tiles, g.jokers, self.joker):
-                    mine.append(("group", gi, None))
-            for ti, t in enumerate(plan.types):
-                kind = self._free_fit(exposure, t)
-                if kind is not False:
-                    mine.append(("free", ti, kind))
+            mine = self._places(plan, exposure)
             if not mine:
                 return []
             options.append(mine)
@@ -182,6 +180,42 @@ class Programme:
                 seen.add(key)
                 out.append((frozenset(groups), tuple(free), tuple(kinds)))
         return out
+
+    def _places(self, plan: Plan, exposure: tuple[int, ...]) -> list[tuple[str, int, int | None]]:
+        """The groups of a plan one exposure could be: concrete ones by
+        index, free ones by type index with the kind they would bind. An
+        exposure stays on the table for many hands: kept."""
+        key = (exposure, plan.line, plan.variation)
+        mine = self._placed.get(key)
+        if mine is None:
+            mine = []
+            named = next((t for t in exposure if t != self.joker), None)
+            holding = self._holding(plan).get(named, ()) if named is not None else ()
+            for gi in holding:
+                g = plan.groups[gi]
+                if fits(exposure, g.tiles, g.jokers, self.joker):
+                    mine.append(("group", gi, None))
+            for ti, t in enumerate(plan.types):
+                kind = self._free_fit(exposure, t)
+                if kind is not False:
+                    mine.append(("free", ti, kind))
+            if len(self._placed) > 100_000:
+                self._placed.clear()
+            self._placed[key] = mine
+        return mine
+
+    def _holding(self, plan: Plan) -> dict[int, list[int]]:
+        """Per kind, the concrete groups of a plan that hold it (an exposure
+        can be only a group holding its tiles)."""
+        key = (plan.line, plan.variation)
+        found = self._holders.get(key)
+        if found is None:
+            found = {}
+            for gi, g in enumerate(plan.groups):
+                for k in dict.fromkeys(g.tiles):
+                    found.setdefault(k, []).append(gi)
+            self._holders[key] = found
+        return found
 
     def _free_fit(self, exposure: Sequence[int], t: GroupType) -> int | None | bool:
         """Whether an exposure is a whole free group of this type: the kind it
@@ -235,6 +269,8 @@ class Programme:
                 a, b = _slot_score(counts.get(k, 0), pin.plain, pin.joker_groups, all_jokers)
                 n, c = n + a, c + b
             return min(n + jokers, c + extra)
+        if identical_only(shape):
+            return self._identical(shape, pinned, counts, jokers, forbid, extra)
         parts = []
         touched = {self._component_of[k] for k in counts}
         for ci, (kinds, runs) in enumerate(self.components):
@@ -261,6 +297,41 @@ class Programme:
                 self._memo[key] = part
             parts.append(part)
         return best_score(combine(parts, shape.demand), shape, jokers, extra)
+
+    def _identical(self, shape: Shape, pinned: dict[int, Pin], counts: dict[int, int],
+                   jokers: int, forbid: frozenset[int], extra: int) -> int:
+        """The programme when every free group is of identical tiles: no run
+        ties one kind to the next, so any split of the kinds answers alike.
+        Each pinned kind stands alone; the other kinds are interchangeable,
+        and only the most held can take a group (a group does no worse on a
+        kind held more), so they are one part read from their few largest
+        counts. The answer depends on little, so it is memoised whole."""
+        groups = sum(shape.demand)
+        loose = tuple(sorted((c for k, c in counts.items()
+                              if c and k not in pinned and k not in forbid), reverse=True))
+        held = tuple((k, pin, counts.get(k, 0), k in forbid) for k, pin in sorted(pinned.items()))
+        key = (shape, loose[:groups], held, jokers, extra)
+        found = self._scored.get(key)
+        if found is None:
+            parts = [self._part((shape, loose[:groups]), shape, loose[:groups])]
+            for _, pin, x, barred in held:
+                parts.append(self._part((shape, x, pin, barred), shape, (x,), (pin,), (barred,)))
+            found = best_score(combine(parts, shape.demand), shape, jokers, extra)
+            if len(self._scored) > 200_000:
+                self._scored.clear()
+            self._scored[key] = found
+        return found
+
+    def _part(self, key: Any, shape: Shape, xs: tuple[int, ...],
+              ps: tuple[Pin, ...] | None = None, fs: tuple[bool, ...] | None = None
+              ) -> dict[Demand, Frontier]:
+        """One component's answer, memoised under `key`."""
+        part = self._memo.get(key)
+        if part is None:
+            if len(self._memo) > 500_000:
+                self._memo.clear()
+            part = self._memo[key] = component(shape, xs, False, ps, fs)
+        return part
 
     # -- many hands ----------------------------------------------------------------
     def fold(self, counts: np.ndarray, jokers: np.ndarray, best: np.ndarray,

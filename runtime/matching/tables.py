@@ -138,7 +138,10 @@ class ShapeTables:
         """The indexes as lists (read faster than arrays from Python); the
         components of one signature share theirs."""
         lists: dict[int, list[int]] = {}
-        return [lists.setdefault(id(t), as_list(t.index)) for t in self.tables]
+        for t in self.tables:
+            if id(t) not in lists:
+                lists[id(t)] = as_list(t.index)
+        return [lists[id(t)] for t in self.tables]
 
     def best_within(self, keys: Sequence[int], demand: Demand) -> int:
         """The best of one jokerless hand over a share of the groups (what is
