@@ -169,6 +169,24 @@ def test_allows_is_whether_some_line_takes_the_exposures(name: str) -> None:
     assert any(not m.allows(h.exposures) for h in odd)
 
 
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])
+def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
+    """scores_many() (the table once per set of exposures) and
+    discard_scores() (the hand less each tile it holds) answer as scores()
+    does hand by hand, exposures and jokers included."""
+    c, m = card(name), matcher(name)
+    hands = sample_hands(c, random.Random(f"many:{name}"), 200)
+    same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
+    assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
+    for h in hands[:40]:
+        found = m.discard_scores(h)
+        assert sorted(found) == sorted(set(h.concealed))
+        for tile, scores in found.items():
+            rest = list(h.concealed)
+            rest.remove(tile)
+            assert scores == m.scores(Hand(tuple(rest), h.exposures)), _show(c, h)
+
+
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])
 def test_agreement_on_hands_one_tile_short(name: str) -> None:
     """13-tile (or 10-card) hands: at least one away from every line."""

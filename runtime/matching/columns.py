@@ -261,24 +261,14 @@ class Columns:
         """Per line, the best column for a hand with exposures seated so."""
         if not self.count:
             return {}
-        t, v, row_of = self.tables, self.count, self._row_of
+        row_of = self._row_of
         summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
-            axis=0, dtype=np.int16)
-        naturals, room = summed[:v], summed[v:] + self._base + seat.room
+            axis=0, dtype=np.int16)[None]
+        held = np.zeros((1, len(row_of)), dtype=np.int64)
         for k in seat.kinds:
-            c = counts.get(k, 0)  # concealed tiles of an exposed kind fill nothing
-            if c:
-                r = row_of[k] + c - 1
-                a, b = int(t.indptr[r]), int(t.indptr[r + 1])
-                naturals[t.cells[0, a:b]] -= t.cells[1, a:b]
-                room[t.cells[0, a:b]] -= t.cells[2, a:b]
-        for k, cols, filled, spare in seat.partial:
-            c = counts.get(k, 0)  # ... but for groups of that kind the exposure left
-            if c:
-                naturals[cols] += filled[c]
-                room[cols] += spare[c]
-        score = np.minimum(naturals + jokers, naturals + room) + (seat.size + seat.barred)
-        scores, variations = self.best(score)
+            held[0, k] = counts.get(k, 0)
+        self._unseat(summed, held, seat)
+        scores, variations = self.best(self._apply(summed, np.array([jokers]), seat)[0])
         return {li: (s, vi) for li, s, vi in zip(self.line_of_start, scores.tolist(),
                                                  variations.tolist(), strict=True) if s >= 0}
 
@@ -355,36 +345,63 @@ class Columns:
         return np.array([self.card.lines[li].concealed for li in self.column_line], dtype=bool)
 
     # -- many hands ----------------------------------------------------------------
-    def batch(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
-        """Every column's score for many hands without exposures, given as
-        (hands x kinds) counts: a chunk at a time, so the work stays in the
-        cache."""
+    def batch(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
+              ) -> np.ndarray:
+        """Every column's score for many hands given as (hands x kinds)
+        counts, without exposures or all with the exposures `seat` seated: a
+        chunk at a time, so the work stays in the cache."""
         chunk = max(CHUNK, CHUNK_CELLS // (2 * self.count))
-        scorer = self._small if self.count <= SMALL else self._gathered
-        return np.concatenate([scorer(counts[a:a + chunk], jokers[a:a + chunk])
-                               for a in range(0, len(counts), chunk)])
+        summer = self._small if self.count <= SMALL else self._gathered
+        out = []
+        for a in range(0, len(counts), chunk):
+            part = counts[a:a + chunk]
+            summed = summer(part)
+            if seat is not None:
+                self._unseat(summed, part, seat)
+            out.append(self._apply(summed, jokers[a:a + chunk], seat))
+        return np.concatenate(out)
 
-    def _gathered(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _gathered(self, counts: np.ndarray) -> np.ndarray:
         """The rows of the kinds each hand holds, gathered and summed."""
         owner, kind = np.nonzero(counts)
         rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
         width = int(rank.max()) + 1 if len(rank) else 1
         rows = np.full((len(counts), width), len(self._dense) - 1, dtype=np.intp)  # zero row
         rows[owner, rank] = self._row_of_array[kind] + counts[owner, kind] - 1
-        return self._apply(self._dense[rows].sum(axis=1, dtype=np.int16), jokers)
+        return self._dense[rows].sum(axis=1, dtype=np.int16)
 
-    def _small(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _small(self, counts: np.ndarray) -> np.ndarray:
         """For a small table: per kind the columns hold, its rows by count
         (row 0 all zeros), looked up for every hand at once."""
         summed = np.zeros((len(counts), 2 * self.count), dtype=np.int16)
         for kind, rows in self._kind_rows:
             summed += rows[counts[:, kind]]
-        return self._apply(summed, jokers)
+        return summed
 
-    def _apply(self, summed: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _unseat(self, summed: np.ndarray, counts: np.ndarray, seat: Seat) -> None:
+        """What exposed() does for one hand, for many with the same exposures:
+        concealed tiles of an exposed kind fill only the groups the exposure
+        left."""
+        v = self.count
+        for k in seat.kinds:
+            held = counts[:, k]
+            if held.any():
+                rows = np.where(held > 0, self._row_of_array[k] + held - 1, len(self._dense) - 1)
+                summed -= self._dense[rows]
+        for k, cols, filled, spare in seat.partial:
+            held = counts[:, k]
+            if held.any():
+                summed[:, cols] += filled[held]
+                summed[:, v + cols] += spare[held]
+
+    def _apply(self, summed: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
+               ) -> np.ndarray:
         naturals = summed[:, : self.count]
+        room = summed[:, self.count:] + self._base
+        if seat is None:
+            return np.minimum(naturals + jokers[:, None].astype(np.int16), naturals + room)
         return np.minimum(naturals + jokers[:, None].astype(np.int16),
-                          naturals + summed[:, self.count:] + self._base)
+                          naturals + room + seat.room) + (seat.size + seat.barred)
 
     def may_complete(self, counts: np.ndarray) -> np.ndarray:
         """Which hands (counts) hold only kinds some column holds: no other
@@ -407,6 +424,16 @@ class Columns:
                 for k in g.tiles:
                     bits[col] |= np.uint64(1) << np.uint64(k)
         return bits
+
+    def naturals(self, kind: int, cols: Sequence[int]) -> np.ndarray:
+        """The naturals `kind` fills in these columns, by count held (row 0:
+        none held): a (copies + 1, len(cols)) int16 array."""
+        first = self._row_of[kind]
+        copies = self.card.deck.kinds[kind].copies
+        out = np.zeros((copies + 1, len(cols)), dtype=np.int16)
+        if first >= 0:
+            out[1:] = self._dense[first:first + copies][:, list(cols)]
+        return out
 
     @cached_property
     def _kind_rows(self) -> list[tuple[int, np.ndarray]]:

@@ -13,9 +13,9 @@ order, then variation order (DESIGN.md).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -31,26 +31,42 @@ from jongg.runtime.matching.plans import Plan, Programme
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 
 
-@dataclass(eq=False)
-class Match(Nearness):
+class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
     """How near a hand is to one line: the same fields as the reference's
-    LineMatch; the filling (`groups`, `missing`) is worked out when asked."""
+    LineMatch; the filling (`groups`, `missing`) is worked out when asked.
+    A tuple (line, tiles away, variation, matcher, hand), so that a query
+    makes one per line in a single pass of C (tiles_away lists every line)."""
 
-    line: Line
-    tiles_away: int
-    variation: int
-    _matcher: Matcher = field(repr=False)
-    _hand: Hand = field(repr=False)
-    _groups: tuple[tuple[Slot, ...], ...] | None = field(default=None, repr=False)
+    __slots__ = ()
+
+    def __new__(cls, line: Line, tiles_away: int, variation: int, matcher: Matcher,
+                hand: Hand) -> Match:
+        return tuple.__new__(cls, (line, tiles_away, variation, matcher, hand))
+
+    @property
+    def line(self) -> Line:
+        return self[0]
+
+    @property
+    def tiles_away(self) -> int:
+        return self[1]
+
+    @property
+    def variation(self) -> int:
+        return self[2]
 
     def filling(self) -> tuple[tuple[Slot, ...], ...]:
-        if self._groups is None:
-            self._groups = self._matcher.explain(self._hand, self.line, self.variation)
-        return self._groups
+        return self[3].explain(self[4], self[0], self[2])
 
     @property
     def groups(self) -> tuple[tuple[Slot, ...], ...]:
         return self.filling()
+
+    def __repr__(self) -> str:
+        return f"Match(line={self[0].id!r}, tiles_away={self[1]}, variation={self[2]})"
+
+
+_match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
 
 
 def _keep(best: Best, line: int, score: int, variation: int) -> None:
@@ -71,6 +87,7 @@ class Matcher:
         self.columns = Columns(card, tables)
         self.programme = Programme(card, self.columns.covered)
         self._allowed: dict[tuple[tuple[tuple[int, ...], ...], bool], bool] = {}
+        self._explained: dict[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = {}
         self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
     def prepare(self, folder: Path | None = None, *, build: bool = True,
@@ -102,17 +119,70 @@ class Matcher:
             if seat is not None:
                 best = columns.exposed(counts, jokers, seat)
             plans = self._seated_plans(exposures, seat, open_hands)
-        exposed = sum(map(len, hand.exposures))
+        self._score_plans(best, plans, counts, jokers, hand.exposures)
+        return [(li, s, v) for li, (s, v) in sorted(best.items())]
+
+    def _score_plans(self, best: Best, plans: Iterable[Plan], counts: dict[int, int],
+                     jokers: int, exposures: Sequence[Sequence[int]]) -> None:
+        """Fold the plans' scores into `best`, skipping a plan whose ceiling
+        cannot beat its line's best so far."""
+        exposed = sum(map(len, exposures))
         for plan in plans:
             old = best.get(plan.line)
             if old is not None:
                 ceiling = plan.ceiling(counts, jokers, exposed)
                 if ceiling < old[0] or (ceiling == old[0] and plan.variation > old[1]):
-                    continue  # cannot beat the line's best so far
-            found = programme.score(plan, counts, jokers, hand.exposures)
+                    continue
+            found = self.programme.score(plan, counts, jokers, exposures)
             if found is not None:
                 _keep(best, plan.line, found, plan.variation)
-        return [(li, s, v) for li, (s, v) in sorted(best.items())]
+
+    def discard_scores(self, hand: Hand, *, open_hands: bool | None = None
+                       ) -> dict[int, list[tuple[int, int, int]]]:
+        """scores() of the hand less one tile, for each kind it holds
+        concealed: what a player weighs before a discard, in one pass of the
+        table instead of one per tile."""
+        options = sorted(set(hand.concealed))
+        hands = []
+        for tile in options:
+            rest = list(hand.concealed)
+            rest.remove(tile)
+            hands.append(Hand(tuple(rest), hand.exposures))
+        return dict(zip(options, self.scores_many(hands, open_hands=open_hands), strict=True))
+
+    def scores_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
+                    ) -> list[list[tuple[int, int, int]]]:
+        """scores() of many hands: the table once for all the hands with the
+        same exposures, the plans hand by hand."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        out: list[list[tuple[int, int, int]]] = [[] for _ in hands]
+        groups: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        for i, hand in enumerate(hands):
+            groups.setdefault(tuple(map(tuple, hand.exposures)), []).append(i)
+        columns = self.columns
+        for exposures, members in groups.items():
+            seat = columns.seat(exposures, self.joker, open_hands) if exposures else None
+            if exposures and seat is None:  # the table cannot seat them: one by one
+                for i in members:
+                    out[i] = self.scores(hands[i], open_hands=open_hands)
+                continue
+            chosen = [hands[i] for i in members]
+            plans = self._seated_plans(exposures, seat, open_hands) if exposures \
+                else self.programme.structural
+            table: list[Best] = [{} for _ in members]
+            if columns.count:
+                counts, jokers = self.counts_of(chosen)
+                scores, variations = columns.best(columns.batch(counts, jokers, seat))
+                for j, (row, which) in enumerate(zip(scores.tolist(), variations.tolist(),
+                                                     strict=True)):
+                    table[j] = {li: (s, v) for li, s, v in zip(columns.line_of_start, row,
+                                                               which, strict=True) if s >= 0}
+            for j, i in enumerate(members):
+                if plans:
+                    counts_j, jokers_j = self._held(hands[i])
+                    self._score_plans(table[j], plans, counts_j, jokers_j, hands[i].exposures)
+                out[i] = [(li, s, v) for li, (s, v) in sorted(table[j].items())]
+        return out
 
     def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
                       open_hands: bool) -> list[Plan]:
@@ -154,11 +224,18 @@ class Matcher:
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
         """Every line the exposures allow, nearest first (ties: line order)."""
-        lines = self.card.lines
-        found = [Match(lines[li], lines[li].size - s, v, self, hand)
-                 for li, s, v in self.scores(hand, open_hands=open_hands)]
-        found.sort(key=lambda m: m.tiles_away)
-        return found
+        sizes = self._sizes
+        found = sorted([(sizes[li] - s, li, v) for li, s, v in
+                        self.scores(hand, open_hands=open_hands)])
+        if not found:
+            return []
+        away, lines, variations = zip(*found, strict=True)
+        return list(map(_match, zip(map(self.card.lines.__getitem__, lines), away, variations,
+                                    itertools.repeat(self), itertools.repeat(hand))))
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        return [line.size for line in self.card.lines]
 
     def nearest(self, hand: Hand, k: int, *, open_hands: bool | None = None) -> list[Match]:
         """The k nearest lines."""
@@ -199,10 +276,22 @@ class Matcher:
         return Match(lines[li], 0, found[li], self, hand)
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
-        """How the hand's tiles fill one variation of a line."""
-        plan = self.programme.plans[self.card.lines.index(line)][variation]
-        counts, jokers = self._held(hand)
-        return self.programme.explain(plan, counts, jokers, hand.exposures)
+        """How the hand's tiles fill one variation of a line (the last few
+        asked are kept: a Match's missing tiles and jokers ask twice)."""
+        key = (hand, line.id, variation)
+        known = self._explained.get(key)
+        if known is None:
+            plan = self.programme.plans[self._line_index[line.id]][variation]
+            counts, jokers = self._held(hand)
+            known = self.programme.explain(plan, counts, jokers, hand.exposures)
+            if len(self._explained) > 256:
+                self._explained.clear()
+            self._explained[key] = known
+        return known
+
+    @cached_property
+    def _line_index(self) -> dict[str, int]:
+        return {line.id: li for li, line in enumerate(self.card.lines)}
 
     def _held(self, hand: Hand) -> tuple[dict[int, int], int]:
         """The hand's concealed naturals and jokers; a hand the deck cannot
@@ -254,10 +343,11 @@ class Matcher:
         if plain:
             counts, jokers = self.counts_of([hands[i] for i in plain])
             away[plain], which[plain] = self.tiles_away_counts(counts, jokers)
-        for i, hand in enumerate(hands):
-            if hand.exposures:
-                for li, s, v in self.scores(hand, open_hands=open_hands):
-                    away[i, li], which[i, li] = lines[li].size - s, v
+        exposed = [i for i, h in enumerate(hands) if h.exposures]
+        for i, found in zip(exposed, self.scores_many([hands[i] for i in exposed],
+                                                      open_hands=open_hands), strict=True):
+            for li, s, v in found:
+                away[i, li], which[i, li] = lines[li].size - s, v
         return away, which
 
     def tiles_away_counts(self, counts: np.ndarray, jokers: np.ndarray | None = None
