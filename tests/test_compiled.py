@@ -18,9 +18,10 @@ from jongg.compiler import cache
 from jongg.compiler.matcher import build_tables, compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact
+from jongg.runtime.matching import artifact, lookup
 from jongg.runtime.matching.reference import match_line
 from jongg.runtime.matching.samples import sample_hands
+from jongg.runtime.matching.tables import component_keys
 
 from .conftest import card, card_from_lines
 
@@ -327,3 +328,75 @@ def test_the_prepared_build_reports_its_progress() -> None:
     m.prepare(None, progress=lambda done, total: heard.append((done, total)))
     assert heard and heard[-1][0] == heard[-1][1]
     assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+
+
+# -- the lookups (one hand in plain Python, many as arrays) ---------------------------------
+def _classic_hands(count: int, seed: str) -> list[Hand]:
+    """Near four sets and a pair, seven pairs and thirteen orphans, and random."""
+    c = card("classic")
+    rng = random.Random(seed)
+    hands = [h for h in sample_hands(c, rng, count) if not h.exposures]
+    wall = c.deck.wall()
+    hands += [Hand(tuple(rng.sample(wall, 14))) for _ in range(count // 4)]
+    hands += [Hand(tuple(rng.sample(wall, 13))) for _ in range(count // 8)]
+    return hands
+
+
+def test_the_lookups_answer_as_the_long_way() -> None:
+    """A card whose every line is tabled (the classic card: two lines of
+    free groups, thirteen orphans concrete) answers one hand and many by
+    lookups alone, as the tables and columns do."""
+    c = card("classic")
+    m = compile_matcher(c)
+    m.prepare(None)
+    quick = lookup.build(c, m.columns, m.programme)
+    assert quick is not None
+    hands = _classic_hands(1200, "lookups")
+    for h in hands:
+        assert quick.scores(h.concealed) == m.scores(h)
+        nearest = quick.nearest(h.concealed, lambda t: t)
+        assert [(a, li, v) for _, a, v, li in [(x[0], x[1], x[2], c.lines.index(x[0]))
+                                                 for x in nearest]] == \
+            [(x.tiles_away, c.lines.index(x.line), x.variation) for x in m.tiles_away(h)]
+        if len(h.concealed) == 14:
+            best = m.is_complete(h)
+            assert quick.complete(h.concealed) == \
+                ((c.lines.index(best.line), best.variation) if best else None)
+    counts, jokers = m.counts_of(hands)
+    keys = component_keys(m.programme.table_components, counts)
+    best_scores, which = quick.scores_counts(keys)
+    for i, h in enumerate(hands):
+        assert [(li, int(best_scores[i, li]), int(which[i, li])) for li in range(3)] == \
+            m.scores(h)
+    full = [i for i, h in enumerate(hands) if len(h.concealed) == 14]
+    lines, variations = quick.complete_counts([k[full] for k in keys])
+    for j, i in enumerate(full):
+        assert quick.complete(hands[i].concealed) == \
+            ((int(lines[j]), int(variations[j])) if lines[j] >= 0 else None)
+
+
+def test_the_lookups_leave_a_hand_they_cannot_answer_to_the_long_way() -> None:
+    c = card("classic")
+    m = compile_matcher(c)
+    m.prepare(None)
+    quick = lookup.build(c, m.columns, m.programme)
+    assert quick is not None
+    five = Hand((0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9))  # five of a kind carry a digit
+    assert quick.scores(five.concealed) is None and quick.complete(five.concealed) is False
+    assert quick.scores((999,)) is None and quick.complete((999,)) is False
+    assert quick.scores((-1,)) is None
+    for h in _classic_hands(300, "warm"):  # the matcher builds its lookups as it goes
+        m.tiles_away(h)
+    assert m._lookup is not None
+    with pytest.raises(ValueError, match="holds 5"):
+        m.tiles_away(five)
+    with pytest.raises(ValueError, match="holds 5"):
+        m.is_complete(five)
+    with pytest.raises(ValueError, match="has not"):
+        m.scores(Hand((999,)))
+
+
+def test_a_card_with_a_line_too_wide_to_table_has_no_lookups() -> None:
+    c = card("sample")
+    m = compile_matcher(c)
+    assert lookup.build(c, m.columns, m.programme) is None

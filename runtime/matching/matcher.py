@@ -23,12 +23,16 @@ import numpy as np
 
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import lookup
 from jongg.runtime.matching.answers import Nearness, Slot
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables
+from jongg.runtime.matching.lookup import Lookup
 from jongg.runtime.matching.plans import Plan, Programme
+from jongg.runtime.matching.tables import component_keys
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
+LOOKUP_AFTER = 200  # hands answered before the one-hand lookups are built
 
 
 class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
@@ -87,6 +91,9 @@ class Matcher:
         self.columns = Columns(card, tables)
         self.programme = Programme(card, self.columns.covered)
         self._allowed: dict[tuple[tuple[tuple[int, ...], ...], bool], bool] = {}
+        self._lookup: Lookup | None = None
+        self._no_lookup = False  # the card's lines cannot all be tabled
+        self._asked = 0
         self._explained: dict[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = {}
         self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
@@ -96,13 +103,32 @@ class Matcher:
         free groups alone; the seconds spent building. Without `build`, only
         tables already kept in `folder` are loaded (no long wait). `progress`
         hears (done, total) while tables are built."""
-        return self.programme.prepare(folder, build=build, progress=progress)
+        seconds = self.programme.prepare(folder, build=build, progress=progress)
+        self._lookup, self._no_lookup = None, False  # new tables: the lookups may serve now
+        return seconds
+
+    def _quick(self, hands: int = 1) -> Lookup | None:
+        """The lookups (runtime/matching/lookup.py), built once this matcher
+        has answered enough hands to be worth it (a short query never waits
+        for them); None for a card they cannot serve."""
+        if self._lookup is None and not self._no_lookup:
+            self._asked += hands
+            if self._asked >= LOOKUP_AFTER:
+                self._lookup = lookup.build(self.card, self.columns, self.programme)
+                self._no_lookup = self._lookup is None
+        return self._lookup
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
                ) -> list[tuple[int, int, int]]:
         """(line index, best score, variation index) for every line the
         exposures allow, in card order."""
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None:
+                answered = quick.scores(hand.concealed)
+                if answered is not None:
+                    return answered
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -224,6 +250,12 @@ class Matcher:
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
         """Every line the exposures allow, nearest first (ties: line order)."""
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None:
+                answered = quick.nearest(hand.concealed, _match, self, hand)
+                if answered is not None:
+                    return answered
         sizes = self._sizes
         found = sorted([(sizes[li] - s, li, v) for li, s, v in
                         self.scores(hand, open_hands=open_hands)])
@@ -236,6 +268,10 @@ class Matcher:
     @cached_property
     def _sizes(self) -> list[int]:
         return [line.size for line in self.card.lines]
+
+    @cached_property
+    def _sizes_array(self) -> np.ndarray:
+        return np.array(self._sizes, dtype=np.int32)
 
     def nearest(self, hand: Hand, k: int, *, open_hands: bool | None = None) -> list[Match]:
         """The k nearest lines."""
@@ -254,6 +290,14 @@ class Matcher:
 
     def is_complete(self, hand: Hand, *, open_hands: bool | None = None) -> Match | None:
         """The best line the hand completes (highest value, then card order), or None."""
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None and len(hand.concealed) == self.card.hand_size:
+                answered = quick.complete(hand.concealed)
+                if answered is None:
+                    return None
+                if answered is not False:
+                    return _match((self.card.lines[answered[0]], 0, answered[1], self, hand))
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
@@ -358,6 +402,11 @@ class Matcher:
         lines = self.card.lines
         n = len(counts)
         jokers = np.zeros(n, dtype=np.int64) if jokers is None else jokers
+        quick = self._quick(n)
+        if quick is not None and n and not jokers.any():
+            best, which = quick.scores_counts(component_keys(self.programme.table_components,
+                                                             counts))
+            return (self._sizes_array - best).astype(np.int16), which
         best = np.full((n, len(lines)), -1, dtype=np.int32)
         which = np.full((n, len(lines)), -1, dtype=np.int32)
         columns = self.columns
@@ -379,6 +428,12 @@ class Matcher:
         cannot settle goes through tiles_away_counts."""
         n = len(counts)
         jokers = np.zeros(n, dtype=np.int64) if jokers is None else jokers
+        quick = self._quick(n)
+        if quick is not None and n and not jokers.any():
+            size = counts.sum(axis=1) == self.card.hand_size
+            found, variation = quick.complete_counts(component_keys(
+                self.programme.table_components, counts))
+            return np.where(size, found, -1), np.where(size, variation, -1)
         lines = self.card.lines
         done = np.zeros((n, len(lines)), dtype=bool)
         which = np.full((n, len(lines)), -1, dtype=np.int32)
