@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection
 from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedEOF
@@ -30,7 +31,7 @@ def _parser() -> Lark:
 
 
 @v_args(inline=True)
-class _Tree(Transformer):
+class _Tree(Transformer[Token, Any]):
     """Lark tree -> nested tuples; names are kept with their columns."""
 
     def __init__(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, VisitError
@@ -77,7 +78,7 @@ def _where(meta_or_token: object) -> p.Where:
 
 
 @v_args(inline=True)
-class _Build(Transformer):
+class _Build(Transformer[Token, Any]):
     """Lark tree -> pattern values."""
 
     def start(self, hand: p.Pattern) -> p.Pattern:
@@ -166,7 +167,7 @@ class _Build(Transformer):
         return p.Expr(str(var), -int(number))
 
 
-def _parse_tree(text: str) -> Tree:
+def _parse_tree(text: str) -> Tree[Token]:
     return parser().parse(text)
 
 

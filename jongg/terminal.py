@@ -28,8 +28,9 @@ from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import Header, LogWriter, read_header, read_lines
 from jongg.runtime.game.scoring import BANK, ScoreEvent
+from jongg.runtime.game.seat import Seat
 from jongg.runtime.game.spec import Pledge
-from jongg.runtime.game.state import IllegalAction, Mode, Seat, State, Step
+from jongg.runtime.game.state import IllegalAction, Mode, State, Step
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import TileError
 
@@ -580,10 +581,10 @@ class Table:
                 self.console.print(f"{spec.seats[s]} goes off the pledge on rack {was + 1}")
             for e in me.exposures[before[s].exposures:]:
                 if e.claimed >= 0 and not e.mahjong:
-                    rack = f" on rack {e.rack + 1}" if self.racks > 1 else ""
+                    on = f" on rack {e.rack + 1}" if self.racks > 1 else ""
                     self.console.print(Text(f"{spec.seats[s]} {spec.word('claim')}s and "
                                             "exposes [").append_text(self.tiles(e.tiles))
-                                       .append(f"]{rack}"))
+                                       .append(f"]{on}"))
         state = self.state
         if discard is not None and state.promised and state.step is Step.TURN and \
                 state.claimed_turn and state.discard is None:
@@ -742,7 +743,8 @@ def resume(game: Game, log: Path, *, console: Console, fast: bool,
         raise ValueError(f"{log}: not a game played at the terminal (no human seat)")
     human = header.agents.index(HUMAN)
     state = game.new_match(header.seed, header.mode)
-    agents = {s: AGENTS[n](header.seed, s) for s, n in enumerate(header.agents) if n != HUMAN}
+    agents: dict[int, Agent] = {s: AGENTS[n](header.seed, s)
+                                for s, n in enumerate(header.agents) if n != HUMAN}
     kept = [x for x in read_lines(log) if x.strip()]
     for number, text in enumerate(kept[1:], start=2):
         record = json.loads(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from jongg.runtime.agents.bots import AGENTS, Agent
 from jongg.runtime.game.game import Game
@@ -22,7 +23,7 @@ class MatchRecord:
     seed: int
     scores: list[int]
     winners: list[int]
-    rounds: list[dict[str, object]]
+    rounds: list[dict[str, Any]]
     decisions: int
     violations: list[str] = field(default_factory=list)
     payouts: list[float] | None = None  # money at the match's end, when the variant pays out

@@ -93,7 +93,9 @@ class Columns:
         summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
             axis=0, dtype=np.int16)
         naturals = summed[: self.count]
-        return np.minimum(naturals + jokers, naturals + summed[self.count:] + self._base)
+        filled: np.ndarray = np.minimum(naturals + jokers,
+                                        naturals + summed[self.count:] + self._base)
+        return filled
 
     def best(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per line with columns (along the last axis): the best score and the
@@ -231,8 +233,9 @@ class Columns:
 
     def _apply(self, summed: np.ndarray, jokers: np.ndarray) -> np.ndarray:
         naturals = summed[:, : self.count]
-        return np.minimum(naturals + jokers[:, None].astype(np.int16),
-                          naturals + summed[:, self.count:] + self._base)
+        filled: np.ndarray = np.minimum(naturals + jokers[:, None].astype(np.int16),
+                                        naturals + summed[:, self.count:] + self._base)
+        return filled
 
     def may_complete(self, counts: np.ndarray) -> np.ndarray:
         """Which hands (counts) hold only kinds some column holds: no other
@@ -242,7 +245,8 @@ class Columns:
             return np.ones(len(counts), dtype=bool)
         powers = np.uint64(1) << np.arange(counts.shape[1], dtype=np.uint64)
         held = np.bitwise_or.reduce(np.where(counts > 0, powers, np.uint64(0)), axis=1)
-        return ((held[:, None] & ~supports[None, :]) == 0).any(axis=1)
+        able: np.ndarray = ((held[:, None] & ~supports[None, :]) == 0).any(axis=1)
+        return able
 
     @cached_property
     def _supports(self) -> np.ndarray | None:

@@ -115,7 +115,7 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
         for tile, got in zip(group.tiles, row, strict=True):
             want = group.label or deck.code(tile)
             by = want if got == _EXPOSED else "J" if got == _JOKER else \
-                None if got is None else deck.code(got)
+                None if got is None else deck.code(int(got))
             out.append(Slot(want, by, group.jokers, exposed=got == _EXPOSED))
         rows.append(out)
     return _filled(slots), rows

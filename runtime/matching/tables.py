@@ -126,10 +126,13 @@ class ShapeTables:
         acc = rows[0]
         for part in rows[1:-1]:
             acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
+        best: int
         if len(rows) == 1:
-            return max(acc[i] for i in self._within(demand)[0])
+            best = max(acc[i] for i in self._within(demand)[0])
+            return best
         part = rows[-1]
-        return max(acc[i] + part[j] for i, j in self._within(demand)[1])
+        best = max(acc[i] + part[j] for i, j in self._within(demand)[1])
+        return best
 
     def _within(self, demand: Demand) -> tuple[list[int], list[tuple[int, int]]]:
         """The shares inside `demand`, and the pairs of shares whose sum is."""
@@ -250,7 +253,8 @@ class ShapeTables:
             for b in bits:
                 grown |= np.where((acc >> b) & np.uint64(1), part << b, np.uint64(0))
             acc = grown & np.uint64(valid)
-        return ((acc >> np.uint64(whole)) & np.uint64(1)).astype(bool)
+        done: np.ndarray = ((acc >> np.uint64(whole)) & np.uint64(1)).astype(bool)
+        return done
 
     def keys(self, counts: np.ndarray) -> list[np.ndarray]:
         """Each component's table row for (hands x kinds) counts (lines of one
@@ -271,10 +275,12 @@ class ShapeTables:
                 continue
             summed = acc[:, self._left] + part[:, self._right]
             if i == last:  # only the best over every share is wanted
-                return summed.max(axis=1)
+                best: np.ndarray = summed.max(axis=1)
+                return best
             acc = np.maximum.reduceat(summed, self._bounds, axis=1)
         assert acc is not None
-        return acc.max(axis=1)
+        whole: np.ndarray = acc.max(axis=1)
+        return whole
 
 
 def component_keys(components: Sequence[Component], counts: np.ndarray) -> list[np.ndarray]:
