@@ -22,7 +22,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import game_commands, report
+from . import __version__, game_commands, report
 
 
 def _out(text: str = "") -> None:
@@ -206,6 +206,7 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
+    parser.add_argument("--version", action="version", version=f"jongg {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     card = commands.add_parser("card", help="validate and inspect hand cards")

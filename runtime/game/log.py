@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import IllegalAction, Mode, State
@@ -26,7 +27,7 @@ FORMAT = "jongg"
 VERSION = 1
 
 
-class LogError(ValueError):
+class LogError(JonggError, ValueError):
     """A log that cannot be read or replayed; the message names the line."""
 
 

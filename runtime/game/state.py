@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from jongg.runtime.card import Card
+from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.payout import settle_match
 from jongg.runtime.game.scoring import (
@@ -72,7 +73,7 @@ class Mode(StrEnum):
     STRICT = "strict"  # the rulebook's mistakes may be made, and are penalised
 
 
-class IllegalAction(ValueError):
+class IllegalAction(JonggError, ValueError):
     """An action the rules do not allow now; the message lists those they do."""
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from jongg.runtime.card import Card, FreeGroup, Line, Slots, Variation
+from jongg.runtime.errors import JonggError
 from jongg.runtime.matching.columns import TABLE_ARRAYS, Tables
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.tiles import Category, Deck, Suit, TileKind
@@ -29,7 +30,7 @@ FORMAT = "jongg-matcher"
 VERSION = 2
 
 
-class ArtifactError(ValueError):
+class ArtifactError(JonggError, ValueError):
     """A compiled matcher file that cannot be used; the message says why."""
 
 
