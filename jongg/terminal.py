@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from jongg.runtime.agents.bots import AGENTS, Agent
-from jongg.runtime.agents.racks import RackPlanner
+from jongg.runtime.agents.planner import RackPlanner
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import Header, LogWriter, read_header, read_lines
@@ -440,7 +440,7 @@ class Table:
         state, console = self.state, self.console
         me = state.seats[self.human]
         lines = state.matcher.card.lines
-        plan = RackPlanner().plan(state, self.human, me.concealed())
+        plan = RackPlanner().plan(state.observe(self.human), me.concealed())
         planned = dict(plan.lines)
         for rack in range(self.racks):
             head = f"  rack {rack + 1}: "
@@ -630,7 +630,7 @@ class Table:
                 for group in end.shown:
                     shown.append("[" + " ".join(group) + "] ")
                 self.console.print(shown)
-            for event in state.events:
+            for event in state.payments:
                 if event.round == end.round:
                     self.console.print(f"  {self.payment(event)}")
             self.console.print(self.scores())
@@ -688,7 +688,7 @@ class Table:
             if seat == self.human:
                 action = self.ask(legal)
             else:
-                action = self.agents[seat].act(state, seat, legal)
+                action = self.agents[seat].act(state.observe(seat), legal)
                 if not self.fast and action.verb in ("discard", "claim", "declare",
                                                      "exchange"):
                     time.sleep(PAUSE)
@@ -753,7 +753,7 @@ def resume(game: Game, log: Path, *, console: Console, fast: bool,
         seat = int(record["seat"])
         action = parse_action(game.spec.deck, record["action"])
         if seat != human:
-            again = agents[seat].act(state, seat, state.legal_actions(seat))
+            again = agents[seat].act(state.observe(seat), state.legal_actions(seat))
             if again != action:
                 raise ValueError(f"{log}:{number}: the bot in seat {seat + 1} would now play "
                                  f"{again.text(game.spec.deck)!r}, the log says "

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,34 +41,38 @@ IDS = [f"{name}-{players}p" for name, players in SETUPS]
 ROUNDS = 30  # rounds per setup in the default suite
 
 
-def resample_hidden(state: State, seat: int, rng: random.Random) -> None:
-    """Deal everything `seat` cannot see anew: other seats' concealed tiles and
-    tiles on their way in a pass, and the wall; every count stays the same."""
-    others = [s for s in range(state.spec.players) if s != seat]
-    pool = list(state.wall)
-    for s in others:
-        pool += state.seats[s].concealed() + tuple(state.seats[s].outgoing)
+def resample_hidden(doc: dict[str, Any], seat: int, rng: random.Random) -> None:
+    """Deal everything `seat` cannot see anew, in a position: other seats'
+    concealed tiles, tiles on their way in a pass or set aside, and the wall;
+    every count stays the same."""
+    others = [s for s in range(len(doc["seats"])) if s != seat]
+    fields = ("hand", "outgoing", "aside")
+    pool = doc["wall"].split() + [c for s in others for f in fields
+                                  for c in doc["seats"][s][f].split()]
     rng.shuffle(pool)
-    state.wall = [pool.pop() for _ in state.wall]
+    doc["wall"] = " ".join(pool.pop() for _ in doc["wall"].split())
     for s in others:
-        me = state.seats[s]
-        size = sum(me.counts)
-        me.counts = [0] * len(me.counts)
-        for _ in range(size):
-            me.counts[pool.pop()] += 1
-        me.outgoing = [pool.pop() for _ in me.outgoing]
+        for f in fields:
+            doc["seats"][s][f] = " ".join(pool.pop() for _ in doc["seats"][s][f].split())
     assert not pool
 
 
-def check_secrecy(state: State, seat: int, rng: random.Random) -> None:
-    saved = (list(state.wall), [(list(s.counts), list(s.outgoing)) for s in state.seats])
-    before = state.observation(seat)
-    resample_hidden(state, seat, rng)
-    after = state.observation(seat)
-    state.wall = saved[0]
-    for s, (counts, outgoing) in zip(state.seats, saved[1], strict=True):
-        s.counts, s.outgoing = counts, outgoing
-    assert after == before, f"seat {seat} sees hidden tiles at step {state.step}"
+def check_position(state: State, seat: int, rng: random.Random) -> None:
+    """The position text round-trips and plays on the same; a clone is the
+    same state; resampling what a seat cannot see leaves its observation,
+    and the events it is told, unchanged."""
+    g = Game(state.spec, state.matcher)
+    text = state.position()
+    again = g.load_position(text)
+    assert again.position() == text and again.digest() == state.digest()
+    assert state.clone().digest() == state.digest()
+    doc = json.loads(text)
+    resample_hidden(doc, seat, rng)
+    twin = g.load_position(json.dumps(doc))
+    assert twin.observation(seat) == state.observation(seat), \
+        f"seat {seat} sees hidden tiles at step {state.step}"
+    for event in state.events_for(seat):
+        assert event.seen_by is None or seat in event.seen_by or not event.tiles
 
 
 def play_checked(name: str, players: int, seed: int, mode: Mode = Mode.GUARDED) -> State:
@@ -80,11 +85,11 @@ def play_checked(name: str, players: int, seed: int, mode: Mode = Mode.GUARDED) 
     while not state.is_terminal():
         assert state.decisions < DECISION_LIMIT, "the match does not end"
         seat = state.current_players()[0]
-        state.apply(seat, agents[seat].act(state, seat, state.legal_actions(seat)))
+        state.apply(seat, agents[seat].act(state.observe(seat), state.legal_actions(seat)))
         problems = violations(state)
         assert problems == [], f"{name} seed {seed} after {state.history[-1]}: {problems}"
         if state.decisions % 5 == 0:
-            check_secrecy(state, rng.randrange(players), rng)
+            check_position(state, rng.randrange(players), rng)
     assert all(not state.legal_actions(s) for s in range(players))
     return state
 

@@ -50,7 +50,7 @@ def play_match(game: Game, seed: int, agent_names: Sequence[str] = ("random",), 
     try:
         while not state.is_terminal() and state.decisions < DECISION_LIMIT:
             seat = state.current_players()[0]
-            action = agents[seat].act(state, seat, state.legal_actions(seat))
+            action = agents[seat].act(state.observe(seat), state.legal_actions(seat))
             state.apply(seat, action)
             if writer is not None:
                 writer.action(state, seat, action)

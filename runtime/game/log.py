@@ -83,7 +83,7 @@ class LogWriter:
 
 def round_record(state: State, index: int) -> dict[str, Any]:
     end = state.results[index]
-    payments = [e.public() for e in state.events if e.round == end.round]
+    payments = [e.public() for e in state.payments if e.round == end.round]
     return {"event": "round", **end.public(), "payments": payments}
 
 
