@@ -5,6 +5,7 @@ phase's answers decide; the State applies it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.rules import Rules, SeatView
@@ -73,3 +74,16 @@ def hand_over(rules: Rules, phase: Pass | Courtesy, chosen: Sequence[Sequence[in
         kept = list(chosen[seat][blind[to]:])  # the partner forwards the rest
         moves.append((seat, to, kept + forwarded[seat]))
     return moves
+
+
+def describe(phase: Phase) -> dict[str, Any]:
+    """A phase as its event tells it."""
+    if isinstance(phase, Pass):
+        return {"phase": "pass", "to": str(phase.to), "count": phase.count,
+                "blind": phase.blind, "jokers": phase.jokers}
+    if isinstance(phase, Courtesy):
+        return {"phase": "courtesy", "to": str(phase.to), "most": phase.most}
+    if isinstance(phase, Vote):
+        return {"phase": "vote", "rule": phase.rule, "question": phase.question}
+    return {"phase": "pledge", "flag": phase.flag, "rack": phase.rack, "count": phase.count,
+            "question": phase.question}
