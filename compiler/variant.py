@@ -21,6 +21,13 @@ from typing import Any
 
 from jongg.runtime.card import Card
 from jongg.runtime.game.formula import Formula
+from jongg.runtime.game.scoring import (
+    DEAD_FACTS,
+    MAHJONG_FACTS,
+    MATCH_FACTS,
+    WALL_FACTS,
+    WIN_FACTS,
+)
 from jongg.runtime.game.spec import (
     ClaimKind,
     Claims,
@@ -49,16 +56,6 @@ from .errors import Diagnostic, JonggError, Location, SemanticError, raise_if_er
 from .formula import compile_formula
 from .schema import schema, validate
 from .source import Document, PathKey
-
-# The facts each kind of formula may read.
-WIN_FACTS = ("self_drawn", "jokerless", "value", "concealed", "exposures", "winner_is_dealer",
-             "winner_position", "payer_is_dealer", "payer_is_discarder", "players", "round")
-# A Mah Jongg's facts with several racks: is it of the winning turn, how many
-# the seat declared that turn, does its line admit jokers (not singles and pairs)
-MAHJONG_FACTS = ("winning", "together", "jokers_allowed", "racks")
-WALL_FACTS = ("players", "round", "receiver_is_dealer")
-DEAD_FACTS = ("exposed_value", "lowest_value", "players", "round", "racks")
-MATCH_FACTS = ("rounds", "players", "lowest", "highest")
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,3 +145,31 @@ def test_times_binds_tighter_than_plus_and_minus_is_left_to_right(
     facts = sorted(ALL)
     assert compile_formula(f"{a[0]} + {b[0]} * {c[0]}", facts)(ALL) == a[1] + b[1] * c[1]
     assert compile_formula(f"{a[0]} - {b[0]} - {c[0]}", facts)(ALL) == a[1] - b[1] - c[1]
+
+
+def test_the_facts_the_runtime_gives_are_the_facts_formulas_may_read() -> None:
+    """One list of fact names serves the compiler's checks and the runtime's
+    answers: a fact added to one and not the other fails here."""
+    from jongg.runtime.game.scoring import (
+        DEAD_FACTS,
+        MAHJONG_FACTS,
+        MATCH_FACTS,
+        WIN_FACTS,
+        Facts,
+        RoundEnd,
+        dead_facts,
+        match_facts,
+        win_facts,
+    )
+
+    from .rig import game
+
+    spec = game("royale-siamese", 4).spec  # flags and racks: every kind of fact
+    facts = Facts(True, False, 25, True, 1, held=(("held_flower", 2),), flags=("star",))
+    given = win_facts(spec, RoundEnd(0, 1, None, True, "x", 0, 9), facts)
+    payer = {"payer_is_dealer", "payer_is_discarder"}
+    dynamic = {k for k in given if k.startswith(("held_", "flagged_"))}
+    assert set(given) - dynamic | payer == set(WIN_FACTS) | set(MAHJONG_FACTS)
+    assert {f"flagged_{f}" for f in spec.flags} <= dynamic
+    assert set(dead_facts(spec, 0, 50, 25)) == set(DEAD_FACTS)
+    assert set(match_facts(spec, 3, [1, 2, 3, 4])) == set(MATCH_FACTS)

@@ -14,6 +14,7 @@ from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import pool_tiles
+from jongg.runtime.memo import Memo
 
 
 class Agent(Protocol):
@@ -65,34 +66,29 @@ class GreedyAgent:
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self._memo: dict[Hand, Nearness] = {}
+        self._nearness: Memo[Hand, Nearness] = Memo(20_000)
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        known = self._memo.get(hand)
-        if known is None:
-            lines = seen.rules.lines
-            away = [lines[li].size - s for li, s, _ in seen.rules.scores(hand)]
-            best = min(away, default=FAR[0])
-            known = (best, -away.count(best))
-            if len(self._memo) > 20_000:
-                self._memo.clear()
-            self._memo[hand] = known
-        return known
+        def measure() -> Nearness:
+            away = [a for a, _, _ in seen.rules.nearest(hand)]
+            best = away[0] if away else FAR[0]
+            return best, -away.count(best)
+
+        return self._nearness.get(hand, measure)
 
     @staticmethod
-    def _wins(seen: Observation, tile: int | None) -> bool:
+    def _hand(seen: Observation) -> Hand:
+        """The seat's one hand: its concealed tiles and every exposure."""
+        return Hand(seen.me.concealed(), tuple(e.tiles for e in seen.me.exposures))
+
+    def _wins(self, seen: Observation, tile: int | None) -> bool:
         """Whether the hand (with `tile` added) completes a line."""
-        me = seen.me
-        concealed = me.concealed() if tile is None else tuple(sorted((*me.concealed(), tile)))
-        return seen.rules.completes(Hand(concealed, tuple(e.tiles for e in me.exposures)))
+        hand = self._hand(seen)
+        return seen.rules.completes(hand if tile is None else hand.plus(tile))
 
-    @staticmethod
-    def _without(seen: Observation, tile: int) -> Hand:
-        me = seen.me
-        concealed = list(me.concealed())
-        concealed.remove(tile)
-        return Hand(tuple(concealed), tuple(e.tiles for e in me.exposures))
+    def _without(self, seen: Observation, tile: int) -> Hand:
+        return self._hand(seen).minus(tile)
 
     def _best(self, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
         top = min(n for n, _ in scored)
@@ -134,13 +130,9 @@ class GreedyAgent:
                              counts[a.tile]), a) for a in moves])
 
     def _after_exchange(self, seen: Observation, action: Action) -> Nearness:
-        me = seen.me
         joker = seen.rules.joker
-        concealed = list(me.concealed())
-        concealed.remove(action.tile)
-        concealed.append(joker if joker is not None else action.tile)
-        return self.nearness(seen, Hand(tuple(sorted(concealed)),
-                                        tuple(e.tiles for e in me.exposures)))
+        given = self._without(seen, action.tile)
+        return self.nearness(seen, given.plus(joker if joker is not None else action.tile))
 
     def _claim(self, seen: Observation, legal: list[Action]) -> Action:
         """Claim a set when the hand with it is nearer a line than without."""
@@ -152,11 +144,7 @@ class GreedyAgent:
         for action in legal:
             if action.verb != "claim" or not action.tiles:
                 continue
-            concealed = list(me.concealed())
-            for t in action.tiles:
-                concealed.remove(t)
-            exposed = (*(e.tiles for e in me.exposures), tuple(sorted((tile, *action.tiles))))
-            after = self.nearness(seen, Hand(tuple(concealed), exposed))
+            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
             if after[0] < best[0]:
                 best, chosen = after, action
         return chosen
@@ -171,9 +159,8 @@ class GreedyAgent:
         rules = seen.rules
         pool = tuple(sorted((*me.concealed(), *me.outgoing)))
         lines = rules.lines
-        near = [(lines[li].size - s, li, v) for li, s, v in rules.scores(Hand(pool))
-                if phase.flag in lines[li].flags]
-        best = min(near, default=None)
+        near = [n for n in rules.nearest(Hand(pool)) if phase.flag in lines[n[1]].flags]
+        best = near[0] if near else None
         if seen.step == "voting":
             return next(a for a in legal if a.number == int(best is not None and best[0] <= 1))
         wanted: Counter[int] = Counter()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import pool_tiles
+from jongg.runtime.memo import Memo
 
 if TYPE_CHECKING:
     from jongg.runtime.game.view import Observation
@@ -39,22 +40,15 @@ class RackPlanner:
     """Plans one seat's racks; hands seen before are remembered."""
 
     def __init__(self) -> None:
-        self._nearest: dict[tuple[Hand, frozenset[int] | None],
-                            list[tuple[int, int, int]]] = {}
+        self._nearest: Memo[tuple[Hand, frozenset[int] | None],
+                            list[tuple[int, int, int]]] = Memo(20_000)
 
     def nearest(self, seen: Observation, hand: Hand, k: int,
                 allowed: frozenset[int] | None = None) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of the hand's k nearest lines (of
         those `allowed`, when given)."""
-        known = self._nearest.get((hand, allowed))
-        if known is None:
-            lines = seen.rules.lines
-            known = sorted((lines[li].size - s, li, v) for li, s, v in seen.rules.scores(hand)
-                           if allowed is None or li in allowed)[:TOP_K]
-            if len(self._nearest) > 20_000:
-                self._nearest.clear()
-            self._nearest[(hand, allowed)] = known
-        return known[:k]
+        return self._nearest.get((hand, allowed),
+                                 lambda: seen.rules.nearest(hand, allowed)[:TOP_K])[:k]
 
     def plan(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> Plan:

@@ -104,11 +104,7 @@ def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                  rack: int = 0) -> Hand:
     """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
     me = view.seats[seat]
-    hand = rack_hand(me, rack, me.concealed(), view.last_tile(seat))
-    concealed = list(hand.concealed)
-    for t in tiles:
-        concealed.remove(t)
-    return Hand(tuple(concealed), hand.exposures + (tuple(sorted((tile, *tiles))),))
+    return rack_hand(me, rack, me.concealed(), view.last_tile(seat)).exposing(tile, tiles)
 
 
 def fits(view: TableView, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> bool:
@@ -123,9 +119,7 @@ def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
         return False
     rules = view.rules
     if rules.spec.racks == 1:
-        me = view.seats[seat]
-        return rules.completes(Hand(tuple(sorted((*me.concealed(), tile))),
-                                    me.hand().exposures))
+        return rules.completes(view.seats[seat].hand().plus(tile))
     return bool(view.claimable_racks(seat, tile, mahjongs))
 
 

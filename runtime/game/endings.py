@@ -15,6 +15,8 @@ from jongg.runtime.game.scoring import (
     Mahjong,
     RoundEnd,
     ScoreEvent,
+    dead_facts,
+    match_facts,
     settle,
     settle_dead,
 )
@@ -47,9 +49,8 @@ class Endings(Table):
     def _all_dead(self, seat: int) -> None:
         lines = self.rules.lines
         exposed = [m.value for m in self.mahjongs if m.seat != seat]
-        facts = {"exposed_value": max(exposed, default=0),
-                 "lowest_value": min((line.value or 0 for line in lines), default=0),
-                 "players": self.spec.players, "round": self.round, "racks": self.spec.racks}
+        facts = dead_facts(self.spec, self.round, max(exposed, default=0),
+                           min((line.value or 0 for line in lines), default=0))
         self._pay(settle_dead(self.spec, self.round, seat, facts, self.scores))
         if self.spec.penalties.all_dead == "end-round":
             self.ended = "dead"
@@ -198,8 +199,7 @@ class Endings(Table):
         self.round += 1
         if spec.match.dealer_passes == "always" or winner != self.dealer:
             self.dealer = (self.dealer + spec.match.dealer_direction) % spec.players
-        over = spec.match.end({"rounds": self.round, "players": spec.players,
-                               "lowest": min(self.scores), "highest": max(self.scores)})
+        over = spec.match.end(match_facts(spec, self.round, self.scores))
         if over:
             self.step = Step.OVER
             self.discard = None

@@ -47,11 +47,10 @@ def rack_lines(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | 
 
 def resting_away(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int) -> int:
     """Tiles away of the seat's nearest live rack (`far` when none can win)."""
-    lines = rules.lines
     best = far
     for rack in seat.live_racks():
-        found = rack_scores(rules, seat, rack, pool, last)
-        best = min([best] + [lines[li].size - s for li, s, _ in found])
+        found = rules.nearest(rack_hand(seat, rack, pool, last), rules.allowed_lines(seat, rack))
+        best = min([best] + [away for away, _, _ in found[:1]])
     return best
 
 
@@ -108,7 +107,7 @@ def claimable_racks(rules: Rules, seat: SeatView, pool: Pool, tile: int, mahjong
     live = seat.live_racks()
     if together(rules, seat, live, pool, None, mahjongs):
         return []
-    more = tuple(sorted((*pool, tile)))
+    more = Hand(pool).plus(tile).concealed
     if not together(rules, seat, live, more, tile, mahjongs):
         return []
     return [r for r in live if rack_lines(rules, seat, r, more, tile)]

@@ -106,10 +106,18 @@ class Rules:
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None
 
+    def nearest(self, hand: Hand, allowed: frozenset[int] | None = None
+                ) -> list[tuple[int, int, int]]:
+        """(tiles away, line, variation) of every line the hand may still make
+        (of those `allowed`, when given), nearest first, then card order."""
+        lines = self.lines
+        return sorted((lines[li].size - s, li, v) for li, s, v in self.scores(hand)
+                      if allowed is None or li in allowed)
+
     def away(self, hand: Hand) -> int | None:
         """Tiles away from the nearest line (None: no line can be made)."""
-        lines = self.lines
-        return min((lines[li].size - s for li, s, _ in self.scores(hand)), default=None)
+        found = self.nearest(hand)
+        return found[0][0] if found else None
 
     def allowed_lines(self, seat: SeatView, rack: int) -> frozenset[int] | None:
         """The lines a rack may win (None: every line): a pledged rack only

@@ -93,8 +93,7 @@ class Observation:
         """Whether this tile would complete the hand (`mahjongs` racks at once)."""
         rules, me = self.rules, self.me
         if rules.spec.racks == 1:
-            return rules.completes(Hand(tuple(sorted((*me.concealed(), tile))),
-                                        me.hand().exposures))
+            return rules.completes(me.hand().plus(tile))
         return bool(racks.claimable_racks(rules, me, me.concealed(), tile, mahjongs))
 
     def completes(self) -> bool:
