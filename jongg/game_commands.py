@@ -18,7 +18,7 @@ from jongg.compiler.errors import Diagnostic, UsageError
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
-from jongg.runtime.agents.bots import AGENTS
+from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.log import LogError, read_header, replay
 from jongg.runtime.game.state import Mode
 
@@ -73,12 +73,16 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
 
 
 def _agents(text: str) -> tuple[str, ...]:
+    """Agents by seat from --agents: shipped names or module:Class."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in AGENTS]
-    if unknown or not names:
-        bad = unknown[0] if unknown else text
-        raise UsageError([Diagnostic(None, f"--agents: unknown agent {bad!r}",
-                                     hint=f"agents: {', '.join(AGENTS)}")])
+    if not names:
+        raise UsageError([Diagnostic(None, f"--agents: no agent named in {text!r}",
+                                     hint=f"agents: {', '.join(SHIPPED)}, or module:Class")])
+    for name in names:
+        try:
+            agent_maker(name)
+        except UnknownAgent as error:
+            raise UsageError(f"--agents: {error}") from None
     return names
 
 

@@ -22,8 +22,9 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from jongg.runtime.agents.bots import AGENTS, Agent
+from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.planner import RackPlanner
+from jongg.runtime.agents.registry import agent_maker
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import Header, LogWriter, read_header, read_lines
@@ -727,7 +728,7 @@ def start(game: Game, *, seat: int, agents: Sequence[str], seed: int, mode: Mode
     seats = tuple(HUMAN if s == seat else chosen[s] for s in range(spec.players))
     state = game.new_match(seed, mode)
     writer = LogWriter(log, Header(spec.variant, spec.players, seed, mode, spec.digest, seats))
-    return Table(game, state, seat, {s: AGENTS[n](seed, s) for s, n in chosen.items()},
+    return Table(game, state, seat, {s: agent_maker(n)(seed, s) for s, n in chosen.items()},
                  writer, console, fast, read)
 
 
@@ -743,7 +744,7 @@ def resume(game: Game, log: Path, *, console: Console, fast: bool,
         raise ValueError(f"{log}: not a game played at the terminal (no human seat)")
     human = header.agents.index(HUMAN)
     state = game.new_match(header.seed, header.mode)
-    agents: dict[int, Agent] = {s: AGENTS[n](header.seed, s)
+    agents: dict[int, Agent] = {s: agent_maker(n)(header.seed, s)
                                 for s, n in enumerate(header.agents) if n != HUMAN}
     kept = [x for x in read_lines(log) if x.strip()]
     for number, text in enumerate(kept[1:], start=2):

@@ -245,7 +245,3 @@ class GreedyAgent:
             if after < best:
                 best, chosen = after, action
         return chosen
-
-
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent,
-                                                            "greedy": GreedyAgent}

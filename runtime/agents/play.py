@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jongg.runtime.agents.bots import AGENTS, Agent
+from jongg.runtime.agents.bots import Agent
+from jongg.runtime.agents.registry import AgentMaker, agent_name, make_agents
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
 from jongg.runtime.game.log import Header, LogWriter
@@ -29,28 +30,29 @@ class MatchRecord:
     payouts: list[float] | None = None  # money at the match's end, when the variant pays out
 
 
-def agents_for(names: Sequence[str], seed: int, players: int) -> list[Agent]:
-    """One agent per seat; a short list repeats its last name."""
-    names = list(names) or ["random"]
-    chosen = [names[min(i, len(names) - 1)] for i in range(players)]
-    return [AGENTS[name](seed, seat) for seat, name in enumerate(chosen)]
+def agents_for(names: Sequence[str | Agent | AgentMaker], seed: int, players: int
+               ) -> list[Agent]:
+    """One agent per seat; a short list repeats its last entry."""
+    return make_agents(names, seed, players)
 
 
-def play_match(game: Game, seed: int, agent_names: Sequence[str] = ("random",), *,
-               mode: Mode = Mode.GUARDED, log: Path | None = None,
+def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker] = ("random",),
+               *, mode: Mode = Mode.GUARDED, log: Path | None = None,
                check: bool = False) -> tuple[MatchRecord, State]:
-    """Play one match to its end; with `check`, test the invariants at every step."""
+    """Play one match to its end with these agents (names such as "greedy"
+    or "module:Class", classes, or agents); with `check`, test the
+    invariants at every step."""
     state = game.new_match(seed, mode)
-    agents = agents_for(agent_names, seed, game.spec.players)
+    seats = make_agents(agents, seed, game.spec.players)
     writer = None
     if log is not None:
         writer = LogWriter(log, Header(game.spec.variant, game.spec.players, seed, mode,
-                                       game.spec.digest, tuple(a.name for a in agents)))
+                                       game.spec.digest, tuple(agent_name(a) for a in seats)))
     problems: list[str] = violations(state) if check else []
     try:
         while not state.is_terminal() and state.decisions < DECISION_LIMIT:
             seat = state.current_players()[0]
-            action = agents[seat].act(state.observe(seat), state.legal_actions(seat))
+            action = seats[seat].act(state.observe(seat), state.legal_actions(seat))
             state.apply(seat, action)
             if writer is not None:
                 writer.action(state, seat, action)

@@ -23,15 +23,15 @@ def claim_actions(view: TableView, seat: int) -> list[Action]:
     assert view.discard is not None
     rules = view.rules
     tile = view.discard[1]
-    actions = [Action("pass")]
+    actions = [rules.action("pass")]
     for kind in rules.spec.claims.kinds:
         if kind.mahjong and (rules.strict or wins_with(view, seat, tile, kind.mahjongs)):
-            actions.append(Action("claim", claim=kind.name))
+            actions.append(rules.action("claim", claim=kind.name))
     sets = set_claims(view, seat, tile)
     actions.extend(sets)
     if rules.strict:  # a claim the hand cannot make
         made = {a.claim for a in sets}
-        actions.extend(Action("claim", claim=k.name) for k in rules.spec.claims.kinds
+        actions.extend(rules.action("claim", claim=k.name) for k in rules.spec.claims.kinds
                        if not k.mahjong and k.name not in made)
     return actions
 
@@ -74,7 +74,7 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
                         fitting[key] = fits(view, seat, tile, tiles, rack)
                     if not fitting[key]:
                         continue
-                found.append(Action("claim", claim=kind.name, tiles=tiles, number=rack))
+                found.append(rules.action("claim", claim=kind.name, tiles=tiles, number=rack))
     return found
 
 

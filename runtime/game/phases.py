@@ -24,18 +24,18 @@ def pass_actions(rules: Rules, phase: Phase, seat: SeatView) -> list[Action]:
     the pass allows it; any tile for a pledge's rack)."""
     counts = seat.counts
     if isinstance(phase, Pledge):
-        return [Action("pass", k) for k, n in enumerate(counts) if n]
+        return [rules.action("pass", k) for k, n in enumerate(counts) if n]
     assert isinstance(phase, Pass | Courtesy)
-    return [Action("pass", k) for k, n in enumerate(counts)
+    return [rules.action("pass", k) for k, n in enumerate(counts)
             if n and (phase.jokers or k != rules.joker)]
 
 
-def count_actions(phase: Phase) -> list[Action]:
+def count_actions(rules: Rules, phase: Phase) -> list[Action]:
     """How many tiles: a courtesy offer, or how many of a pass go on blind."""
     if isinstance(phase, Courtesy):
-        return [Action("offer", number=n) for n in range(phase.most + 1)]
+        return [rules.action("offer", number=n) for n in range(phase.most + 1)]
     assert isinstance(phase, Pass)
-    return [Action("blind", number=n) for n in range(phase.blind + 1)]
+    return [rules.action("blind", number=n) for n in range(phase.blind + 1)]
 
 
 def carried(phase: Vote, votes: Mapping[int, int]) -> bool:

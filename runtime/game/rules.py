@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from jongg.runtime.card import Card
+from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import GameSpec, Pledge
 from jongg.runtime.hand import Hand
 
@@ -94,6 +95,10 @@ class Rules:
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
+
+    def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
+        """An action that shows itself in this deck's tile codes."""
+        return Action(verb, tile, deck=self.deck, **fields)
 
     @property
     def strict(self) -> bool:

@@ -127,8 +127,8 @@ class State(PrePlay, Endings):
         if step is Step.PASSING:
             return phases.pass_actions(self.rules, self.phase, self.seats[seat])
         if step is Step.VOTING:
-            return [Action("vote", number=1), Action("vote", number=0)]
-        return phases.count_actions(self.phase)
+            return [self.rules.action("vote", number=1), self.rules.action("vote", number=0)]
+        return phases.count_actions(self.rules, self.phase)
 
     def _claim_actions(self, seat: int) -> list[Action]:
         known = self._claim_options.get(seat)

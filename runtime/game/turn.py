@@ -17,7 +17,7 @@ def turn_actions(view: TableView, seat: int) -> list[Action]:
     may_declare = not view.opening or rules.spec.turn.declare_before_opening
     near = view.turn_away is None or view.turn_away <= 1
     if me.dead:  # out of the round, ending the turn with a discard (SMJ-19)
-        return [Action("discard", k) for k, n in enumerate(me.counts) if n]
+        return [rules.action("discard", k) for k, n in enumerate(me.counts) if n]
     if rules.spec.racks > 1:
         declares = rack_declares(view, seat, may_declare, near)
         if view.promised:  # a Mah Jongg claimed must be declared first
@@ -26,11 +26,11 @@ def turn_actions(view: TableView, seat: int) -> list[Action]:
                 return kept
         actions.extend(declares)
         if me.pledged is not None:  # go off the pledge: its tiles rejoin the pool
-            actions.append(Action("off"))
+            actions.append(rules.action("off"))
     elif may_declare and (rules.strict or (near and rules.completes(me.hand()))):
-        actions.append(Action("declare"))
+        actions.append(rules.action("declare"))
     actions.extend(exchanges(view, seat))
-    actions.extend(Action("discard", k) for k, n in enumerate(me.counts) if n)
+    actions.extend(rules.action("discard", k) for k, n in enumerate(me.counts) if n)
     return actions
 
 
@@ -45,9 +45,10 @@ def rack_declares(view: TableView, seat: int, may_declare: bool, near: bool) -> 
     found: list[Action] = []
     for rack in me.live_racks():
         lines = rack_lines(rules, me, rack, pool, last) if near else []
-        found.extend(Action("declare", number=rack, claim=rules.lines[li].id) for li, _ in lines)
+        found.extend(rules.action("declare", number=rack, claim=rules.lines[li].id)
+                     for li, _ in lines)
         if not lines and rules.strict:
-            found.append(Action("declare", number=rack))
+            found.append(rules.action("declare", number=rack))
     return found
 
 
@@ -69,5 +70,5 @@ def exchanges(view: TableView, seat: int) -> list[Action]:
                 continue
             natural = next((t for t in exposure.tiles if t != joker), None)
             if natural is not None and counts[natural]:
-                found.append(Action("exchange", natural, target=(owner, i)))
+                found.append(rules.action("exchange", natural, target=(owner, i)))
     return found

@@ -30,7 +30,7 @@ from jongg.runtime.matching.plans import Plan, Programme
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class Match(Nearness):
     """How near a hand is to one line: the same fields as the reference's
     LineMatch; the filling (`groups`, `missing`) is worked out when asked."""

@@ -26,7 +26,7 @@ from jongg.runtime.matching.answers import ABSENT, Nearness, Slot
 from jongg.runtime.tiles import Category, Deck
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LineMatch(Nearness):
     """How near a hand is to one line."""
 
