@@ -252,7 +252,7 @@ def test_compile_to_an_unwritable_place_says_so(tmp_path: Path,
 
 
 def test_the_runtime_matches_from_a_file_without_the_compiler(tmp_path: Path) -> None:
-    """DESIGN.md: the runtime never imports the compiler, nor re-parses notation."""
+    """docs/design.md: the runtime never imports the compiler, nor re-parses notation."""
     path = tmp_path / "sample.npz"
     c = card("sample")
     artifact.save(path, c, build_tables(c))

@@ -1,6 +1,6 @@
 """The Mah Jongg Card Game: the runtime proves the rulebook's clauses of play.
 
-One or more tests per clause of shared/rules/CLAUSES.md that concerns play
+One or more tests per clause of docs/clauses.md that concerns play
 (MJCG-02, 03, 09, 10, 13 to 21, 23 to 26, 36 to 38), each marked with the
 clause it proves, and the variants mjcg-card and mjcg-advanced at every player
 count. The Charleston (MJCG-04..08) is tested in tests/test_passes.py with four

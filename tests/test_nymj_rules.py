@@ -1,6 +1,6 @@
 """Not Your Ma's Jong: the runtime proves the rulebook's clauses.
 
-One or more tests per clause of shared/rules/CLAUSES.md (NYMJ-02 to NYMJ-24,
+One or more tests per clause of docs/clauses.md (NYMJ-02 to NYMJ-24,
 and the Open choices the nymj ruleset makes), each marked with the clause it
 proves. Rounds are rigged with tests.rig: the named seats hold the named
 cards and `draws` come off the pile first, in order. Seat 0 is Ma unless a

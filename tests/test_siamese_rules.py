@@ -1,5 +1,5 @@
 """Siamese Mah Jongg, Royale and Imperial: the runtime proves the rulebook's
-clauses (SMJ-01..35 of shared/rules/CLAUSES.md), each test marked with the
+clauses (SMJ-01..35 of docs/clauses.md), each test marked with the
 clauses it proves.
 
 Rounds are rigged with tests.rig: East (seat 0, the dealer) holds the named

@@ -8,7 +8,7 @@ docs/matcher.md tells how they work):
   on, go through the structural programme (runtime/matching/plans.py).
 
 Scores are slots filled; tiles away = line size - best score. Ties: line
-order, then variation order (DESIGN.md).
+order, then variation order (docs/matcher.md).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ variation the best filling is exact by a simple argument: naturals go first
 to slots no joker may fill, then to joker slots, and jokers fill whatever
 joker slots remain.
 
-Words (DESIGN.md): tiles away = the line's size minus the most slots of any
+Words (docs/matcher.md): tiles away = the line's size minus the most slots of any
 variation, compatible with the hand's exposures, that the hand can fill.
 """
 
