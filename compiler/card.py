@@ -92,8 +92,10 @@ class _CardChecker:
                 decks.append(load_deck(name))
             except JonggError as error:
                 where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
-                for d in error.diagnostics:
-                    self.problem(where, d.message, hint=d.hint)
+                for d in error.diagnostics:  # each at the card's reference, naming the deck's spot
+                    inside = f"{d.location}: " if d.location and d.location.file != where.file \
+                        else ""
+                    self.problem(where, f"{inside}{d.message}", hint=d.hint)
         return decks
 
     def run(self) -> Card | None:
@@ -135,7 +137,7 @@ class _CardChecker:
         variations: list[Variation] = []
         for k, each in enumerate(decks):
             rules = Rules(each, data.get("year"), data.get("joker_min_group", 3),
-                          raw.get("jokers", True), data.get("budget", 20000))
+                          raw.get("jokers", True), data.get("budget", 20000), hand_size)
             try:
                 expansion = expand(pattern, rules)
             except ExpansionError as error:

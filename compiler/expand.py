@@ -1,9 +1,13 @@
 """Expanding a parsed pattern into its concrete variations.
 
 A variation binds every suit letter to a suit, every variable to a number (or
-an honour), every `shift` to an offset and every choice to one option. The
-count is estimated before enumerating, and enumeration stops at the budget,
-so an enormous line is reported, never hung on.
+an honour), every `shift` to an offset and every choice to one option.
+
+Every line is bounded before the work: its tiles are counted against the hand
+size, a variable bound with `in` takes only numbers the deck has, the search
+for bindings stops after SEARCH_STEPS tries, and the variations of all of a
+line's alternatives together are counted against the card's budget before
+any of them is built. A hostile line is refused at once, never hung on.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ class Problem:
     hint: str | None = None
 
 
+# The most values one line's search for bindings may try, over all its
+# alternatives, whatever the budget (a few tenths of a second).
+SEARCH_STEPS = 250_000
+
+
 class ExpansionError(Exception):
     def __init__(self, problems: list[Problem]):
         super().__init__("; ".join(pr.message for pr in problems))
@@ -43,6 +52,15 @@ class Rules:
     joker_min_group: int = 3
     jokers: bool = True  # the line allows jokers at all
     budget: int = 20000
+    hand_size: int = 14
+
+
+@dataclass
+class _Work:
+    """What one line has spent, over all of its alternatives."""
+
+    steps: int = 0  # values tried in the search for bindings
+    variations: int = 0  # variations to build (before duplicates are dropped)
 
 
 @dataclass
@@ -103,6 +121,7 @@ class _Alternative:
                                              hint="give each variable one 'in' or one '='"))
             elif isinstance(cond, p.VarIn):
                 self.domains[cond.var] = cond
+                self._check_literals(cond)
                 kinds = {isinstance(d, p.Named) and d.name in ("dragon", "wind")
                          for d in cond.domain}
                 if len(kinds) > 1:
@@ -115,9 +134,29 @@ class _Alternative:
         elif isinstance(cond, p.Suits):
             self.suit_counts = cond.counts
         elif isinstance(cond, p.VarDiffers):
+            if cond.left == cond.right:
+                self.problems.append(Problem(f"'{cond}' can never hold: a variable always "
+                                             "equals itself", cond.at))
             self.differ.append((cond.left, cond.right))
         elif isinstance(cond, p.Distinct):
+            twice = sorted({v for v in cond.vars if cond.vars.count(v) > 1})
+            if twice:
+                self.problems.append(Problem(f"'{cond}' names {', '.join(map(repr, twice))} "
+                                             "twice, so it can never hold", cond.at))
             self.differ.append(cond.vars)
+
+    def _check_literals(self, cond: p.VarIn) -> None:
+        """A number written in a set must be one of the deck's numbers."""
+        deck, numbers = self.rules.deck, self.numbers
+        for part in cond.domain:
+            ends = [part.low, part.high] if isinstance(part, p.Span) else \
+                [part.value] if isinstance(part, p.One) else []
+            for end in ends:
+                if end.var is None and end.offset not in numbers:
+                    self.problems.append(Problem(
+                        f"'{cond}': {end.offset} is not a number of {deck.name} (its numbers "
+                        f"are {numbers[0]}..{numbers[-1]})" if numbers else
+                        f"'{cond}': {deck.name} has no numbers", cond.at))
 
     def _depends(self, var: str) -> set[str]:
         exprs: list[p.Expr] = []
@@ -229,17 +268,31 @@ class _Alternative:
                 if k % step == 0 and low <= min(printed) + k and max(printed) + k <= high]
 
     # -- enumeration ----------------------------------------------------
-    def suit_maps(self) -> list[dict[str, str]]:
+    def suit_map_count(self) -> int:
+        """How many ways the letters take suits, counted without listing them."""
+        suits, letters = len(self.rules.deck.suits), len(self.letters)
+        if self.suit_counts is None:
+            return _falling(suits, letters)
+        return sum(_falling(suits, k) * _stirling2(letters, k) for k in set(self.suit_counts))
+
+    def suit_maps(self) -> Iterator[dict[str, str]]:
         suits = [s.code for s in self.rules.deck.suits]
         if self.suit_counts is None:
-            images: Iterator[tuple[str, ...]] = itertools.permutations(suits, len(self.letters))
-        else:
-            counts = self.suit_counts
-            images = (m for m in itertools.product(suits, repeat=len(self.letters))
-                      if len(set(m)) in counts)
-        return [dict(zip(self.letters, image, strict=True)) for image in images]
+            for image in itertools.permutations(suits, len(self.letters)):
+                yield dict(zip(self.letters, image, strict=True))
+            return
+        for k in sorted(set(self.suit_counts)):  # letters split into k blocks, one suit each
+            for blocks in _partitions(len(self.letters), k):
+                for image in itertools.permutations(suits, k):
+                    yield {letter: image[b] for letter, b in zip(self.letters, blocks,
+                                                                  strict=True)}
 
     def domain(self, var: str, binding: Binding) -> list[int]:
+        """The values `var` may take, given the variables bound before it.
+
+        A variable bound with `in` takes only numbers the deck has (or its
+        honours), so no span, however written, is ever listed.
+        """
         if var in self.definitions:
             return [_eval(self.definitions[var].expr, binding)]
         cond = self.domains.get(var)
@@ -248,45 +301,69 @@ class _Alternative:
         values: list[int] = []
         for part in cond.domain:
             if isinstance(part, p.Span):
-                values += range(_eval(part.low, binding), _eval(part.high, binding) + 1)
+                low, high = _eval(part.low, binding), _eval(part.high, binding)
+                values += [n for n in self.numbers if low <= n <= high]
             elif isinstance(part, p.One):
-                values.append(_eval(part.value, binding))
+                value = _eval(part.value, binding)
+                values += [value] if value in self.numbers else []
             elif part.name in ("odd", "even"):
                 values += [n for n in self.numbers if n % 2 == (part.name == "odd")]
             else:
                 values += _honours(self.rules.deck, part.name)
         return list(dict.fromkeys(values))
 
-    def bindings(self) -> Iterator[Binding]:
-        def extend(i: int, binding: Binding) -> Iterator[Binding]:
-            if i == len(self.order):
-                if all(len({binding[v] for v in vs}) == len(vs) for vs in self.differ):
-                    yield dict(binding)
+    def bindings(self, work: _Work) -> list[Binding]:
+        """Every binding the conditions allow; a difference is checked as soon as
+        its variables are bound, and every value tried counts against the line."""
+        order = self.order
+        at = {v: i for i, v in enumerate(order)}
+        checks: list[list[tuple[str, ...]]] = [[] for _ in order]
+        for names in self.differ:
+            checks[max(at[n] for n in names)].append(names)
+        out: list[Binding] = []
+
+        def extend(i: int, binding: Binding) -> None:
+            if i == len(order):
+                out.append(dict(binding))
                 return
-            var = self.order[i]
+            var = order[i]
             for value in self.domain(var, binding):
+                work.steps += 1
+                if work.steps > SEARCH_STEPS:
+                    raise ExpansionError([Problem(
+                        f"its variables take more than {SEARCH_STEPS} values to search",
+                        self.alt.at, hint="narrow them with 'in', or tie them with '='")])
                 binding[var] = value
-                yield from extend(i + 1, binding)
+                if all(len({binding[n] for n in names}) == len(names) for names in checks[i]):
+                    extend(i + 1, binding)
             binding.pop(var, None)
 
-        yield from extend(0, {})
+        extend(0, {})
+        return out
 
-    def estimate(self) -> int:
-        """An upper bound on the variations, computed without enumerating."""
-        letters, suits = len(self.letters), len(self.rules.deck.suits)
-        total = len(self.shifted) * (suits ** letters if self.suit_counts
-                                     else _falling(suits, letters))
-        for var in self.order:
-            cond = self.domains.get(var)
-            if var in self.definitions:
-                continue
-            total *= len(self.numbers) if cond is None else sum(
-                len(self.numbers) if isinstance(d, p.Span) else 1 if isinstance(d, p.One)
-                else len(self.domain(var, dict.fromkeys(self.order, 0))) for d in cond.domain)
-        for item in self.alt.items:
-            if isinstance(item, p.Choice):
-                total *= len(item.options)
-        return total
+
+def _stirling2(n: int, k: int) -> int:
+    """Ways to split n labelled letters into k non-empty blocks."""
+    row = [1] + [0] * k
+    for _ in range(n):
+        row = [0] + [j * row[j] + row[j - 1] for j in range(1, k + 1)]
+    return row[k]
+
+
+def _partitions(n: int, k: int) -> Iterator[tuple[int, ...]]:
+    """Each split of n letters into k blocks, as the block of every letter
+    (restricted growth strings: a new block opens only after the last one)."""
+    def grow(prefix: tuple[int, ...], blocks: int) -> Iterator[tuple[int, ...]]:
+        if len(prefix) == n:
+            if blocks == k:
+                yield prefix
+            return
+        if n - len(prefix) < k - blocks:
+            return
+        for b in range(min(blocks + 1, k)):
+            yield from grow((*prefix, b), max(blocks, b + 1))
+
+    yield from grow((), 0)
 
 
 def _falling(n: int, k: int) -> int:
@@ -344,74 +421,133 @@ def _check_atoms(alt: p.Alternative, rules: Rules) -> list[Problem]:
     return problems
 
 
-def expand_alternative(alt: p.Alternative, rules: Rules) -> Expansion:
+def _tile_count(alt: p.Alternative, rules: Rules) -> int:
+    """The most tiles an alternative can hold, counted before anything is built."""
+    year = len(str(rules.year)) if rules.year is not None else 1
+
+    def size(group: p.Group) -> int:
+        return sum(year if a == p.YEAR else 1 for a in group.atoms)
+
+    total = 0
+    for item in alt.items:
+        if isinstance(item, p.Group):
+            total += size(item)
+        elif isinstance(item, p.Choice):
+            total += max(size(g) for g in item.options)
+        elif isinstance(item, p.Free):
+            total += item.count * item.size
+    return total
+
+
+def _plan(alt: p.Alternative, rules: Rules) -> _Alternative:
     problems = _check_atoms(alt, rules)
+    tiles = _tile_count(alt, rules)
+    if tiles > rules.hand_size:
+        problems.append(Problem(f"has {tiles} tiles, more than the hand size {rules.hand_size}",
+                                alt.at))
+        raise ExpansionError(problems)
     plan = _Alternative(alt, rules)
     problems += plan.problems
     if problems:
         raise ExpansionError(problems)
-    estimate = plan.estimate()
-    if estimate > rules.budget * 100:  # too many bindings even to try
-        raise ExpansionError([Problem(
-            f"would expand to about {estimate} variations, far beyond the budget of "
-            f"{rules.budget}; narrow its variables or raise the card's 'budget:'", alt.at)])
-    choices = [item.options if isinstance(item, p.Choice) else (item,) for item in alt.items
-               if not isinstance(item, p.Decoration)]
+    return plan
+
+
+@dataclass
+class _Prepared:
+    """An alternative ready to build: its bindings found and its variations counted."""
+
+    plan: _Alternative
+    bindings: list[Binding]
+    choices: list[tuple[p.Item, ...]]
+    count: int
+
+
+def _prepare(alt: p.Alternative, rules: Rules, work: _Work) -> _Prepared:
+    plan = _plan(alt, rules)
+    bindings = plan.bindings(work)
+    choices: list[tuple[p.Item, ...]] = [
+        item.options if isinstance(item, p.Choice) else (item,) for item in alt.items
+        if not isinstance(item, p.Decoration)]
+    count = len(plan.shifted) * plan.suit_map_count() * len(bindings)
+    for options in choices:
+        count *= len(options)
+    work.variations += count
+    return _Prepared(plan, bindings, choices, count)
+
+
+def _build(ready: _Prepared, rules: Rules) -> Expansion:
+    plan = ready.plan
     free = tuple(FreeGroup(item.kind, item.jokers and rules.jokers)
-                 for item in alt.items if isinstance(item, p.Free) for _ in range(item.count))
+                 for item in plan.alt.items if isinstance(item, p.Free)
+                 for _ in range(item.count))
     out: dict[tuple[object, ...], Variation] = {}
-    considered = 0
+    resolved: _Resolved = {}
     for offset in plan.shifted:
         for suits in plan.suit_maps():
-            for binding in plan.bindings():
-                for picked in itertools.product(*choices):
-                    considered += 1
-                    if considered > rules.budget:
-                        raise ExpansionError([Problem(
-                            f"expands to more than {rules.budget} variations (estimate "
-                            f"{estimate}); narrow its variables or raise the card's 'budget:'",
-                            alt.at)])
-                    variation = _variation(picked, suits, binding, offset, rules, plan, free)
+            for binding in ready.bindings:
+                for picked in itertools.product(*ready.choices):
+                    variation = _variation(picked, suits, binding, offset, rules, plan, free,
+                                           resolved)
                     if variation is not None:
                         out.setdefault(variation.key(), variation)
     return Expansion(list(out.values()), plan.warnings)
 
 
+_Resolved = dict[tuple[object, ...], Slots | None]
+
+
 def _variation(picked: tuple[p.Item, ...], suits: dict[str, str], binding: Binding, offset: int,
-               rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...]) -> Variation | None:
+               rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...],
+               resolved: _Resolved) -> Variation | None:
     groups: list[Slots] = []
     for item in picked:
         if not isinstance(item, p.Group):
             continue
-        tiles = _resolve(item, suits.get(item.suit or ""), binding, offset, rules,
-                         plan.honour_vars)
-        if tiles is None:
+        suit = suits.get(item.suit or "")
+        key = (item, suit, offset, *(binding[a] for a in item.atoms if a in binding))
+        if key not in resolved:  # most groups recur across bindings: resolve each once
+            tiles = _resolve(item, suit, binding, offset, rules, plan.honour_vars)
+            resolved[key] = None if tiles is None else Slots(
+                tiles, len(set(tiles)) == 1 and len(tiles) >= rules.joker_min_group
+                and item.jokers and rules.jokers)
+        slots = resolved[key]
+        if slots is None:
             return None
-        identical = len(set(tiles)) == 1
-        jokers = (identical and len(tiles) >= rules.joker_min_group and item.jokers
-                  and rules.jokers)
-        groups.append(Slots(tiles, jokers))
+        groups.append(slots)
     return Variation(tuple(groups), free)
 
 
 def expand(pattern: p.Pattern, rules: Rules) -> Expansion:
-    """All variations of a pattern, alternatives in order, without repeats."""
-    seen: dict[tuple[object, ...], Variation] = {}
-    warnings: list[Problem] = []
+    """All variations of a pattern, alternatives in order, without repeats.
+
+    Every alternative is checked and counted before any is built: the budget
+    and the search limit cover the whole line, all its alternatives together.
+    """
     problems: list[Problem] = []
+    work = _Work()
+    prepared: list[_Prepared] = []
     for alt in pattern.alternatives:
         try:
-            part = expand_alternative(alt, rules)
+            prepared.append(_prepare(alt, rules, work))
         except ExpansionError as error:
             problems += error.problems
-            continue
+            if work.steps > SEARCH_STEPS:
+                break  # the line is refused; the rest would only spend more
+    if work.variations > rules.budget:
+        counts = [str(ready.count) for ready in prepared]
+        split = f" ({' + '.join(counts)} over its alternatives)" if len(counts) > 1 else ""
+        problems.append(Problem(
+            f"expands to {work.variations} variations{split}, more than the budget of "
+            f"{rules.budget}", pattern.alternatives[0].at,
+            hint="narrow its variables or suits, or raise the card's 'budget:'"))
+    if problems:
+        raise ExpansionError(problems)
+    seen: dict[tuple[object, ...], Variation] = {}
+    warnings: list[Problem] = []
+    for ready in prepared:
+        part = _build(ready, rules)
         warnings += part.warnings
         for variation in part.variations:
             seen.setdefault(variation.key(), variation)
-            if len(seen) > rules.budget:
-                problems.append(Problem(f"expands to more than {rules.budget} variations",
-                                        alt.at))
-                raise ExpansionError(problems)
-    if problems:
-        raise ExpansionError(problems)
     return Expansion(list(seen.values()), warnings)

@@ -70,6 +70,28 @@ def parser() -> Lark:
 _GROUP = re.compile(r"(\{year\}|[0-9FNEWSDRG]|[f-kmnp-wyz])")
 
 
+# The most digits a count or a number may have: enough for any hand, and
+# checked before the text becomes an int.
+MAX_DIGITS = 4
+
+
+class _Refused(Exception):
+    """Text that parses but cannot be taken, raised from the transformer."""
+
+    def __init__(self, message: str, token: Token):
+        super().__init__(message)
+        self.message = message
+        self.line = token.line or 1
+        self.column = token.column or 1
+
+
+def _number(token: Token, what: str) -> int:
+    if len(token) > MAX_DIGITS:
+        raise _Refused(f"{what} {str(token)[:12]}{'...' if len(token) > 12 else ''} is too "
+                       f"large: at most {MAX_DIGITS} digits", token)
+    return int(token)
+
+
 def _where(meta_or_token: object) -> p.Where:
     line = getattr(meta_or_token, "line", 1) or 1
     column = getattr(meta_or_token, "column", 1) or 1
@@ -110,7 +132,7 @@ class _Build(Transformer):
         count, kind, jokers = 1, "", True
         for token in children:
             if token.type == "COUNT":
-                count = int(token)
+                count = _number(token, "the count")
             elif token.type == "FREE_KIND":
                 kind = str(token)
             elif token.type == "NO_JOKERS":
@@ -157,13 +179,13 @@ class _Build(Transformer):
         return p.Expr(str(var))
 
     def literal(self, number: Token) -> p.Expr:
-        return p.Expr(None, int(number))
+        return p.Expr(None, _number(number, "the number"))
 
     def var_plus(self, var: Token, number: Token) -> p.Expr:
-        return p.Expr(str(var), int(number))
+        return p.Expr(str(var), _number(number, "the number"))
 
     def var_minus(self, var: Token, number: Token) -> p.Expr:
-        return p.Expr(str(var), -int(number))
+        return p.Expr(str(var), -_number(number, "the number"))
 
 
 def _parse_tree(text: str) -> Tree:
@@ -192,9 +214,16 @@ def _fallback(error: UnexpectedInput) -> str:
     return f"unexpected {found}" + (f"; expected {', '.join(expected)}" if expected else "")
 
 
-def _context(text: str, line: int, column: int) -> str:
-    row = text.splitlines()[line - 1] if text.strip() else text
-    return f"{row}\n{' ' * (column - 1)}^"
+def _context(text: str, line: int, column: int, width: int = 72) -> str:
+    """The row of the text at `line`, cut to about `width` characters around
+    the column, and a caret under the column."""
+    rows = text.splitlines() if text.strip() else [text]
+    row = rows[min(line, len(rows)) - 1]
+    start = max(0, min(column - 1 - width // 2, len(row) - width))
+    cut = row[start:start + width]
+    lead, caret = ("..." if start else ""), column - 1 - start
+    tail = "..." if start + width < len(row) else ""
+    return f"{lead}{cut}{tail}\n{' ' * (len(lead) + caret)}^"
 
 
 def parse(text: str, *, origin: Location | None = None) -> p.Pattern:
@@ -211,11 +240,26 @@ def parse(text: str, *, origin: Location | None = None) -> p.Pattern:
         line, column = (error.line, error.column) if error.line and error.line > 0 else (1, 1)
         if isinstance(error, UnexpectedEOF) or column < 1:
             line, column = 1, len(text) + 1
-        where = origin.shifted(line - 1, column - 1) if origin else None
-        message = f"{label}\n    {_context(text, line, column).replace(chr(10), chr(10) + '    ')}"
-        if origin is None:
-            message = f"{label}, at column {column}: {text!r}"
-        raise NotationError([Diagnostic(where, message)], label=label) from None
-    except VisitError as error:  # a transformer bug must still read as a notation error
-        raise NotationError([Diagnostic(origin, f"cannot read {text!r}: {error.orig_exc}")]) \
-            from None
+        raise _located(text, label, line, column, origin) from None
+    except VisitError as error:
+        if isinstance(error.orig_exc, _Refused):
+            refused = error.orig_exc
+            raise _located(text, refused.message, refused.line, refused.column, origin) \
+                from None
+        # a transformer bug must still read as a notation error
+        raise NotationError([Diagnostic(origin, f"cannot read {_excerpt(text)}: "
+                                                f"{error.orig_exc}")]) from None
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
+def _located(text: str, label: str, line: int, column: int,
+             origin: Location | None) -> NotationError:
+    """The error for `label` at (line, column) of the pattern text, with a caret."""
+    where = origin.shifted(line - 1, column - 1) if origin else None
+    message = f"{label}\n    {_context(text, line, column).replace(chr(10), chr(10) + '    ')}"
+    if origin is None:
+        message = f"{label}, at column {column}: {_excerpt(text)}"
+    return NotationError([Diagnostic(where, message)], label=label)

@@ -82,6 +82,10 @@ def _tiles(deck: Deck, text: str, what: str) -> tuple[int, ...]:
 
 def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     deck = card.deck
+    for e in exposed:
+        if not e.split():
+            raise UsageError(f"--exposed {e!r}: an exposure needs its tiles, like "
+                             "--exposed \"2C 2C 2C\"")
     hand = Hand(_tiles(deck, hand_text, "--hand"),
                 tuple(_tiles(deck, e, f"--exposed {e!r}") for e in exposed))
     if hand.size > card.hand_size:
