@@ -120,7 +120,8 @@ def test_the_search_for_bindings_stops_at_its_limit(monkeypatch: pytest.MonkeyPa
     hand = "fa ga ha ia ja ka ma na FFFFFF ; distinct f, g, h, i, j, k, m, n"
     errors = _errors(_card(hand))
     assert len(errors) == 1
-    assert f"its variables take more than {expand.SEARCH_STEPS} values to search" in errors[0]
+    assert f"its variables and suits take more than {expand.SEARCH_STEPS} tries to search" \
+        in errors[0]
     assert spent == [expand.SEARCH_STEPS + 1]
 
 
