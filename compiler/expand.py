@@ -188,11 +188,9 @@ class _Alternative:
             key: object = type(cond) if isinstance(cond, p.Shift | p.Suits) else str(cond)
             if key in seen:
                 first = seen[key]
-                where = " (once for this alternative, once after the last alternative for " \
-                    "all)" if self._shared(first) != self._shared(cond) else ""
                 word = str(cond).split()[0] if isinstance(cond, p.Shift | p.Suits) else str(cond)
                 self.problems.append(Problem(
-                    f"'{word}' is given twice{where}: '{first}' and '{cond}'", cond.at,
+                    f"'{word}' is given twice: '{first}' and '{cond}'", cond.at,
                     hint="keep one"))
             seen.setdefault(key, cond)
 
@@ -587,14 +585,18 @@ def _build(ready: _Prepared, rules: Rules) -> Expansion:
     out: dict[tuple[object, ...], Variation] = {}
     resolved: _Resolved = {}
     group_vars: dict[p.Group, tuple[str, ...]] = {}
-    for suits in ready.suit_maps:
-        for binding in ready.bindings:
-            offset = binding.get(plan.shift_var, 0) if plan.shift_var else 0
-            for picked in itertools.product(*ready.choices):
-                variation = _variation(picked, suits, binding, offset, rules, plan, free,
-                                       resolved, group_vars)
-                if variation is not None:
-                    out.setdefault(variation.key(), variation)
+    by_offset: dict[int, list[Binding]] = {}  # shifts outermost: the order cards were built in
+    for binding in ready.bindings:
+        by_offset.setdefault(binding.get(plan.shift_var, 0) if plan.shift_var else 0,
+                             []).append(binding)
+    for offset, bindings in by_offset.items():
+        for suits in ready.suit_maps:
+            for binding in bindings:
+                for picked in itertools.product(*ready.choices):
+                    variation = _variation(picked, suits, binding, offset, rules, plan, free,
+                                           resolved, group_vars)
+                    if variation is not None:
+                        out.setdefault(variation.key(), variation)
     return Expansion(list(out.values()), plan.warnings)
 
 

@@ -27,7 +27,7 @@ CONDITION_WORDS = ("shift", "suits", "distinct")
 NOTATION_ERRORS: dict[str, list[str]] = {
     "a hand cannot be empty": ["", "   "],
     "unknown tile or suit letter; tiles are 0-9 F N E W S D R G, suit letters a-e, "
-    "variables f-z (not l, o, x)": ["FF X", "1111A", "22Q 33a", "11a ~", "A"],
+    "variables f-z (not l, o, x)": ["FF X", "1111A", "22Q 33a", "11a ~", "A", "FF 11a X"],
     STRAY_SUIT: ["11a b", "2222 a 33b"],
     "a choice is missing its closing ')'": ["(222a|555a", "(11a 22a", "11a (22a",
                                             "(4444a 9999b|5555a 8888b"],
@@ -277,26 +277,26 @@ def _word_at(text: str, at: int) -> tuple[int, str]:
     return start, text[start:end]
 
 
-def _label_in_words(error: UnexpectedInput, text: str) -> str | None:
-    """Mistakes the grammar cannot name: a reserved letter, a YAML key or an
-    unknown word written as a condition."""
+def _label_in_words(error: UnexpectedInput, text: str) -> tuple[str, int] | None:
+    """Mistakes the grammar cannot name, and where they start: a reserved
+    letter, a YAML key or an unknown word written as a condition."""
     at = min(error.pos_in_stream or 0, len(text))
     start, word = _word_at(text, at)
     in_conditions = ";" in text[:at]
     opens_condition = text[:start].rstrip().endswith(";")
-    reserved = [c for c in word if c in "xlo"]
+    reserved = [i for i, c in enumerate(word) if c in "xlo"]
     in_group = len(word) > 1 and not in_conditions and not text[:start].endswith("[")
     if reserved and (in_group or len(word) == 1 and opens_condition):
-        return RESERVED.format(letter=reserved[0])
+        return RESERVED.format(letter=word[reserved[0]]), start + reserved[0]
     if not (in_conditions and opens_condition and len(word) > 1 and word.isalpha()):
         return None
     if word in ("jokers", "concealed"):
         return (f"'{word}' is a key of the line, not a condition: write it beside 'hand:', "
-                f"like '{word}: false'")
+                f"like '{word}: false'"), start
     if word in LINE_KEYS:
-        return f"'{word}' is a key of the line, not a condition: write it beside 'hand:'"
+        return f"'{word}' is a key of the line, not a condition: write it beside 'hand:'", start
     if word not in CONDITION_WORDS:
-        return f"unknown condition '{word[:20]}'" + did_you_mean(word, CONDITION_WORDS)
+        return f"unknown condition '{word[:20]}'" + did_you_mean(word, CONDITION_WORDS), start
     return None
 
 
@@ -305,9 +305,6 @@ def _label(error: UnexpectedInput, text: str) -> str | None:
     if (at < len(text) and text[at] in p.SUIT_LETTERS and not text[at + 1:at + 2].isalnum()
             and at > 0 and text[at - 1].isspace() and ";" not in text[:at]):
         return STRAY_SUIT
-    worded = _label_in_words(error, text)
-    if worded:
-        return worded
     try:
         label = error.match_examples(_parse_tree, NOTATION_ERRORS, use_accepts=True)
     except Exception:  # a sample that unexpectedly parses must not hide the user's error
@@ -348,10 +345,14 @@ def parse(text: str, *, origin: Location | None = None) -> p.Pattern:
         built: p.Pattern = _Build().transform(tree)
         return built
     except UnexpectedInput as error:
-        label = _label(error, text) or _fallback(error)
+        worded = _label_in_words(error, text)
+        label = worded[0] if worded else _label(error, text) or _fallback(error)
         line, column = (error.line, error.column) if error.line and error.line > 0 else (1, 1)
         if isinstance(error, UnexpectedEOF) or column < 1:
             line, column = 1, len(text) + 1
+        if worded:  # the caret goes under the word, where the mistake starts
+            line = text.count("\n", 0, worded[1]) + 1
+            column = worded[1] - (text.rfind("\n", 0, worded[1]) + 1) + 1
         raise _located(text, label, line, column, origin) from None
     except VisitError as error:
         if isinstance(error.orig_exc, _Refused):

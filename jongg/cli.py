@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from jongg.compiler import cache
 from jongg.compiler.card import check_card, load_card
 from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
+from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
 from jongg.compiler.variant import load_variant, resolve
@@ -49,11 +49,11 @@ def cmd_card_check(args: argparse.Namespace) -> int:
         if result is not None and result.card is not None:
             card = result.card
             variations = sum(len(line.variations) for line in card.lines)
-            extra = f", {len(warnings)} warning(s)" if warnings else ""
-            _out(f"{path}: ok: card {card.name!r}, {len(card.lines)} lines, {variations} "
-                 f"variations, deck {card.deck.name}{extra}")
+            extra = f", {counted(len(warnings), 'warning')}" if warnings else ""
+            _out(f"{path}: ok: card {card.name!r}, {counted(len(card.lines), 'line')}, "
+                 f"{counted(variations, 'variation')}, deck {card.deck.name}{extra}")
         elif errors:
-            _out(f"{path}: {len(errors)} error(s), {len(warnings)} warning(s)")
+            _out(f"{path}: {counted(len(errors), 'error')}, {counted(len(warnings), 'warning')}")
     return status
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias
 
+from jongg.compiler.errors import counted
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import Slot
@@ -38,9 +39,11 @@ def variation_text(deck: Deck, variation: Variation) -> str:
 
 
 def line_variations(card: Card, line: Line) -> str:
-    worth = "" if line.value is None else f", value {line.value}"
-    head = (f"{line.id}: {line.pattern}  ({line.section}{worth}, "
-            f"{'concealed' if line.concealed else 'exposed'}, {len(line.variations)} variations)")
+    facts = [*([line.section] if line.section else []),
+             *([f"value {line.value}"] if line.value is not None else []),
+             "concealed" if line.concealed else "exposed",
+             counted(len(line.variations), "variation")]
+    head = f"{line.id}: {line.pattern}  ({', '.join(facts)})"
     body = [f"{i + 1:>5}  {variation_text(card.deck, v)}" for i, v in enumerate(line.variations)]
     return "\n".join([head, *body])
 
