@@ -7,9 +7,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from jongg.compiler import cache
-from jongg.compiler.card import check_card, load_card
+from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
 from jongg.compiler.registry import shipped
@@ -22,7 +23,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import game_commands, report
+from . import card_diff, card_render, game_commands, report
 
 
 def _out(text: str = "") -> None:
@@ -59,6 +60,7 @@ def cmd_card_check(args: argparse.Namespace) -> int:
 
 def cmd_card_show(args: argparse.Namespace) -> int:
     card = load_card(args.card, args.deck)
+    line = None
     if args.line:
         try:
             line = card.line(args.line)
@@ -66,9 +68,36 @@ def cmd_card_show(args: argparse.Namespace) -> int:
             raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
                                                f"{args.line!r}", hint="see 'jongg card show "
                                                f"{args.card}' for the ids")]) from None
+    if args.json:
+        _out(json.dumps(report.card_json(card, None if line is None else [line])))
+    elif line is not None:
         _out(report.line_variations(card, line))
     else:
         _out(report.card_table(card))
+    return 0
+
+
+def cmd_card_diff(args: argparse.Namespace) -> int:
+    if args.show < 1:
+        raise UsageError("--show: give a number of variations, 1 or more")
+    text, differ = card_diff.diff_text(card_diff.load_side(args.old),
+                                       card_diff.load_side(args.new), args.show)
+    _out(text)
+    return 1 if differ and args.check else 0
+
+
+def cmd_card_render(args: argparse.Namespace) -> int:
+    card = load_card(args.card, args.deck)
+    data = load_ruleset("card", args.card).data
+    year = data.get("year") if isinstance(data.get("year"), int) else None
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"-o: {out} exists; give --force to replace it")
+    try:
+        out.write_text(card_render.card_html(card, year), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
+    _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
     return 0
 
 
@@ -223,7 +252,24 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
     show.add_argument("--deck", help="expand against this deck")
+    show.add_argument("--json", action="store_true",
+                      help="print every line (or the --line) with its variations as tile lists "
+                           "and the groups jokers may fill")
     show.set_defaults(run=cmd_card_show)
+    diff = card_commands.add_parser(
+        "diff", help="compare two cards, or a card and an expansion given as JSON")
+    diff.add_argument("old", metavar="OLD", help="a card (name or path) or a .json expansion")
+    diff.add_argument("new", metavar="NEW", help="a card (name or path) or a .json expansion")
+    diff.add_argument("--show", type=int, default=5,
+                      help="how many gained or lost variations to list a line (default 5)")
+    diff.add_argument("--check", action="store_true", help="exit 1 when they differ")
+    diff.set_defaults(run=cmd_card_diff)
+    render = card_commands.add_parser("render", help="write the card as a printable HTML page")
+    render.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    render.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
+    render.add_argument("--deck", help="expand against this deck")
+    render.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    render.set_defaults(run=cmd_card_render)
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
