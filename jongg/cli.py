@@ -8,22 +8,25 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jongg.compiler import cache
 from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
-from jongg.compiler.variant import load_variant, resolve
-from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact
-from jongg.runtime.matching.matcher import Matcher
-from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import card_diff, card_render, game_commands, report
+from . import card_diff, card_render, report
+
+if TYPE_CHECKING:
+    from jongg.runtime.card import Card
+    from jongg.runtime.matching.matcher import Matcher
+
+# The matcher, the cache and the game come in with the commands that use them,
+# so checking a card starts quickly.
+OWN_COMMANDS = ("card", "match", "compile", "tiles")
 
 
 def _out(text: str = "") -> None:
@@ -132,6 +135,8 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
 
 def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
     """(kind, card, deck, open hands) of a card or variant given by name or path."""
+    from jongg.compiler.variant import load_variant, resolve
+
     if kind is None:
         if name.endswith((".yaml", ".yml")):
             kind = "variant" if "variant" in load_file(name).data else "card"
@@ -151,6 +156,9 @@ def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
 
 
 def _load_matcher(args: argparse.Namespace) -> Matcher:
+    from jongg.compiler import cache
+    from jongg.runtime.matching import artifact
+
     if args.matcher:
         try:
             return artifact.load(args.matcher)
@@ -166,6 +174,8 @@ def _load_matcher(args: argparse.Namespace) -> Matcher:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from jongg.runtime.matching.reference import completed, match_card
+
     if args.top < 1:
         raise UsageError("--top: give a number of lines, 1 or more")
     if not (args.card or args.variant or args.matcher):
@@ -190,6 +200,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 # -- compile ----------------------------------------------------------------------
 def cmd_compile(args: argparse.Namespace) -> int:
+    from jongg.compiler import cache
+
     kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
     if args.output:
         try:
@@ -220,6 +232,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 # -- tiles ------------------------------------------------------------------------
 def cmd_tiles(args: argparse.Namespace) -> int:
+    from jongg.compiler.variant import load_variant
+
     if args.name in shipped("variant"):
         deck = load_variant(args.name).deck
     else:
@@ -236,7 +250,9 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 
 # -- the parser -------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(games: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; without `games`, only the card, match, compile
+    and tiles commands (all a command of those needs)."""
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -297,12 +313,16 @@ def build_parser() -> argparse.ArgumentParser:
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
     tiles.set_defaults(run=cmd_tiles)
-    game_commands.register(commands)
+    if games:
+        from . import game_commands
+
+        game_commands.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
     try:
         status: int = args.run(args)
         return status

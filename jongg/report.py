@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from jongg.compiler.errors import counted
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import Slot
-from jongg.runtime.matching.matcher import Match
-from jongg.runtime.matching.reference import LineMatch
 from jongg.runtime.tiles import Deck
 
-Nearness: TypeAlias = LineMatch | Match  # the reference's answer or the compiled matcher's
+if TYPE_CHECKING:  # the matchers load only with the commands that match
+    from jongg.runtime.matching.answers import Slot
+    from jongg.runtime.matching.matcher import Match
+    from jongg.runtime.matching.reference import LineMatch
+
+Nearness: TypeAlias = "LineMatch | Match"  # the reference's answer or the compiled matcher's
 
 
 def _table(rows: list[list[str]], header: list[str]) -> str:
