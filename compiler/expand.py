@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from functools import cache
 
 from jongg.runtime.card import FreeGroup, Slots, Variation
 from jongg.runtime.tiles import Category, Deck
@@ -100,6 +101,7 @@ def _eval(value: p.Value, binding: Binding) -> int:
     return left + right if value.op == "+" else left - right if value.op == "-" else left * right
 
 
+@cache
 def _digits_value(atom: str) -> p.Value | None:
     """The value behind a `{n*m}` atom (not `{year}`)."""
     if not atom.startswith("{") or atom == p.YEAR:

@@ -32,7 +32,9 @@ PIECES = [
     "!", "(", ")", "|", ";", "[", "]", "pung", "kong", "pair", "run", "set", "single", "quint",
     "shift", "suits", "distinct", "in", "..", ",", "odd", "even", "dragon", "dragons", "wind",
     "!=", "-", "9999", "99999", "999999999", "1..9", "1..10", "n+1", "n-2", " ", "  ", "\t",
-    "\n", "é", "\x00", "3[", "[kong]", "2[pair]", "jokers", "false", "may", "be",
+    "\n", "é", "\x00", "3[", "[kong]", "2[pair]", "jokers", "false", "may", "be", "not",
+    "bams", "dots", "{n*m}", "{", "}", "13-n", "n*m", "(4444a 9999b|5555a 8888b)", "shift s",
+    "s+1..s+5", "c may be b", "a, b in bams, craks", "a != b",
 ]
 NOTATION = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=24).map("".join),
