@@ -295,6 +295,11 @@ class _Alternative:
                 elif dep in self.honour_vars:
                     self.problems.append(Problem(
                         f"{dep!r} is an honour and cannot be counted from", self._at(var)))
+        for group in self.alt.groups():
+            for atom in group.atoms:
+                if _atom_vars(atom) & self.honour_vars and not p.is_variable(atom):
+                    self.problems.append(Problem(
+                        f"'{atom}' in '{group}': an honour has no digits", group.at))
         for names, cond in self.tests:
             if isinstance(cond, p.Relation) and names & self.honour_vars:
                 self.problems.append(Problem(
@@ -376,7 +381,9 @@ class _Alternative:
             return [0]
         printed = self._printed()
         if not printed:
-            self.problems.append(Problem("'shift' but no printed number to shift", self.shift.at))
+            if not self._shared(self.shift):  # a shared shift leaves such an alternative be
+                self.problems.append(Problem("'shift' but no printed number to shift",
+                                             self.shift.at))
             return [0]
         low, high = self.numbers[0], self.numbers[-1]
         step = self.shift.step

@@ -55,7 +55,11 @@ class Letters:
         alternative) names letters this alternative may not have: it is
         skipped for them."""
         if isinstance(cond, p.Suits):
-            self.counts = cond.counts
+            if shared:  # an alternative with fewer letters takes the counts it can make
+                room = min(len(self.deck.suits), len(self.letters))
+                self.counts = tuple(c for c in cond.counts if c <= room) or cond.counts
+            else:
+                self.counts = cond.counts
             return
         named = (cond.letters if isinstance(cond, p.LetterIn) else
                  (cond.letter, *cond.others) if isinstance(cond, p.LetterMay) else

@@ -132,3 +132,17 @@ def test_an_alternatives_own_conditions_stay_its_own() -> None:
             for a, b, c in itertools.permutations(SUITS)}
     found = _variations("FF nnnna 1111b 2222c ; n in 1..2 | FF mmmma 3333b 4444c ; m in 8..9")
     assert found == want
+
+
+def test_shared_conditions_bind_each_alternative_in_what_it_has() -> None:
+    """A shared `shift` leaves an alternative with no printed number as it is;
+    a shared `suits 1,3` gives an alternative of one letter its one suit."""
+    winds = {_key([("N",) * 4, ("E",) * 4, ("W",) * 4, ("S", "S")])}
+    runs = {_key([kong(1 + s, a, 3), kong(2 + s, a, 3), kong(3 + s, a, 4), kong(4 + s, a, 4)])
+            for s in range(6) for a in SUITS}
+    assert _variations("NNNN EEEE WWWW SS | 111a 222a 3333a 4444a ; shift") == winds | runs
+    ones = {_key([("N",) * 4, ("E",) * 4, kong(1, a), (f"2{a}",) * 2]) for a in SUITS}
+    threes = {_key([kong(1, a, 3), kong(2, b, 3), kong(3, c, 4), kong(4, a, 4)])
+              for a, b, c in itertools.product(SUITS, repeat=3) if len({a, b, c}) in (1, 3)}
+    assert _variations("NNNN EEEE 1111a 22a | 111a 222b 3333c 4444a ; suits 1,3") == \
+        ones | threes
