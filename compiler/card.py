@@ -198,10 +198,10 @@ class _CardChecker:
             except ExpansionError as error:
                 self.report(start, error.problems, raw["id"])
                 return None
+            buildable = [v for v in expansion.variations if _supply(v, each) is None]
             if k == 0:
                 self.report(start, expansion.warnings, raw["id"])
-                self.joker_only(start, raw["id"], expansion.variations, each)
-            buildable = [v for v in expansion.variations if _supply(v, each) is None]
+                self.joker_only(start, raw["id"], buildable, each)
             if not buildable and expansion.variations:
                 reason = _supply(expansion.variations[0], each)
                 self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
