@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,16 @@ from jongg.runtime.tiles import Category, Deck
 
 from . import registry
 from .deck import load_deck
-from .errors import Diagnostic, JonggError, Location, SemanticError, Severity, raise_if_errors
+from .errors import (
+    Diagnostic,
+    JonggError,
+    Location,
+    SchemaError,
+    SemanticError,
+    Severity,
+    counted,
+    raise_if_errors,
+)
 from .expand import ExpansionError, Problem, Rules, expand
 from .notation import parse
 from .schema import validate
@@ -72,6 +82,30 @@ def _supply(variation: Variation, deck: Deck) -> str | None:
     return None
 
 
+def _joker_only(variation: Variation, deck: Deck) -> str | None:
+    need: Counter[int] = Counter()
+    single_group_over: set[int] = set()
+    for group in variation.groups:
+        for tile, count in Counter(group.tiles).items():
+            need[tile] += count
+            if count > deck.kinds[tile].copies:
+                single_group_over.add(tile)
+    for tile, count in need.items():
+        kind = deck.kinds[tile]
+        if count > kind.copies and tile not in single_group_over:
+            return f"{count} {kind.code} where {deck.name} holds {kind.copies}"
+    return None
+
+
+def _written(text: str, where: Location) -> str | None:
+    """The plain scalar written at `where`, as the author typed it."""
+    rows = text.splitlines()
+    if not 0 < where.line <= len(rows):
+        return None
+    match = re.match(r"[^\s,}\]#]+", rows[where.line - 1][where.column - 1:])
+    return match.group() if match else None
+
+
 class _CardChecker:
     def __init__(self, doc: Document, deck_override: str | None = None):
         self.doc = doc
@@ -92,12 +126,19 @@ class _CardChecker:
                 decks.append(load_deck(name))
             except JonggError as error:
                 where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
-                for d in error.diagnostics:
-                    self.problem(where, d.message, hint=d.hint)
+                for d in error.diagnostics:  # each at the card's reference, naming the deck's spot
+                    inside = f"{d.location}: " if d.location and d.location.file != where.file \
+                        else ""
+                    self.problem(where, f"{inside}{d.message}", hint=d.hint)
         return decks
 
     def run(self) -> Card | None:
-        validate(self.doc, "card")
+        self.ids()
+        try:
+            validate(self.doc, "card")
+        except SchemaError as error:
+            self.diagnostics += error.diagnostics
+            return None
         data = self.doc.data
         decks = self.decks(data)
         if not decks:
@@ -120,6 +161,22 @@ class _CardChecker:
                     data.get("joker_min_group", 3), data.get("all_joker_groups", True))
         return card
 
+    def ids(self) -> None:
+        """A line id YAML reads as a number (13579_1 is 135791 to YAML 1.1): say
+        so, and check the rest of the card with the id as the author wrote it."""
+        data = self.doc.data
+        lines = data.get("lines") if isinstance(data, dict) else None
+        for i, raw in enumerate(lines if isinstance(lines, list) else []):
+            if not isinstance(raw, dict) or not isinstance(raw.get("id"), int | float) or \
+                    isinstance(raw.get("id"), bool):
+                continue
+            where = self.doc.locate(("lines", i, "id"))
+            written = _written(self.doc.text, where) or str(raw["id"])[:20]
+            self.problem(where, f"line id {written} is read by YAML as the number "
+                                f"{str(raw['id'])[:20]}",
+                         hint=f"put it in quotes: id: \"{written}\"")
+            raw["id"] = written
+
     def line(self, i: int, raw: dict[str, Any], data: dict[str, Any], deck: Deck,
              decks: list[Deck], hand_size: int) -> Line | None:
         path = ("lines", i)
@@ -135,15 +192,16 @@ class _CardChecker:
         variations: list[Variation] = []
         for k, each in enumerate(decks):
             rules = Rules(each, data.get("year"), data.get("joker_min_group", 3),
-                          raw.get("jokers", True), data.get("budget", 20000))
+                          raw.get("jokers", True), data.get("budget", 20000), hand_size)
             try:
                 expansion = expand(pattern, rules)
             except ExpansionError as error:
                 self.report(start, error.problems, raw["id"])
                 return None
+            buildable = [v for v in expansion.variations if _supply(v, each) is None]
             if k == 0:
                 self.report(start, expansion.warnings, raw["id"])
-            buildable = [v for v in expansion.variations if _supply(v, each) is None]
+                self.joker_only(start, raw["id"], buildable, each)
             if not buildable and expansion.variations:
                 reason = _supply(expansion.variations[0], each)
                 self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
@@ -164,6 +222,22 @@ class _CardChecker:
                     raw.get("concealed", False), raw["hand"], tuple(variations), hand_size,
                     raw.get("jokers", True), raw.get("note", ""), tuple(raw.get("flags", ())),
                     _clauses(raw.get("clause")))
+
+    def joker_only(self, start: Location, line_id: str, variations: list[Variation],
+                   deck: Deck) -> None:
+        """Warn of variations only jokers can make: more of a tile than the deck
+        holds, spread over groups that each fit (a quint or a sextet of one
+        tile needs its jokers by design, and is not warned of)."""
+        found = [(v, why) for v in variations if (why := _joker_only(v, deck))]
+        if found:
+            variation, why = found[0]
+            shown = " | ".join(" ".join(deck.codes(g.tiles)) for g in variation.groups)
+            some = f"every one of its {counted(len(variations), 'variation')}" \
+                if len(found) == len(variations) else \
+                f"{len(found)} of its {counted(len(variations), 'variation')}"
+            self.problem(start, f"line {line_id!r}: {some} can be made only with jokers "
+                                f"({why}), such as {shown}", warning=True,
+                         hint="check the suits or numbers the line allows")
 
     @staticmethod
     def joker_hint(raw: dict[str, Any]) -> str | None:
@@ -204,7 +278,7 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
     try:
         card = checker.run()
     except JonggError as error:
-        return CardReport(doc.file, None, error.diagnostics)
+        return CardReport(doc.file, None, checker.diagnostics + error.diagnostics)
     if any(d.is_error for d in checker.diagnostics):
         card = None
     return CardReport(doc.file, card, checker.diagnostics)

@@ -11,6 +11,22 @@ from .errors import Diagnostic, SemanticError, raise_if_errors
 from .schema import validate
 from .source import Document, load_text
 
+# The most copies of one tile a deck file may hold (real sets hold 4 or 8),
+# and the most sets `name*N` may play together: bounds that keep every table
+# the matcher builds small.
+MAX_COPIES = 32
+MAX_SETS = 4
+
+
+def _copies(doc: Document, path: tuple[str | int, ...], copies: int) -> list[Diagnostic]:
+    if copies <= MAX_COPIES:
+        return []
+    written = copies if copies < 10**9 else "over a billion"  # a huge int cannot be printed
+    return [Diagnostic(doc.locate(path), f"copies: {written} is more than the {MAX_COPIES} copies "
+                                         "of one tile a deck may hold",
+                       hint="a real set holds 4 of a tile, 8 flowers or jokers; play several "
+                            "sets with 'NAME*2'")]
+
 
 def compile_deck(doc: Document) -> Deck:
     validate(doc, "deck")
@@ -24,6 +40,7 @@ def compile_deck(doc: Document) -> Deck:
         if names and len(names) != last - first + 1:
             problems.append(Diagnostic(doc.locate(("suits", s, "names")),
                                        f"{len(names)} names for {last - first + 1} numbers"))
+        problems += _copies(doc, ("suits", s, "copies"), suit["copies"])
         suits.append(Suit(suit["code"], suit["name"], suit.get("ordered", True)))
         for n in range(first, last + 1):
             code = suit.get("tile", "{n}" + suit["code"]).replace("{n}", str(n))
@@ -36,6 +53,7 @@ def compile_deck(doc: Document) -> Deck:
         if matches is not None and matches not in suit_codes:
             problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
                                        f"matches {matches!r}, which is not a suit of this deck"))
+        problems += _copies(doc, ("tiles", t, "copies"), tile["copies"])
         kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
                               tile["copies"], matches=matches, zero=tile.get("zero", False),
                               letter=tile.get("letter"), tags=tuple(tile.get("tags", ()))))
@@ -56,7 +74,8 @@ def load_deck(name: str) -> Deck:
     deck = compile_deck(load_text(entry.read_text(encoding="utf-8"),
                                   registry.display_name(entry, "deck")))
     if times:
-        if not times.isdigit() or int(times) < 1:
-            raise SemanticError([Diagnostic(None, f"deck {name!r}: after '*' give a number")])
+        if not times.isdigit() or not 1 <= int(times[:3]) <= MAX_SETS:
+            raise SemanticError([Diagnostic(None, f"deck {name[:40]!r}: after '*' give a number "
+                                                  f"of sets, 1 to {MAX_SETS}")])
         deck = deck.combined(int(times))
     return deck

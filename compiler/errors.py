@@ -3,6 +3,7 @@ semantic, usage); Diagnostic and JonggError live with the runtime's model."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 from jongg.runtime.errors import Diagnostic, JonggError, Location, Severity
@@ -39,3 +40,14 @@ def raise_if_errors(diagnostics: Iterable[Diagnostic], error: type[JonggError]) 
     found = list(diagnostics)
     if any(d.is_error for d in found):
         raise error(found)
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 line`, `2 lines`: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest choice, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

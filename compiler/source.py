@@ -62,9 +62,21 @@ def _mark(file: str, node: yaml.Node) -> Location:
     return Location(file, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+def _unreadable(text: str, file: str, exc: yaml.reader.ReaderError) -> LoadError:
+    """A character YAML does not allow (a control character), at its position."""
+    at = exc.position
+    line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+    return LoadError([Diagnostic(Location(file, line, column),
+                                 f"malformed YAML: the character {exc.character:#04x} is not "
+                                 "allowed in a YAML file")])
+
+
 def load_text(text: str, file: str) -> Document:
     doc = Document(file, None, text)
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as exc:
+        raise _unreadable(text, file, exc) from None
     try:
         root = loader.get_single_node()
         doc.data = None if root is None else _build(loader, root, (), doc)
@@ -73,6 +85,8 @@ def load_text(text: str, file: str) -> Document:
         loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1, 1)
         problem = exc.problem or exc.context or "malformed YAML"
         raise LoadError([Diagnostic(loc, f"malformed YAML: {problem}")]) from None
+    except yaml.reader.ReaderError as exc:
+        raise _unreadable(text, file, exc) from None
     except yaml.YAMLError as exc:
         raise LoadError([Diagnostic(Location(file, 1, 1), f"malformed YAML: {exc}")]) from None
     finally:

@@ -7,22 +7,26 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jongg.compiler import cache
-from jongg.compiler.card import check_card, load_card
+from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
+from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
-from jongg.compiler.variant import load_variant, resolve
-from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact
-from jongg.runtime.matching.matcher import Matcher
-from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import __version__, game_commands, report
+from . import __version__, card_diff, card_render, report
+
+if TYPE_CHECKING:
+    from jongg.runtime.card import Card
+    from jongg.runtime.matching.matcher import Matcher
+
+# The matcher, the cache and the game come in with the commands that use them,
+# so checking a card starts quickly.
+OWN_COMMANDS = ("card", "match", "compile", "tiles")
 
 
 def _out(text: str = "") -> None:
@@ -49,16 +53,17 @@ def cmd_card_check(args: argparse.Namespace) -> int:
         if result is not None and result.card is not None:
             card = result.card
             variations = sum(len(line.variations) for line in card.lines)
-            extra = f", {len(warnings)} warning(s)" if warnings else ""
-            _out(f"{path}: ok: card {card.name!r}, {len(card.lines)} lines, {variations} "
-                 f"variations, deck {card.deck.name}{extra}")
+            extra = f", {counted(len(warnings), 'warning')}" if warnings else ""
+            _out(f"{path}: ok: card {card.name!r}, {counted(len(card.lines), 'line')}, "
+                 f"{counted(variations, 'variation')}, deck {card.deck.name}{extra}")
         elif errors:
-            _out(f"{path}: {len(errors)} error(s), {len(warnings)} warning(s)")
+            _out(f"{path}: {counted(len(errors), 'error')}, {counted(len(warnings), 'warning')}")
     return status
 
 
 def cmd_card_show(args: argparse.Namespace) -> int:
     card = load_card(args.card, args.deck)
+    line = None
     if args.line:
         try:
             line = card.line(args.line)
@@ -66,9 +71,36 @@ def cmd_card_show(args: argparse.Namespace) -> int:
             raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
                                                f"{args.line!r}", hint="see 'jongg card show "
                                                f"{args.card}' for the ids")]) from None
+    if args.json:
+        _out(json.dumps(report.card_json(card, None if line is None else [line])))
+    elif line is not None:
         _out(report.line_variations(card, line))
     else:
         _out(report.card_table(card))
+    return 0
+
+
+def cmd_card_diff(args: argparse.Namespace) -> int:
+    if args.show < 1:
+        raise UsageError("--show: give a number of variations, 1 or more")
+    text, differ = card_diff.diff_text(card_diff.load_side(args.old),
+                                       card_diff.load_side(args.new), args.show)
+    _out(text)
+    return 1 if differ and args.check else 0
+
+
+def cmd_card_render(args: argparse.Namespace) -> int:
+    card = load_card(args.card, args.deck)
+    data = load_ruleset("card", args.card).data
+    year = data.get("year") if isinstance(data.get("year"), int) else None
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"-o: {out} exists; give --force to replace it")
+    try:
+        out.write_text(card_render.card_html(card, year), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
+    _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
     return 0
 
 
@@ -82,6 +114,10 @@ def _tiles(deck: Deck, text: str, what: str) -> tuple[int, ...]:
 
 def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     deck = card.deck
+    for e in exposed:
+        if not e.split():
+            raise UsageError(f"--exposed {e!r}: an exposure needs its tiles, like "
+                             "--exposed \"2C 2C 2C\"")
     hand = Hand(_tiles(deck, hand_text, "--hand"),
                 tuple(_tiles(deck, e, f"--exposed {e!r}") for e in exposed))
     if hand.size > card.hand_size:
@@ -99,6 +135,8 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
 
 def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
     """(kind, card, deck, open hands) of a card or variant given by name or path."""
+    from jongg.compiler.variant import load_variant, resolve
+
     if kind is None:
         if name.endswith((".yaml", ".yml")):
             kind = "variant" if "variant" in load_file(name).data else "card"
@@ -118,6 +156,9 @@ def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
 
 
 def _load_matcher(args: argparse.Namespace) -> Matcher:
+    from jongg.compiler import cache
+    from jongg.runtime.matching import artifact
+
     if args.matcher:
         try:
             return artifact.load(args.matcher)
@@ -133,6 +174,8 @@ def _load_matcher(args: argparse.Namespace) -> Matcher:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from jongg.runtime.matching.reference import completed, match_card
+
     if args.top < 1:
         raise UsageError("--top: give a number of lines, 1 or more")
     if not (args.card or args.variant or args.matcher):
@@ -157,6 +200,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 # -- compile ----------------------------------------------------------------------
 def cmd_compile(args: argparse.Namespace) -> int:
+    from jongg.compiler import cache
+
     kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
     if args.output:
         try:
@@ -187,6 +232,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 # -- tiles ------------------------------------------------------------------------
 def cmd_tiles(args: argparse.Namespace) -> int:
+    from jongg.compiler.variant import load_variant
+
     if args.name in shipped("variant"):
         deck = load_variant(args.name).deck
     else:
@@ -203,7 +250,9 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 
 # -- the parser -------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(games: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; without `games`, only the card, match, compile
+    and tiles commands (all a command of those needs)."""
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
     parser.add_argument("--version", action="version", version=f"jongg {__version__}")
@@ -220,7 +269,24 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
     show.add_argument("--deck", help="expand against this deck")
+    show.add_argument("--json", action="store_true",
+                      help="print every line (or the --line) with its variations as tile lists "
+                           "and the groups jokers may fill")
     show.set_defaults(run=cmd_card_show)
+    diff = card_commands.add_parser(
+        "diff", help="compare two cards, or a card and an expansion given as JSON")
+    diff.add_argument("old", metavar="OLD", help="a card (name or path) or a .json expansion")
+    diff.add_argument("new", metavar="NEW", help="a card (name or path) or a .json expansion")
+    diff.add_argument("--show", type=int, default=5,
+                      help="how many gained or lost variations to list a line (default 5)")
+    diff.add_argument("--check", action="store_true", help="exit 1 when they differ")
+    diff.set_defaults(run=cmd_card_diff)
+    render = card_commands.add_parser("render", help="write the card as a printable HTML page")
+    render.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    render.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
+    render.add_argument("--deck", help="expand against this deck")
+    render.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    render.set_defaults(run=cmd_card_render)
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -248,12 +314,16 @@ def build_parser() -> argparse.ArgumentParser:
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
     tiles.set_defaults(run=cmd_tiles)
-    game_commands.register(commands)
+    if games:
+        from . import game_commands
+
+        game_commands.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
     try:
         status: int = args.run(args)
         return status

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -12,10 +13,14 @@ from jongg.runtime.card import Card
 from jongg.runtime.matching.reference import Hand
 from jongg.runtime.tiles import parse_tiles
 
+TEST_CARDS = Path(__file__).parent / "cards"  # cards written for the tests
+
 
 @cache
 def card(name: str) -> Card:
-    return load_card(name)
+    """A shipped card, or one of tests/cards/ by its name."""
+    path = TEST_CARDS / f"{name}.yaml"
+    return load_card(str(path) if path.exists() else name)
 
 
 def hand(c: Card, concealed: str, exposed: Sequence[str] = ()) -> Hand:

@@ -84,7 +84,7 @@ def test_card_check_reports_load_errors_too(tmp_path: Path,
     line, col = where(text, "X")
     assert status == 1
     assert out.startswith(f"{path}:{line}:{col}: error: unknown tile")
-    assert f"{path}: 1 error(s)" in out
+    assert f"{path}: 1 error, 0 warnings" in out
 
 
 # -- command-line arguments ---------------------------------------------------------
@@ -232,7 +232,7 @@ def test_card_check_reports_every_problem(tmp_path: Path,
     ]
     for start in expected:
         assert any(f.startswith(start) for f in found), (start, found)
-    assert f"{path}: 5 error(s), 0 warning(s)" in out
+    assert f"{path}: 5 errors, 0 warnings" in out
 
 
 WARNING_ONLY = HEADER + """\
@@ -253,7 +253,7 @@ def test_a_warning_passes_unless_strict(tmp_path: Path,
     assert status == 0
     assert f"{path}:{line}:{col}: warning: every variation of line 'small' is also one of " \
            "line 'big'" in out
-    assert "ok: card 'demo', 2 lines" in out and "1 warning(s)" in out
+    assert "ok: card 'demo', 2 lines" in out and "1 warning" in out
     status, out, _ = run_cli(capsys, "card", "check", "--strict", str(path))
     assert status == 1
     assert "warning: every variation of line 'small'" in out
