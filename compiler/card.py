@@ -15,11 +15,19 @@ from jongg.runtime.tiles import Category, Deck
 
 from . import registry
 from .deck import load_deck
-from .errors import Diagnostic, JonggError, Location, SemanticError, Severity, raise_if_errors
+from .errors import (
+    Diagnostic,
+    JonggError,
+    Location,
+    SchemaError,
+    SemanticError,
+    Severity,
+    raise_if_errors,
+)
 from .expand import ExpansionError, Problem, Rules, expand
 from .notation import parse
-from .schema import validate
-from .source import Document, load_text
+from .schema import readable
+from .source import Document
 
 
 @dataclass
@@ -29,6 +37,7 @@ class CardReport:
     file: str
     card: Card | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    schema_errors: int = 0  # how many of the errors break the schema
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -77,6 +86,8 @@ class _CardChecker:
         self.doc = doc
         self.diagnostics: list[Diagnostic] = []
         self.deck_override = deck_override
+        self.skipped: set[int] = set()  # lines that break the schema
+        self.schema_errors = 0
 
     def problem(self, where: Location, message: str, *, warning: bool = False,
                 hint: str | None = None) -> None:
@@ -86,19 +97,29 @@ class _CardChecker:
     def decks(self, data: dict[str, Any]) -> list[Deck]:
         names = [self.deck_override] if self.deck_override else \
             [data["deck"], *data.get("decks", [])]
+        # the card's own decks are named relative to it; an override, from the command line
+        # or a variant, is already resolved
+        beside = None if self.deck_override else self.doc.source
         decks = []
         for i, name in enumerate(names):
+            where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
             try:
-                decks.append(load_deck(name))
+                decks.append(load_deck(name, beside, where))
             except JonggError as error:
-                where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
                 for d in error.diagnostics:
-                    self.problem(where, d.message, hint=d.hint)
+                    self.problem(d.location or where, d.message, hint=d.hint)
         return decks
 
     def run(self) -> Card | None:
-        validate(self.doc, "card")
-        data = self.doc.data
+        # schema errors do not stop the check: a broken line is set aside, a broken
+        # top-level key is read as absent, and the rest is checked all the same
+        screened = readable(self.doc, "card", items=("lines",))
+        self.diagnostics += screened.diagnostics
+        self.schema_errors = len(screened.diagnostics)
+        self.skipped = screened.skipped["lines"]
+        data = screened.data
+        if data is None:
+            return None
         decks = self.decks(data)
         if not decks:
             return None
@@ -107,6 +128,8 @@ class _CardChecker:
         lines: list[Line] = []
         seen_ids: dict[str, int] = {}
         for i, raw in enumerate(data["lines"]):
+            if i in self.skipped:
+                continue
             line = self.line(i, raw, data, deck, decks, hand_size)
             if raw["id"] in seen_ids:
                 self.problem(self.doc.locate(("lines", i, "id")),
@@ -184,7 +207,8 @@ class _CardChecker:
         keys = [frozenset(v.key() for v in line.variations) for line in lines]
         index: dict[str, int] = {}
         for i, raw in enumerate(self.doc.data["lines"]):
-            index.setdefault(raw["id"], i)
+            if i not in self.skipped:
+                index.setdefault(raw["id"], i)
         for b, line in enumerate(lines):
             where = self.doc.locate(("lines", index[line.id]))
             for a in range(b):
@@ -207,21 +231,23 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
         return CardReport(doc.file, None, error.diagnostics)
     if any(d.is_error for d in checker.diagnostics):
         card = None
-    return CardReport(doc.file, card, checker.diagnostics)
+    return CardReport(doc.file, card, checker.diagnostics, checker.schema_errors)
 
 
 def compile_card_document(doc: Document, deck: str | None = None) -> Card:
     report = check_card(doc, deck)
-    raise_if_errors(report.diagnostics, SemanticError)
+    raise_if_errors(report.diagnostics, SchemaError if report.schema_errors else SemanticError)
     assert report.card is not None
     return report.card
 
 
-def load_card(name: str, deck: str | None = None) -> Card:
-    """A card by shipped name (`sample`) or path."""
-    return compile_card_document(load_ruleset("card", name), deck)
+def load_card(name: str, deck: str | None = None, beside: registry.Entry | None = None,
+              where: Location | None = None) -> Card:
+    """A card by shipped name (`sample`) or path (relative to the file `beside`
+    that names it)."""
+    return compile_card_document(registry.load("card", name, beside, where), deck)
 
 
 def load_ruleset(kind: str, name: str) -> Document:
-    entry = registry.locate(kind, name)
-    return load_text(entry.read_text(encoding="utf-8"), registry.display_name(entry, kind))
+    """A ruleset's document by shipped name or path."""
+    return registry.load(kind, name)

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from jongg.runtime.tiles import Category, Deck, Suit, TileKind
 
 from . import registry
-from .errors import Diagnostic, SemanticError, raise_if_errors
-from .schema import validate
-from .source import Document, load_text
+from .errors import Diagnostic, Location, SchemaError, SemanticError, excerpt, raise_if_errors
+from .schema import readable
+from .source import Document
 
 
 def compile_deck(doc: Document) -> Deck:
-    validate(doc, "deck")
-    data = doc.data
+    """A deck; every problem, schema and semantic, is reported at once (a suit
+    or tile that breaks the schema is set aside and the rest checked)."""
+    screened = readable(doc, "deck", items=("suits", "tiles"))
+    broken = SchemaError if screened.diagnostics else SemanticError
+    data = screened.data
+    if data is None:
+        raise_if_errors(screened.diagnostics, SchemaError)
+    problems: list[Diagnostic] = list(screened.diagnostics)
     kinds: list[TileKind] = []
     suits: list[Suit] = []
-    problems: list[Diagnostic] = []
     for s, suit in enumerate(data.get("suits", [])):
+        if screened.skips("suits", s):
+            continue
         first, last = suit["numbers"]
         names = suit.get("names") or []
         if names and len(names) != last - first + 1:
@@ -32,6 +37,8 @@ def compile_deck(doc: Document) -> Deck:
                                   suit=suit["code"], number=n))
     suit_codes = {s.code for s in suits}
     for t, tile in enumerate(data.get("tiles", [])):
+        if screened.skips("tiles", t):
+            continue
         matches = tile.get("matches")
         if matches is not None and matches not in suit_codes:
             problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
@@ -44,19 +51,29 @@ def compile_deck(doc: Document) -> Deck:
         if kind.code in seen:
             problems.append(Diagnostic(doc.locate(()), f"tile code {kind.code!r} is used twice"))
         seen.add(kind.code)
-    raise_if_errors(problems, SemanticError)
+    raise_if_errors(problems, broken)
     return Deck(data["deck"], data.get("title", data["deck"]), tuple(kinds), tuple(suits))
 
 
-@cache
-def load_deck(name: str) -> Deck:
-    """A deck by shipped name or path; `name*2` plays that many sets together."""
+def load_deck(name: str, beside: registry.Entry | None = None,
+              where: Location | None = None) -> Deck:
+    """A deck by shipped name or path (relative to the file `beside` that
+    names it); `name*2` plays that many sets together."""
     base, _, times = name.partition("*")
-    entry = registry.locate("deck", base)
-    deck = compile_deck(load_text(entry.read_text(encoding="utf-8"),
-                                  registry.display_name(entry, "deck")))
+    doc = registry.load("deck", base, beside, where)
+    key = (doc.file, doc.text)
+    deck = _COMPILED.get(key)
+    if deck is None:
+        if len(_COMPILED) > 64:  # a process checking many files keeps only the latest
+            _COMPILED.clear()
+        deck = _COMPILED[key] = compile_deck(doc)
     if times:
-        if not times.isdigit() or int(times) < 1:
-            raise SemanticError([Diagnostic(None, f"deck {name!r}: after '*' give a number")])
+        if times not in "123456789" or len(times) != 1:
+            raise SemanticError([Diagnostic(where, f"deck {excerpt(name)}: after '*' give the "
+                                            "number of sets, 1 to 9")])
         deck = deck.combined(int(times))
     return deck
+
+
+# decks compiled, by file and text: a deck is named again and again
+_COMPILED: dict[tuple[str, str], Deck] = {}
