@@ -60,13 +60,13 @@ def load_deck(name: str, beside: registry.Entry | None = None,
     """A deck by shipped name or path (relative to the file `beside` that
     names it); `name*2` plays that many sets together."""
     base, _, times = name.partition("*")
-    doc = registry.load("deck", base, beside, where)
-    key = (doc.file, doc.text)
+    found = registry.read("deck", base, beside, where)
+    key = (found.file, found.text)
     deck = _COMPILED.get(key)
     if deck is None:
         if len(_COMPILED) > 64:  # a process checking many files keeps only the latest
             _COMPILED.clear()
-        deck = _COMPILED[key] = compile_deck(doc)
+        deck = _COMPILED[key] = compile_deck(found.document())
     if times:
         if times not in "123456789" or len(times) != 1:
             raise SemanticError([Diagnostic(where, f"deck {excerpt(name)}: after '*' give the "

@@ -11,6 +11,7 @@ of file.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -86,9 +87,28 @@ def reference(entry: Entry) -> str:
     return str(entry)
 
 
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A ruleset file's text, and where it was read: enough to know whether it
+    was compiled before, without parsing it again."""
+
+    entry: Entry
+    file: str  # as messages name it
+    text: str
+
+    def document(self) -> Document:
+        return load_text(self.text, self.file, self.entry)
+
+
+def read(kind: str, name: str, beside: Entry | None = None,
+         where: Location | None = None) -> Text:
+    """A ruleset's text, read from where `locate` finds it."""
+    entry = locate(kind, name, beside, where)
+    shown = display_name(entry, kind)
+    return Text(entry, shown, read_text(entry, shown))
+
+
 def load(kind: str, name: str, beside: Entry | None = None,
          where: Location | None = None) -> Document:
     """A ruleset's document, read from where `locate` finds it."""
-    entry = locate(kind, name, beside, where)
-    shown = display_name(entry, kind)
-    return load_text(read_text(entry, shown), shown, entry)
+    return read(kind, name, beside, where).document()

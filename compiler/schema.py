@@ -182,8 +182,12 @@ def readable(doc: Document, name: str, items: tuple[str, ...] = ()) -> Readable:
     the broken mapping entry is taken out (its default then applies), an item
     of a list in `items` is set aside whole, and a broken root or required
     top-level key leaves nothing to read."""
+    errors = _errors(doc.data, name)
+    if not errors:
+        return Readable([], doc.data, {key: set() for key in items})
     data = copy.deepcopy(doc.data)
-    result = Readable(check(doc, name), data, {key: set() for key in items})
+    result = Readable([d for e in errors for d in _diagnostics(doc, e)], data,
+                      {key: set() for key in items})
     required = set(schema(name).get("required", ()))
     for _ in range(ROUNDS):
         broken = [p for e in _errors(data, name) for p in _broken(e)

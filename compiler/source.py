@@ -60,6 +60,8 @@ class Document:
 
 
 _PLAIN = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+# libyaml's parser where PyYAML was built with it: the same nodes, ten times sooner
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # Bounds checked before any node is built: a ruleset is a few hundred values
 # deep a dozen levels; a file past these is refused, not ground through.
@@ -85,7 +87,7 @@ def _offset(text: str, index: int, file: str) -> Location:
     return Location(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
 
 
-def _screen(text: str, file: str) -> None:
+def _screen(text: str, file: str, reader: Any) -> None:
     """Refuse, before building anything, what YAML cannot read and what would
     take unbounded work: control characters, deep nesting, alias bombs (a few
     anchors that expand to millions of values) and aliases inside their anchor."""
@@ -98,7 +100,7 @@ def _screen(text: str, file: str) -> None:
     reading: set[str] = set()  # anchors of the collections being read
     open_: list[tuple[str | None, int]] = []  # the collections being read: anchor, values
     total = 0
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=reader):
         if isinstance(event, yaml.AliasEvent):
             if event.anchor in reading:
                 raise LoadError([Diagnostic(_at(file, event.start_mark),
@@ -139,11 +141,22 @@ def _screen(text: str, file: str) -> None:
 
 
 def load_text(text: str, file: str, source: Traversable | Path | None = None) -> Document:
-    doc = Document(file, None, text, source=source)
-    loader: yaml.SafeLoader | None = None
     try:
-        _screen(text, file)
-        loader = yaml.SafeLoader(text)
+        return _load(text, file, source, _LOADER)
+    except LoadError:
+        if _LOADER is yaml.SafeLoader:
+            raise
+    # libyaml words some mistakes less well, and places a refusal where its
+    # events are built: the Python reader says the same again, exactly
+    return _load(text, file, source, yaml.SafeLoader)
+
+
+def _load(text: str, file: str, source: Traversable | Path | None, reader: Any) -> Document:
+    doc = Document(file, None, text, source=source)
+    loader: Any = None
+    try:
+        _screen(text, file, reader)
+        loader = reader(text)
         root = loader.get_single_node()
         doc.data = None if root is None else _build(loader, root, (), doc)
     except yaml.MarkedYAMLError as exc:
@@ -190,7 +203,7 @@ def load_file(path: str | Path) -> Document:
     return load_text(read_text(path, str(path)), str(path), path)
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, doc: Document) -> Any:
+def _build(loader: Any, node: yaml.Node, path: PathKey, doc: Document) -> Any:
     doc.locations[path] = _mark(doc.file, node)
     if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
         raise LoadError([Diagnostic(_mark(doc.file, node),

@@ -195,10 +195,9 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
     where: Location | None = None
     while True:
         try:
-            doc = registry.load("variant", name, beside, where)
+            doc, screened = _read(registry.read("variant", name, beside, where))
         except JonggError as error:
             raise type(error)([*problems, *error.diagnostics]) from None
-        screened = readable(doc, "variant")
         problems += screened.diagnostics
         if screened.data is None:
             raise SchemaError(problems)
@@ -220,6 +219,21 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
             raise SemanticError([*problems, Diagnostic(where, f"extends makes a cycle: {loop}",
                                                        hint="a variant may not extend itself")])
         name = base
+
+
+# variant files read, by file and text: a variant is resolved at every player count
+_READ: dict[tuple[str, str], tuple[Document, Readable]] = {}
+
+
+def _read(found: registry.Text) -> tuple[Document, Readable]:
+    """A variant file's document and what of it the schema lets the check read."""
+    key = (found.file, found.text)
+    if key not in _READ:
+        if len(_READ) > 64:  # a process checking many files keeps only the latest
+            _READ.clear()
+        doc = found.document()
+        _READ[key] = (doc, readable(doc, "variant"))
+    return _READ[key]
 
 
 def _count_key(overrides: dict[Any, Any], players: int) -> str | int | None:
@@ -694,13 +708,13 @@ _CARDS: dict[tuple[str, str, str], Card] = {}
 
 def _card(reference: str, deck: str) -> Card:
     """A card compiled against a variant's deck, once per text."""
-    doc = registry.load("card", reference)
-    key = (doc.file, doc.text, deck)
+    found = registry.read("card", reference)
+    key = (found.file, found.text, deck)
     card = _CARDS.get(key)
     if card is None:
         if len(_CARDS) > 16:  # a process checking many files keeps only the latest
             _CARDS.clear()
-        card = _CARDS[key] = compile_card_document(doc, deck)
+        card = _CARDS[key] = compile_card_document(found.document(), deck)
     return card
 
 
