@@ -791,7 +791,8 @@ def notes(spec: GameSpec, resolved: Resolved) -> list[str]:
     def listed(lines: list[Line]) -> str:
         return ", ".join(f"{line.id} ({', '.join(line.flags)})" for line in lines) or "none"
 
-    out = [f"lines played: {len(chosen)} of the {len(card.lines)} of the card {card.name!r}"
+    share = "all" if len(chosen) == len(card.lines) else f"{len(chosen)} of the"
+    out = [f"lines played: {share} {len(card.lines)} of the card {card.name!r}"
            + (": every unflagged line, and the flagged lines "
               f"{listed([x for x in flagged if x.id in chosen])}" if flagged else "")]
     if flagged:
