@@ -330,6 +330,7 @@ class _Compiler:
         self.deck_ref: str | None = None  # the deck and card, named from anywhere
         self.card_ref: str | None = None
         self.values: Bound = (0, 0)  # the lowest and highest value of the lines played
+        self.unplayed_flags: list[str] = []  # flags of the card the variant does not name
 
     def problem(self, path: PathKey, message: str, hint: str | None = None, *,
                 warning: bool = False, text: bool = False) -> None:
@@ -366,8 +367,18 @@ class _Compiler:
         try:
             return compile_formula(str(text), facts, origin=self.resolved.string_start(path))
         except JonggError as error:
-            self.problems.extend(error.diagnostics)
+            self.problems.extend(self.unplayed(d) for d in error.diagnostics)
             return None
+
+    def unplayed(self, d: Diagnostic) -> Diagnostic:
+        """A flagged_<flag> fact of a flag the card has but the variant does not
+        play is unknown for that reason: say so."""
+        for flag in self.unplayed_flags:
+            if d.message.startswith(f"unknown fact 'flagged_{flag.replace('-', '_')}'"):
+                return Diagnostic(d.location, d.message, d.severity,
+                                  f"the card's lines flagged {flag!r} are not played: name "
+                                  "it in win.flags")
+        return d
 
     def compile(self) -> GameSpec | None:
         d = self.data
@@ -473,6 +484,7 @@ class _Compiler:
             return None
         named = self.data["win"]["flags"]
         on_card = self.flags(card)
+        self.unplayed_flags = [f for f in on_card if f not in named]
         for i, flag in enumerate(named):
             if flag not in on_card:
                 self.problem(("win", "flags", i), f"no line of the card {card.name!r} is "

@@ -97,3 +97,15 @@ def test_a_flag_named_wrongly_is_located(tmp_path: Path, extra: str, needle: str
     (d,) = [d for d in check_variant(str(path)) if message in d.message]
     assert d.location is not None
     assert (d.location.line, d.location.column) == where(text, needle, text.count(needle) - 1)
+
+
+def test_a_fact_of_a_flag_not_played_says_why_it_is_unknown(tmp_path: Path) -> None:
+    """Royale's star bonus (SMJ-31) reads flagged_star: without star in
+    win.flags the star lines are not played, and the message says so."""
+    text = "variant: v\nextends: royale-siamese\nwin: {card: sample, flags: [atomic, quint]}\n"
+    path = tmp_path / "v.yaml"
+    path.write_text(text, encoding="utf-8")
+    found = [d for d in check_variant(str(path)) if "unknown fact 'flagged_star'" in d.message]
+    assert found
+    assert {d.hint for d in found} == {"the card's lines flagged 'star' are not played: name it "
+                                       "in win.flags"}
