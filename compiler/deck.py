@@ -42,14 +42,16 @@ def compile_deck(doc: Document) -> Deck:
         matches = tile.get("matches")
         if matches is not None and matches not in suit_codes:
             problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
-                                       f"matches {matches!r}, which is not a suit of this deck"))
+                                       f"matches {excerpt(matches)}, which is not a suit of "
+                                       "this deck"))
         kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
                               tile["copies"], matches=matches, zero=tile.get("zero", False),
                               letter=tile.get("letter"), tags=tuple(tile.get("tags", ()))))
     seen: set[str] = set()
     for kind in kinds:
         if kind.code in seen:
-            problems.append(Diagnostic(doc.locate(()), f"tile code {kind.code!r} is used twice"))
+            problems.append(Diagnostic(doc.locate(()),
+                                       f"tile code {excerpt(kind.code)} is used twice"))
         seen.add(kind.code)
     raise_if_errors(problems, broken)
     return Deck(data["deck"], data.get("title", data["deck"]), tuple(kinds), tuple(suits))

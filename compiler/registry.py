@@ -61,7 +61,7 @@ def locate(kind: str, name: str, beside: Entry | None = None,
     entry = _root().joinpath(KINDS[kind], f"{name}.yaml")
     if not entry.is_file():
         known = ", ".join(shipped(kind))
-        raise LoadError([Diagnostic(where, f"unknown {kind} {name!r}",
+        raise LoadError([Diagnostic(where, f"unknown {kind} {excerpt(name)}",
                                     hint=f"known {KINDS[kind]}: {known}; or give a path "
                                     "to a .yaml file")])
     return entry

@@ -206,8 +206,8 @@ def load_file(path: str | Path) -> Document:
 def _build(loader: Any, node: yaml.Node, path: PathKey, doc: Document) -> Any:
     doc.locations[path] = _mark(doc.file, node)
     if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
-        raise LoadError([Diagnostic(_mark(doc.file, node),
-                                    f"the tag {node.tag!r} is not allowed: plain YAML only")])
+        raise LoadError([Diagnostic(_mark(doc.file, node), f"the tag {excerpt(node.tag)} is "
+                                    "not allowed: plain YAML only")])
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}
@@ -215,10 +215,10 @@ def _build(loader: Any, node: yaml.Node, path: PathKey, doc: Document) -> Any:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, str | int) or isinstance(key, bool):
                 raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"a key must be a string, not {key!r}")])
+                                            f"a key must be a string, not {excerpt(key)}")])
             if key in result:
                 raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"duplicate key {key!r} in this mapping")])
+                                            f"duplicate key {excerpt(key)} in this mapping")])
             doc.key_locations[(*path, key)] = _mark(doc.file, key_node)
             result[key] = _build(loader, value_node, (*path, key), doc)
         return result

@@ -376,7 +376,7 @@ class _Compiler:
         for flag in self.unplayed_flags:
             if d.message.startswith(f"unknown fact 'flagged_{flag.replace('-', '_')}'"):
                 return Diagnostic(d.location, d.message, d.severity,
-                                  f"the card's lines flagged {flag!r} are not played: name "
+                                  f"the card's lines flagged {excerpt(flag)} are not played: name "
                                   "it in win.flags")
         return d
 
@@ -400,9 +400,9 @@ class _Compiler:
         racks = d["seats"]["racks"]
         for i, kind in enumerate(claims.kinds):
             if kind.mahjongs > 1 and not (kind.mahjong and kind.mahjongs <= racks):
-                self.problem(("claims", "kinds", i, "mahjongs"), f"claim {kind.name!r} completes "
-                             f"{kind.mahjongs} Mah Jonggs at once: it needs mahjong: true and "
-                             f"as many racks (seats.racks is {racks})")
+                self.problem(("claims", "kinds", i, "mahjongs"), f"claim {excerpt(kind.name)} "
+                             f"completes {kind.mahjongs} Mah Jonggs at once: it needs mahjong: "
+                             f"true and as many racks (seats.racks is {racks})")
         walls = d.get("walls")
         if d["seats"]["wins_needed"] > racks:
             self.problem(("seats", "wins_needed"), "a player cannot need more Mah Jonggs "
@@ -455,11 +455,12 @@ class _Compiler:
         for code, n in removed.items():
             kind = deck.by_code.get(code)
             if kind is None:
-                self.problem(("deck_without", code), f"the deck {deck.name!r} has no tile "
-                             f"{code!r}", hint=f"tiles: {' '.join(k.code for k in deck.kinds)}")
+                self.problem(("deck_without", code), f"the deck {excerpt(deck.name)} has no "
+                             f"tile {excerpt(code)}",
+                             hint=f"tiles: {' '.join(k.code for k in deck.kinds)}")
             elif n > kind.copies:
                 self.problem(("deck_without", code), f"cannot take {n} {code} out of "
-                             f"{deck.name!r}, which holds {kind.copies}")
+                             f"{excerpt(deck.name)}, which holds {kind.copies}")
             else:
                 copies[kind.index] = kind.copies - n
         return deck.less(copies) if copies else deck
@@ -487,13 +488,13 @@ class _Compiler:
         self.unplayed_flags = [f for f in on_card if f not in named]
         for i, flag in enumerate(named):
             if flag not in on_card:
-                self.problem(("win", "flags", i), f"no line of the card {card.name!r} is "
-                             f"flagged {flag!r}", hint=f"flags on the card: "
+                self.problem(("win", "flags", i), f"no line of the card {excerpt(card.name)} is "
+                             f"flagged {excerpt(flag)}", hint=f"flags on the card: "
                              f"{', '.join(on_card) or 'none'}")
         chosen = played(card, named)
         if not chosen.lines:
             self.problem(("win", "flags"), f"the variant plays none of the lines of the card "
-                         f"{card.name!r}: each is flagged", hint="name their flags in "
+                         f"{excerpt(card.name)}: each is flagged", hint="name their flags in "
                          "win.flags")
             return None
         values = [line.value or 0 for line in chosen.lines]
@@ -520,7 +521,7 @@ class _Compiler:
             dealt = each * (self.players - 1) + dealer
             if dealt > deck.size:
                 self.problem(("deal",), f"the deal needs {dealt} tiles for {self.players} "
-                             f"players but the deck {deck.name!r} holds {deck.size}")
+                             f"players but the deck {excerpt(deck.name)} holds {deck.size}")
         return each, dealer - each
 
     def deal_fits(self, card: Card, racks: int, each: int, extra: int) -> None:
@@ -533,10 +534,10 @@ class _Compiler:
                          hint="deal.dealer counts the dealer's tiles, extra included")
         elif each + extra > room:
             self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, more than "
-                         f"{hands} the card {card.name!r} ({room})")
+                         f"{hands} the card {excerpt(card.name)} ({room})")
         if each + 1 > room:
             self.problem(("deal",), f"every seat is dealt {each} tiles and draws one: more "
-                         f"than {hands} the card {card.name!r} ({room})")
+                         f"than {hands} the card {excerpt(card.name)} ({room})")
 
     def phases(self, items: list[dict[str, Any]], path: PathKey) -> Iterator[Phase]:
         for i, item in enumerate(items):
@@ -563,7 +564,7 @@ class _Compiler:
             elif kind == "pledge":
                 if item["flag"] not in self.data.get("win", {}).get("flags", ()):
                     self.problem((*where, "flag"), f"the pledge plays the lines flagged "
-                                 f"{item['flag']!r}, which win.flags does not name",
+                                 f"{excerpt(item['flag'])}, which win.flags does not name",
                                  hint=f"add it: win: {{flags: [{item['flag']}]}}")
                 if item["rack"] > self.data["seats"]["racks"]:
                     self.problem((*where, "rack"), f"rack {item['rack']} is pledged, but a "
@@ -585,18 +586,20 @@ class _Compiler:
         names = [k.name for k in kinds]
         for i, k in enumerate(kinds):
             if names.index(k.name) != i:
-                self.problem(("claims", "kinds", i, "name"), f"claim {k.name!r} is defined twice")
+                self.problem(("claims", "kinds", i, "name"),
+                             f"claim {excerpt(k.name)} is defined twice")
             if not (k.mahjong or k.sizes or k.runs):
-                self.problem(("claims", "kinds", i), f"claim {k.name!r} completes nothing",
+                self.problem(("claims", "kinds", i), f"claim {excerpt(k.name)} completes nothing",
                              hint="give it mahjong: true, sizes: [...] or runs: true")
         priority = c.get("priority", names)
         for i, name in enumerate(priority):
             if name not in names:
-                self.problem(("claims", "priority", i), f"priority names no claim {name!r}",
+                self.problem(("claims", "priority", i), f"priority names no claim {excerpt(name)}",
                              hint=f"claims here: {', '.join(names) or 'none'}")
         for name in names:
             if name not in priority:
-                self.problem(("claims", "priority"), f"claim {name!r} has no place in priority")
+                self.problem(("claims", "priority"),
+                             f"claim {excerpt(name)} has no place in priority")
         return Claims(kinds, tuple(priority), c["ties"], c["jokers"], c["exposure_must_fit"],
                       _clauses(c.get("clause")))
 
@@ -804,7 +807,7 @@ def notes(spec: GameSpec, resolved: Resolved) -> list[str]:
         return ", ".join(f"{line.id} ({', '.join(line.flags)})" for line in lines) or "none"
 
     share = "all" if len(chosen) == len(card.lines) else f"{len(chosen)} of the"
-    out = [f"lines played: {share} {len(card.lines)} of the card {card.name!r}"
+    out = [f"lines played: {share} {len(card.lines)} of the card {excerpt(card.name)}"
            + (": every unflagged line, and the flagged lines "
               f"{listed([x for x in flagged if x.id in chosen])}" if flagged else "")]
     if flagged:

@@ -138,3 +138,15 @@ def test_a_card_names_its_deck_relative_to_itself(house: Path, tmp_path: Path,
     text = (tmp_path / "house/cards/bad.yaml").read_text(encoding="utf-8")
     assert d.location == Location("cards/bad.yaml", *where(text, "tiles.yaml"))
     assert "cards/tiles.yaml: no such deck file (relative to cards/bad.yaml)" in d.message
+
+
+def test_a_long_value_is_quoted_in_short_by_every_check(tmp_path: Path) -> None:
+    """A value pasted where a name goes (5000 characters; 1000 in a key, the most
+    YAML reads there) is never printed whole."""
+    long = "x" * 5000
+    path = _write(tmp_path / "v.yaml", f"variant: v\nextends: nymj\nclaims:\n  priority: "
+                  f"[mahjong, set, {long}]\ndeck_without: {{{long[:1000]}: 1}}\n")
+    problems = check_variant(str(path))
+    assert {d.message.split(" '")[0] for d in problems} >= {"priority names no claim",
+                                                             "the deck"}
+    assert all(len(d.message) < 200 for d in problems), [d.message[:100] for d in problems]
