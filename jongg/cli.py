@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from jongg.compiler import cache
+from jongg.compiler import cache, registry
 from jongg.compiler.card import check_card, load_card
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
@@ -34,7 +34,7 @@ def cmd_card_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
-            doc = load_file(path)
+            doc = registry.load("card", path)  # a YAML file (or a shipped card), never another
             result = check_card(doc, args.deck)
             diagnostics = result.diagnostics
         except JonggError as error:

@@ -115,7 +115,7 @@ def test_a_yaml_file_that_is_no_ruleset_is_quoted_in_short(
 @pytest.mark.parametrize("argv", [
     ["card", "show", "{path}"], ["match", "--card", "{path}", "--hand", "1B"],
     ["compile", "{path}"], ["variant", "check", "{path}"], ["tiles", "{path}"],
-    ["variant", "show", "{path}"]])
+    ["variant", "show", "{path}"], ["card", "check", "{path}"]])
 def test_a_command_line_file_that_is_no_ruleset_is_refused_unread(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     path = _write(tmp_path / "secret.env", SECRET)
