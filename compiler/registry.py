@@ -48,7 +48,7 @@ def locate(kind: str, name: str, beside: Entry | None = None,
                 raise LoadError([Diagnostic(where, f"{excerpt(name)}: a shipped ruleset "
                                             "names others by name")])
             path = beside.parent / path
-        if not path.is_file():
+        if not _is_file(path):
             relative = f" (relative to {beside})" if beside is not None and \
                 not Path(name).is_absolute() else ""
             shown = str(path) if len(str(path)) <= 120 else excerpt(str(path), 120)
@@ -70,6 +70,13 @@ def locate(kind: str, name: str, beside: Entry | None = None,
 def is_shipped(entry: Entry) -> bool:
     root = _root()
     return not isinstance(entry, Path) or (isinstance(root, Path) and entry.parent.parent == root)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, a loop of links
+        return False
 
 
 def display_name(entry: Entry, kind: str) -> str:
@@ -106,6 +113,11 @@ def read(kind: str, name: str, beside: Entry | None = None,
     entry = locate(kind, name, beside, where)
     shown = display_name(entry, kind)
     return Text(entry, shown, read_text(entry, shown))
+
+
+def identity(entry: Entry) -> str:
+    """The file itself, however a path names it (`a.yaml`, `sub/../a.yaml`)."""
+    return str(entry.resolve()) if isinstance(entry, Path) else str(entry)
 
 
 def load(kind: str, name: str, beside: Entry | None = None,

@@ -189,7 +189,7 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
     base is named relative to the file that extends it."""
     docs: list[tuple[Document, Readable]] = []
     problems: list[Diagnostic] = []
-    seen: list[str] = []  # the files, as references
+    seen: list[str] = []  # the files, whatever path named them
     names: list[str] = []  # as written
     beside: registry.Entry | None = None
     where: Location | None = None
@@ -203,7 +203,7 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
             raise SchemaError(problems)
         docs.append((doc, screened))
         assert doc.source is not None
-        seen.append(registry.reference(doc.source))
+        seen.append(registry.identity(doc.source))
         names.append(name)
         base = screened.data.get("extends")
         if base is None:
@@ -211,7 +211,7 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
         where = doc.locate(("extends",))
         beside = doc.source
         try:
-            again = registry.reference(registry.locate("variant", base, beside, where))
+            again = registry.identity(registry.locate("variant", base, beside, where))
         except JonggError as error:
             raise type(error)([*problems, *error.diagnostics]) from None
         if again in seen:

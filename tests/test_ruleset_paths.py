@@ -150,3 +150,11 @@ def test_a_long_value_is_quoted_in_short_by_every_check(tmp_path: Path) -> None:
     assert {d.message.split(" '")[0] for d in problems} >= {"priority names no claim",
                                                              "the deck"}
     assert all(len(d.message) < 200 for d in problems), [d.message[:100] for d in problems]
+
+
+def test_a_path_too_long_for_the_file_system_is_a_missing_file(tmp_path: Path) -> None:
+    text = f"variant: v\nextends: nymj\ndeck: {'d' * 5000}.yaml\n"
+    path = _write(tmp_path / "v.yaml", text)
+    (d,) = check_variant(str(path))
+    assert d.location == Location(str(path), 3, 7)
+    assert "no such deck file" in d.message and len(d.message) < 300

@@ -742,3 +742,13 @@ def test_schema_and_semantic_problems_are_reported_together(tmp_path: Path) -> N
     assert _one(problems, "before_play[0].to").hint == "did you mean 'across'?"
     error = _failure(path, 4)
     assert type(error) is SchemaError and len(error.diagnostics) == 3
+
+
+def test_a_cycle_through_a_path_that_names_the_same_file_otherwise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sub/../a.yaml` is a.yaml: the cycle is found, not followed for ever."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    _write(tmp_path, "a.yaml", "variant: a\nextends: sub/../a.yaml\n")
+    (d,) = _failure("a.yaml").diagnostics
+    assert d.message == "extends makes a cycle: a.yaml -> sub/../a.yaml"
