@@ -34,7 +34,8 @@ KEYS = sorted({*schema("variant")["properties"], "each", "dealer", "card", "flag
                "amount", "payer", "to", "phase", "count", "blind", "kinds", "priority"})
 WORDS = ["across", "left", "right", "pass", "vote", "pledge", "each-opponent", "winner",
          "bank", "rounds >= players", "value * 2", "false", "sample", "nymj", "american-152",
-         "atomic", "star", "../x.yaml", "/etc/passwd", "mjcg", "nymj.yaml", "-1"]
+         "atomic", "star", "../x.yaml", "/etc/passwd", "mjcg", "nymj.yaml", "-1",
+         "d" * 3000 + ".yaml", "./v.yaml"]
 
 scalars = st.one_of(
     st.none(), st.booleans(),
@@ -103,7 +104,8 @@ def _mutate(data: dict[str, Any], draw: st.DataObject) -> dict[str, Any]:
         parent[last] = draw.draw(st.sampled_from([0, -1, parent[last] + 1, parent[last] * 1000,
                                                   10**12, 99]))
     elif how == "extends":
-        data["extends"] = draw.draw(st.sampled_from([*SHIPPED, "v.yaml", "nope", "x.yml"]))
+        data["extends"] = draw.draw(st.sampled_from([*SHIPPED, "v.yaml", "./v.yaml", "nope",
+                                                     "x.yml", "d" * 3000 + ".yaml"]))
     return data
 
 
