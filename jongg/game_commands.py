@@ -17,11 +17,12 @@ from rich.table import Table
 from jongg.compiler.errors import Diagnostic, UsageError
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
-from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
+from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.log import LogError, read_header, replay
 from jongg.runtime.game.state import Mode
 
+from .resolved import annotated
 from .simulate import Job, simulate, wilson
 
 
@@ -41,7 +42,8 @@ def _clauses(node: Any, found: set[str]) -> set[str]:
 def cmd_variant_show(args: argparse.Namespace) -> int:
     if args.resolved:
         spec = compile_variant(args.variant, args.players)  # every problem first
-        data = resolve(args.variant, spec.players).data
+        resolved = resolve(args.variant, spec.players)
+        data = resolved.data
         if not args.json:
             print(f"# {spec.variant} resolved for {spec.players} players")
     else:
@@ -49,7 +51,12 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
-    print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
+    if args.resolved:
+        print(annotated(resolved))
+        for note in notes(spec, resolved):
+            print(f"# {note}")
+    else:
+        print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
     clauses = sorted(_clauses(data, set()), key=lambda c: (c.split("-")[0], int(c.split("-")[1])))
     print(f"# clauses: {', '.join(clauses) if clauses else 'none'}")
     return 0
