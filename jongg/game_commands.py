@@ -96,8 +96,9 @@ def _console(*, stderr: bool = False) -> Console:
     """A console that never reads text as markup (names, titles and what a
     person types may hold brackets) and sends no escape codes at all under
     NO_COLOR (rich alone would still send bold) or when not a terminal."""
-    plain = {"color_system": None} if os.environ.get("NO_COLOR") else {}
-    return Console(highlight=False, markup=False, stderr=stderr, **plain)  # type: ignore[arg-type]
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(highlight=False, markup=False, stderr=stderr,
+                   color_system=None if plain else "auto")
 
 
 def _log_game(path: str, header: Header) -> Game:
@@ -169,9 +170,10 @@ def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
         else ""
+    seeds = f"seeds {result['seed']}..{result['seed'] + games - 1}" if games else \
+        "no match finished"
     console.print(f"{result['variant']}: {games} matches{partial}, {rounds} rounds, "
-                  f"{result['players']} players ({', '.join(result['agents'])}), "
-                  f"seeds {result['seed']}..{result['seed'] + games - 1}")
+                  f"{result['players']} players ({', '.join(result['agents'])}), {seeds}")
     # several racks: Mah Jonggs are declared apart from round wins; payouts when paid
     paid = all("mean_payout" in s for s in result["seats"])
     columns = ["seat", "match wins", "95% interval", "round wins",

@@ -351,7 +351,7 @@ def replay(source: Path | str | LogText, game: Game, *,
             seat, action = _action(path, record, game)
             try:
                 if action not in state.legal_actions(seat):
-                    state.apply(seat, action)  # refused, with the state's own reason
+                    state.apply(seat, action)  # raises IllegalAction: the state's own reason
                 if before is not None:
                     before(state, seat, action, number)
                 state.apply(seat, action)
