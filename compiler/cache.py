@@ -130,7 +130,7 @@ def matcher(card: str, deck: str | None = None, *, open_hands: bool = False,
             loaded = artifact.load(path, key=key)
             return Compiled(loaded, path, key, True, time.perf_counter() - start)
         except artifact.ArtifactError as error:
-            note = f"rebuilt {path.name}: {error}"
+            note = f"rebuilt {path} ({error.reason})"
     built, seconds = _build(card, deck, open_hands, flags)
     try:
         artifact.save(path, built.card, built.tables, key=key, open_hands=open_hands)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -32,6 +33,22 @@ OWN_COMMANDS = ("card", "match", "compile", "tiles")
 
 def _out(text: str = "") -> None:
     print(text)
+
+
+class _Notes(logging.Handler):
+    """What the runtime notes on its way (a damaged cache file found and
+    rebuilt), said on stderr as 'jongg: ...' (the stream looked up each time,
+    as tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"jongg: {self.format(record)}", file=sys.stderr)
+
+
+def _say_notes() -> None:
+    notes = logging.getLogger("jongg")
+    if not any(isinstance(h, _Notes) for h in notes.handlers):
+        notes.addHandler(_Notes(logging.WARNING))
+        notes.propagate = False
 
 
 # -- card check / card show ---------------------------------------------------
@@ -330,6 +347,7 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
+    _say_notes()
     try:
         status: int = args.run(args)
         return status
