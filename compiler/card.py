@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,11 +16,20 @@ from jongg.runtime.tiles import Category, Deck
 
 from . import registry
 from .deck import load_deck
-from .errors import Diagnostic, JonggError, Location, SemanticError, Severity, raise_if_errors
+from .errors import (
+    Diagnostic,
+    JonggError,
+    Location,
+    SchemaError,
+    SemanticError,
+    Severity,
+    counted,
+    raise_if_errors,
+)
 from .expand import ExpansionError, Problem, Rules, expand
 from .notation import parse
-from .schema import validate
-from .source import Document, load_text
+from .schema import readable
+from .source import Document
 
 
 @dataclass
@@ -29,6 +39,7 @@ class CardReport:
     file: str
     card: Card | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    schema_errors: int = 0  # how many of the errors break the schema
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -72,11 +83,37 @@ def _supply(variation: Variation, deck: Deck) -> str | None:
     return None
 
 
+def _joker_only(variation: Variation, deck: Deck) -> str | None:
+    need: Counter[int] = Counter()
+    single_group_over: set[int] = set()
+    for group in variation.groups:
+        for tile, count in Counter(group.tiles).items():
+            need[tile] += count
+            if count > deck.kinds[tile].copies:
+                single_group_over.add(tile)
+    for tile, count in need.items():
+        kind = deck.kinds[tile]
+        if count > kind.copies and tile not in single_group_over:
+            return f"{count} {kind.code} where {deck.name} holds {kind.copies}"
+    return None
+
+
+def _written(text: str, where: Location) -> str | None:
+    """The plain scalar written at `where`, as the author typed it."""
+    rows = text.splitlines()
+    if not 0 < where.line <= len(rows):
+        return None
+    match = re.match(r"[^\s,}\]#]+", rows[where.line - 1][where.column - 1:])
+    return match.group() if match else None
+
+
 class _CardChecker:
     def __init__(self, doc: Document, deck_override: str | None = None):
         self.doc = doc
         self.diagnostics: list[Diagnostic] = []
         self.deck_override = deck_override
+        self.skipped: set[int] = set()  # lines that break the schema
+        self.schema_errors = 0
 
     def problem(self, where: Location, message: str, *, warning: bool = False,
                 hint: str | None = None) -> None:
@@ -86,19 +123,32 @@ class _CardChecker:
     def decks(self, data: dict[str, Any]) -> list[Deck]:
         names = [self.deck_override] if self.deck_override else \
             [data["deck"], *data.get("decks", [])]
+        # the card's own decks are named relative to it; an override, from the command line
+        # or a variant, is already resolved
+        beside = None if self.deck_override else self.doc.source
         decks = []
         for i, name in enumerate(names):
+            where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
             try:
-                decks.append(load_deck(name))
+                decks.append(load_deck(name, beside, where))
             except JonggError as error:
-                where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
-                for d in error.diagnostics:
-                    self.problem(where, d.message, hint=d.hint)
+                for d in error.diagnostics:  # each at the card's reference, naming the deck's spot
+                    inside = f"{d.location}: " if d.location and d.location.file != where.file \
+                        else ""
+                    self.problem(where, f"{inside}{d.message}", hint=d.hint)
         return decks
 
     def run(self) -> Card | None:
-        validate(self.doc, "card")
-        data = self.doc.data
+        self.ids()
+        # schema errors do not stop the check: a broken line is set aside, a broken
+        # top-level key is read as absent, and the rest is checked all the same
+        screened = readable(self.doc, "card", items=("lines",))
+        self.diagnostics += screened.diagnostics
+        self.schema_errors = len(screened.diagnostics)
+        self.skipped = screened.skipped["lines"]
+        data = screened.data
+        if data is None:
+            return None
         decks = self.decks(data)
         if not decks:
             return None
@@ -107,6 +157,8 @@ class _CardChecker:
         lines: list[Line] = []
         seen_ids: dict[str, int] = {}
         for i, raw in enumerate(data["lines"]):
+            if i in self.skipped:
+                continue
             line = self.line(i, raw, data, deck, decks, hand_size)
             if raw["id"] in seen_ids:
                 self.problem(self.doc.locate(("lines", i, "id")),
@@ -119,6 +171,22 @@ class _CardChecker:
         card = Card(data["card"], data.get("title", data["card"]), deck, hand_size, tuple(lines),
                     data.get("joker_min_group", 3), data.get("all_joker_groups", True))
         return card
+
+    def ids(self) -> None:
+        """A line id YAML reads as a number (13579_1 is 135791 to YAML 1.1): say
+        so, and check the rest of the card with the id as the author wrote it."""
+        data = self.doc.data
+        lines = data.get("lines") if isinstance(data, dict) else None
+        for i, raw in enumerate(lines if isinstance(lines, list) else []):
+            if not isinstance(raw, dict) or not isinstance(raw.get("id"), int | float) or \
+                    isinstance(raw.get("id"), bool):
+                continue
+            where = self.doc.locate(("lines", i, "id"))
+            written = _written(self.doc.text, where) or str(raw["id"])[:20]
+            self.problem(where, f"line id {written} is read by YAML as the number "
+                                f"{str(raw['id'])[:20]}",
+                         hint=f"put it in quotes: id: \"{written}\"")
+            raw["id"] = written
 
     def line(self, i: int, raw: dict[str, Any], data: dict[str, Any], deck: Deck,
              decks: list[Deck], hand_size: int) -> Line | None:
@@ -135,15 +203,16 @@ class _CardChecker:
         variations: list[Variation] = []
         for k, each in enumerate(decks):
             rules = Rules(each, data.get("year"), data.get("joker_min_group", 3),
-                          raw.get("jokers", True), data.get("budget", 20000))
+                          raw.get("jokers", True), data.get("budget", 20000), hand_size)
             try:
                 expansion = expand(pattern, rules)
             except ExpansionError as error:
                 self.report(start, error.problems, raw["id"])
                 return None
+            buildable = [v for v in expansion.variations if _supply(v, each) is None]
             if k == 0:
                 self.report(start, expansion.warnings, raw["id"])
-            buildable = [v for v in expansion.variations if _supply(v, each) is None]
+                self.joker_only(start, raw["id"], buildable, each)
             if not buildable and expansion.variations:
                 reason = _supply(expansion.variations[0], each)
                 self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
@@ -165,6 +234,22 @@ class _CardChecker:
                     raw.get("jokers", True), raw.get("note", ""), tuple(raw.get("flags", ())),
                     _clauses(raw.get("clause")))
 
+    def joker_only(self, start: Location, line_id: str, variations: list[Variation],
+                   deck: Deck) -> None:
+        """Warn of variations only jokers can make: more of a tile than the deck
+        holds, spread over groups that each fit (a quint or a sextet of one
+        tile needs its jokers by design, and is not warned of)."""
+        found = [(v, why) for v in variations if (why := _joker_only(v, deck))]
+        if found:
+            variation, why = found[0]
+            shown = " | ".join(" ".join(deck.codes(g.tiles)) for g in variation.groups)
+            some = f"every one of its {counted(len(variations), 'variation')}" \
+                if len(found) == len(variations) else \
+                f"{len(found)} of its {counted(len(variations), 'variation')}"
+            self.problem(start, f"line {line_id!r}: {some} can be made only with jokers "
+                                f"({why}), such as {shown}", warning=True,
+                         hint="check the suits or numbers the line allows")
+
     @staticmethod
     def joker_hint(raw: dict[str, Any]) -> str | None:
         if raw.get("jokers", True) is False:
@@ -184,7 +269,8 @@ class _CardChecker:
         keys = [frozenset(v.key() for v in line.variations) for line in lines]
         index: dict[str, int] = {}
         for i, raw in enumerate(self.doc.data["lines"]):
-            index.setdefault(raw["id"], i)
+            if i not in self.skipped:
+                index.setdefault(raw["id"], i)
         for b, line in enumerate(lines):
             where = self.doc.locate(("lines", index[line.id]))
             for a in range(b):
@@ -204,24 +290,26 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
     try:
         card = checker.run()
     except JonggError as error:
-        return CardReport(doc.file, None, error.diagnostics)
+        return CardReport(doc.file, None, checker.diagnostics + error.diagnostics)
     if any(d.is_error for d in checker.diagnostics):
         card = None
-    return CardReport(doc.file, card, checker.diagnostics)
+    return CardReport(doc.file, card, checker.diagnostics, checker.schema_errors)
 
 
 def compile_card_document(doc: Document, deck: str | None = None) -> Card:
     report = check_card(doc, deck)
-    raise_if_errors(report.diagnostics, SemanticError)
+    raise_if_errors(report.diagnostics, SchemaError if report.schema_errors else SemanticError)
     assert report.card is not None
     return report.card
 
 
-def load_card(name: str, deck: str | None = None) -> Card:
-    """A card by shipped name (`sample`) or path."""
-    return compile_card_document(load_ruleset("card", name), deck)
+def load_card(name: str, deck: str | None = None, beside: registry.Entry | None = None,
+              where: Location | None = None) -> Card:
+    """A card by shipped name (`sample`) or path (relative to the file `beside`
+    that names it)."""
+    return compile_card_document(registry.load("card", name, beside, where), deck)
 
 
 def load_ruleset(kind: str, name: str) -> Document:
-    entry = registry.locate(kind, name)
-    return load_text(entry.read_text(encoding="utf-8"), registry.display_name(entry, kind))
+    """A ruleset's document by shipped name or path."""
+    return registry.load(kind, name)

@@ -1,64 +1,15 @@
-"""Diagnostics and the error hierarchy: one class per stage.
-
-Every problem a user can cause becomes a Diagnostic that names the file, line
-and column (1-based), quotes the offending text, and where it is obvious says
-how to fix it. A stage collects all of its diagnostics and raises them
-together, so an author sees every problem at once.
-"""
+"""The compiler's errors, one class per stage (load, schema, notation,
+semantic, usage); Diagnostic and JonggError live with the runtime's model."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from enum import StrEnum
 
+from jongg.runtime.errors import Diagnostic, JonggError, Location, Severity
 
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-
-
-@dataclass(frozen=True, slots=True)
-class Location:
-    file: str
-    line: int  # 1-based
-    column: int  # 1-based
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}"
-
-    def shifted(self, line_offset: int, column_offset: int) -> Location:
-        """A position inside a string that starts at this location."""
-        if line_offset:
-            return Location(self.file, self.line + line_offset, column_offset + 1)
-        return Location(self.file, self.line, self.column + column_offset)
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    location: Location | None
-    message: str
-    severity: Severity = Severity.ERROR
-    hint: str | None = None
-
-    def __str__(self) -> str:
-        where = f"{self.location}: " if self.location else ""
-        text = f"{where}{self.severity.value}: {self.message}"
-        return f"{text} ({self.hint})" if self.hint else text
-
-    @property
-    def is_error(self) -> bool:
-        return self.severity is Severity.ERROR
-
-
-class JonggError(Exception):
-    """Base of every error jongg reports to a user; carries diagnostics."""
-
-    def __init__(self, diagnostics: Iterable[Diagnostic] | str):
-        if isinstance(diagnostics, str):
-            diagnostics = [Diagnostic(None, diagnostics)]
-        self.diagnostics = list(diagnostics)
-        super().__init__("\n".join(str(d) for d in self.diagnostics))
+__all__ = ["Diagnostic", "JonggError", "LoadError", "Location", "NotationError", "SchemaError",
+           "SemanticError", "Severity", "UsageError", "raise_if_errors"]
 
 
 class LoadError(JonggError):
@@ -85,7 +36,30 @@ class UsageError(JonggError):
     """A bad command-line argument (a tile code, a hand too large...)."""
 
 
+EXCERPT = 40  # the most characters of a value any message quotes
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """A value as a message quotes it: its repr, cut short when long (a file
+    named by mistake must never be printed whole)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
 def raise_if_errors(diagnostics: Iterable[Diagnostic], error: type[JonggError]) -> None:
     found = list(diagnostics)
     if any(d.is_error for d in found):
         raise error(found)
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 line`, `2 lines`: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest choice, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

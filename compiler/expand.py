@@ -1,21 +1,26 @@
 """Expanding a parsed pattern into its concrete variations.
 
 A variation binds every suit letter to a suit, every variable to a number (or
-an honour), every `shift` to an offset and every choice to one option. The
-count is estimated before enumerating, and enumeration stops at the budget,
-so an enormous line is reported, never hung on.
+an honour), every `shift` to an offset and every choice to one option.
+
+Every line is bounded before the work: its tiles are counted against the hand
+size, a variable bound with `in` takes only numbers the deck has, the search
+for bindings stops after SEARCH_STEPS tries, and the variations of all of a
+line's alternatives together are counted against the card's budget before
+any of them is built. A hostile line is refused at once, never hung on.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 from jongg.runtime.card import FreeGroup, Slots, Variation
 from jongg.runtime.tiles import Category, Deck
 
 from . import pattern as p
+from .letters import Letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,11 @@ class Problem:
     at: p.Where = (1, 1)
     warning: bool = False
     hint: str | None = None
+
+
+# The most values one line's search for bindings may try, over all its
+# alternatives, whatever the budget (a few tenths of a second).
+SEARCH_STEPS = 250_000
 
 
 class ExpansionError(Exception):
@@ -43,6 +53,22 @@ class Rules:
     joker_min_group: int = 3
     jokers: bool = True  # the line allows jokers at all
     budget: int = 20000
+    hand_size: int = 14
+
+
+@dataclass
+class _Work:
+    """What one line has spent, over all of its alternatives."""
+
+    steps: int = 0  # values tried in the search for bindings and suits
+    variations: int = 0  # variations to build (before duplicates are dropped)
+
+    def spend(self, at: p.Where) -> None:
+        self.steps += 1
+        if self.steps > SEARCH_STEPS:
+            raise ExpansionError([Problem(
+                f"its variables and suits take more than {SEARCH_STEPS} tries to search", at,
+                hint="narrow them with 'in', or tie them with '='")])
 
 
 @dataclass
@@ -52,6 +78,8 @@ class Expansion:
 
 
 Binding = dict[str, int]  # variable -> number, or honour tile index
+
+SHIFT = "$shift"  # the offset of an unnamed `shift`, bound like a variable
 
 
 def _numbers(deck: Deck) -> list[int]:
@@ -66,43 +94,117 @@ def _honours(deck: Deck, name: str) -> list[int]:
 _DIGITS = frozenset("123456789")
 
 
-def _eval(expr: p.Expr, binding: Binding) -> int:
-    return expr.offset if expr.var is None else binding[expr.var] + expr.offset
+def _eval(value: p.Value, binding: Binding) -> int:
+    if isinstance(value, p.Expr):
+        return value.offset if value.var is None else binding[value.var] + value.offset
+    left, right = _eval(value.left, binding), _eval(value.right, binding)
+    return left + right if value.op == "+" else left - right if value.op == "-" else left * right
+
+
+@cache
+def _digits_value(atom: str) -> p.Value | None:
+    """The value behind a `{n*m}` atom (not `{year}`)."""
+    if not atom.startswith("{") or atom == p.YEAR:
+        return None
+    from .notation import parse_value  # the notation parses; this module only expands
+
+    return parse_value(atom[1:-1])
+
+
+def _atom_vars(atom: str) -> set[str]:
+    if p.is_variable(atom):
+        return {atom}
+    value = _digits_value(atom)
+    return value.variables() if value is not None else set()
+
+
+def _group_vars(group: p.Group) -> set[str]:
+    return {v for atom in group.atoms for v in _atom_vars(atom)}
+
+
+def _condition_vars(cond: p.Condition) -> set[str]:
+    if isinstance(cond, p.VarIn):
+        found = {cond.var}
+        for part in cond.domain:
+            if isinstance(part, p.Span):
+                found |= part.low.variables() | part.high.variables()
+            elif isinstance(part, p.One):
+                found |= part.value.variables()
+        return found
+    if isinstance(cond, p.VarIs):
+        return {cond.var} | cond.expr.variables()
+    if isinstance(cond, p.VarDiffers):
+        return {cond.left, cond.right}
+    if isinstance(cond, p.Distinct):
+        return set(cond.vars)
+    if isinstance(cond, p.Relation):
+        return cond.variables()
+    if isinstance(cond, p.Shift):
+        return {cond.var} if cond.var else set()
+    return set()
+
+
+_LETTER_CONDITIONS = (p.Suits, p.LetterIn, p.LetterMay, p.LetterDiffers)
 
 
 class _Alternative:
-    """Everything the enumeration of one alternative needs, checked up front."""
+    """Everything the enumeration of one alternative needs, checked up front.
 
-    def __init__(self, alt: p.Alternative, rules: Rules):
+    `shared` are the conditions written after the last alternative of a line:
+    they bind every alternative, each only in the variables and letters it has.
+    """
+
+    def __init__(self, alt: p.Alternative, rules: Rules, shared: tuple[p.Condition, ...] = ()):
         self.alt = alt
         self.rules = rules
         self.problems: list[Problem] = []
         self.warnings: list[Problem] = []
-        deck = rules.deck
-        self.numbers = _numbers(deck)
+        self.numbers = _numbers(rules.deck)
         self.domains: dict[str, p.VarIn] = {}
         self.definitions: dict[str, p.VarIs] = {}
         self.shift: p.Shift | None = None
-        self.suit_counts: tuple[int, ...] | None = None
-        self.differ: list[tuple[str, ...]] = []
-        for cond in alt.conditions:
+        self.tests: list[tuple[set[str], p.Condition]] = []  # differences and relations
+        self.shared_ids = {id(c) for c in shared}
+        conditions = alt.conditions + shared
+        self._repeats(conditions)
+        for cond in conditions:
             self._condition(cond)
         self.honour_vars = {v for v, c in self.domains.items()
                             if any(isinstance(d, p.Named) and d.name in ("dragon", "wind")
                                    for d in c.domain)}
-        self.used_vars = {a for g in alt.groups() for a in g.atoms if p.is_variable(a)}
+        self.used_vars = {v for g in alt.groups() for v in _group_vars(g)}
+        self.shift_var = (self.shift.var or SHIFT) if self.shift else None
+        self.relevant = self._relevant()
         self.order = self._order()
-        self.letters = self._letters()
-        self.shifted = self._shift_offsets()
+        self.offsets = self._shift_offsets()
+        self.letters = self._letters(conditions)
 
     # -- conditions -----------------------------------------------------
+    def _shared(self, cond: p.Condition) -> bool:
+        return id(cond) in self.shared_ids
+
+    def _repeats(self, conditions: tuple[p.Condition, ...]) -> None:
+        """A condition written twice would silently override or repeat itself."""
+        seen: dict[object, p.Condition] = {}
+        for cond in conditions:
+            key: object = type(cond) if isinstance(cond, p.Shift | p.Suits) else str(cond)
+            if key in seen:
+                first = seen[key]
+                word = str(cond).split()[0] if isinstance(cond, p.Shift | p.Suits) else str(cond)
+                self.problems.append(Problem(
+                    f"'{word}' is given twice: '{first}' and '{cond}'", cond.at,
+                    hint="keep one"))
+            seen.setdefault(key, cond)
+
     def _condition(self, cond: p.Condition) -> None:
         if isinstance(cond, p.VarIn | p.VarIs):
-            if cond.var in self.domains or cond.var in self.definitions:
+            if cond.var in self.domains or cond.var in self.definitions or \
+                    (self.shift is not None and cond.var == self.shift.var):
                 self.problems.append(Problem(f"variable {cond.var!r} is bound twice", cond.at,
                                              hint="give each variable one 'in' or one '='"))
             elif isinstance(cond, p.VarIn):
                 self.domains[cond.var] = cond
+                self._check_literals(cond)
                 kinds = {isinstance(d, p.Named) and d.name in ("dragon", "wind")
                          for d in cond.domain}
                 if len(kinds) > 1:
@@ -111,53 +213,106 @@ class _Alternative:
             else:
                 self.definitions[cond.var] = cond
         elif isinstance(cond, p.Shift):
-            self.shift = cond
-        elif isinstance(cond, p.Suits):
-            self.suit_counts = cond.counts
+            if self.shift is None:
+                self.shift = cond
+                if cond.var and (cond.var in self.domains or cond.var in self.definitions):
+                    self.problems.append(Problem(f"variable {cond.var!r} is bound twice",
+                                                 cond.at, hint="'shift s' binds s to the offset"))
         elif isinstance(cond, p.VarDiffers):
-            self.differ.append((cond.left, cond.right))
+            if cond.left == cond.right:
+                self.problems.append(Problem(f"'{cond}' can never hold: a variable always "
+                                             "equals itself", cond.at))
+            self.tests.append(({cond.left, cond.right}, cond))
         elif isinstance(cond, p.Distinct):
-            self.differ.append(cond.vars)
+            twice = sorted({v for v in cond.vars if cond.vars.count(v) > 1})
+            if twice:
+                self.problems.append(Problem(f"'{cond}' names {', '.join(map(repr, twice))} "
+                                             "twice, so it can never hold", cond.at))
+            self.tests.append((set(cond.vars), cond))
+        elif isinstance(cond, p.Relation):
+            self.tests.append((cond.variables(), cond))
+            if not cond.variables():
+                self.problems.append(Problem(f"'{cond}' has no variable: it is always true or "
+                                             "always false", cond.at))
+
+    def _check_literals(self, cond: p.VarIn) -> None:
+        """A number written in a set must be one of the deck's numbers."""
+        deck, numbers = self.rules.deck, self.numbers
+        for part in cond.domain:
+            ends = [part.low, part.high] if isinstance(part, p.Span) else \
+                [part.value] if isinstance(part, p.One) else []
+            for end in ends:
+                if isinstance(end, p.Expr) and end.var is None and end.offset not in numbers:
+                    self.problems.append(Problem(
+                        f"'{cond}': {end.offset} is not a number of {deck.name} (its numbers "
+                        f"are {numbers[0]}..{numbers[-1]})" if numbers else
+                        f"'{cond}': {deck.name} has no numbers", cond.at))
 
     def _depends(self, var: str) -> set[str]:
-        exprs: list[p.Expr] = []
+        found: set[str] = set()
         if var in self.definitions:
-            exprs.append(self.definitions[var].expr)
+            found |= self.definitions[var].expr.variables()
         if var in self.domains:
-            for d in self.domains[var].domain:
-                if isinstance(d, p.Span):
-                    exprs += [d.low, d.high]
-                elif isinstance(d, p.One):
-                    exprs.append(d.value)
-        return {e.var for e in exprs if e.var is not None}
+            found |= _condition_vars(self.domains[var]) - {var}
+        return found
+
+    def _relevant(self) -> set[str]:
+        """The variables this alternative needs: those its groups use, what
+        they are counted from, and what a test ties to them."""
+        relevant = set(self.used_vars) | ({self.shift_var} if self.shift_var else set())
+        grew = True
+        while grew:
+            grew = False
+            more = {d for v in relevant for d in self._depends(v)}
+            for names, cond in self.tests:  # a shared test only ties what this one binds
+                if names & relevant and (not self._shared(cond) or
+                                         names <= relevant | self._bound()):
+                    more |= names
+            if not more <= relevant:
+                relevant |= more
+                grew = True
+        return relevant
+
+    def _bound(self) -> set[str]:
+        return set(self.domains) | set(self.definitions) | \
+            ({self.shift_var} if self.shift_var else set())
 
     def _order(self) -> list[str]:
-        """Variables in an order where each comes after those it depends on."""
-        mentioned = set(self.used_vars) | set(self.domains) | set(self.definitions)
-        for cond in self.alt.conditions:
-            if isinstance(cond, p.VarDiffers | p.Distinct):
-                names = (cond.left, cond.right) if isinstance(cond, p.VarDiffers) else cond.vars
-                for name in names:
-                    if name not in mentioned:
-                        self.problems.append(Problem(
-                            f"variable {name!r} in '{cond}' is used nowhere else", cond.at))
-        for var in sorted(mentioned):
-            for dep in self._depends(var):
-                if dep not in mentioned:
+        """The relevant variables in an order where each comes after those it
+        depends on; problems with variables found on the way."""
+        relevant, bound = self.relevant, self._bound()
+        for names, cond in self.tests:
+            if self._shared(cond) and not names <= relevant:
+                continue  # a shared test about variables this alternative lacks
+            for name in sorted(names - relevant - bound if not self._shared(cond) else set()):
+                self.problems.append(Problem(
+                    f"variable {name!r} in '{cond}' is used nowhere else", cond.at))
+        for var in sorted(relevant):
+            for dep in sorted(self._depends(var)):
+                if dep not in relevant | bound:
                     self.problems.append(Problem(f"variable {dep!r} is never bound", self._at(var),
                                                  hint=f"add '; {dep} in 1..9'"))
                 elif dep in self.honour_vars:
                     self.problems.append(Problem(
                         f"{dep!r} is an honour and cannot be counted from", self._at(var)))
-        for var in sorted(set(self.domains) | set(self.definitions)):
-            if var not in self.used_vars and not any(var in self._depends(v) for v in mentioned):
+        for group in self.alt.groups():
+            for atom in group.atoms:
+                if _atom_vars(atom) & self.honour_vars and not p.is_variable(atom):
+                    self.problems.append(Problem(
+                        f"'{atom}' in '{group}': an honour has no digits", group.at))
+        for names, cond in self.tests:
+            if isinstance(cond, p.Relation) and names & self.honour_vars:
+                self.problems.append(Problem(
+                    f"'{cond}': an honour cannot be counted with", cond.at))
+        for var in sorted(bound - relevant):
+            binder = self.domains.get(var) or self.definitions.get(var) or self.shift
+            if binder is not None and not self._shared(binder):
                 self.warnings.append(Problem(f"variable {var!r} is bound but not used",
                                              self._at(var), warning=True))
         order: list[str] = []
-        pending = sorted(mentioned)
+        pending = sorted(relevant)
         while pending:
-            ready = [v for v in pending if self._depends(v) <= set(order) | (self._depends(v) -
-                                                                               mentioned)]
+            ready = [v for v in pending if self._depends(v) & relevant <= set(order)]
             if not ready:
                 self.problems.append(Problem(
                     f"variables {', '.join(pending)} are defined from each other in a circle",
@@ -171,33 +326,36 @@ class _Alternative:
         cond = self.domains.get(var) or self.definitions.get(var)
         return cond.at if cond else self.alt.at
 
-    def _letters(self) -> list[str]:
+    def _letters(self, conditions: tuple[p.Condition, ...]) -> Letters:
         letters: list[str] = []
         for group in self.alt.groups():
             if group.suit is None:
                 if self._suited(group):
                     self.problems.append(Problem(
                         f"'{group}' has numbers or a matching dragon but no suit letter",
-                        group.at, hint=f"write it with a suit letter, like '{group}a'"))
+                        group.at, hint=self._suit_hint(group)))
             elif not self._suited(group):
                 self.warnings.append(Problem(
                     f"the suit letter of '{group}' has no effect: it holds no suited tile",
                     group.at, warning=True))
             elif group.suit not in letters:
                 letters.append(group.suit)
-        suits = len(self.rules.deck.suits)
-        if self.suit_counts is None and len(letters) > suits:
-            self.problems.append(Problem(
-                f"{len(letters)} suit letters ({', '.join(letters)}) but {self.rules.deck.name} "
-                f"has {suits} suits", self.alt.at,
-                hint="use fewer letters, or 'suits N' to let letters share suits"))
-        if self.suit_counts is not None:
-            for count in self.suit_counts:
-                if count > min(suits, len(letters)):
-                    self.problems.append(Problem(
-                        f"'suits {count}' needs {count} letters and {count} suits; this line has "
-                        f"{len(letters)} letters and the deck {suits} suits", self.alt.at))
-        return letters
+        plan = Letters(letters, self.rules.deck)
+        for cond in conditions:
+            if isinstance(cond, _LETTER_CONDITIONS):
+                plan.take(cond, self._shared(cond))
+        plan.check(self.alt.at, [c for c in conditions if isinstance(c, _LETTER_CONDITIONS)])
+        for found in plan.problems:
+            problem = Problem(found.message, found.at, found.warning, found.hint)
+            (self.warnings if found.warning else self.problems).append(problem)
+        return plan
+
+    @staticmethod
+    def _suit_hint(group: p.Group) -> str:
+        if set(group.atoms) == {"D"}:
+            return (f"D is the dragon matching a suit: write '{group}a'; for any dragon write "
+                    f"'{'h' * len(group.atoms)} ; h in dragon'")
+        return f"write it with a suit letter, like '{group}a'"
 
     def _suited(self, group: p.Group) -> bool:
         """Whether a group holds a tile whose identity depends on its suit."""
@@ -207,6 +365,8 @@ class _Alternative:
             if p.is_variable(atom) and atom not in self.honour_vars:
                 return True
             if atom == p.YEAR and set(self._year_digits()) - {"0"}:
+                return True
+            if _digits_value(atom) is not None:
                 return True
         return False
 
@@ -221,7 +381,9 @@ class _Alternative:
             return [0]
         printed = self._printed()
         if not printed:
-            self.problems.append(Problem("'shift' but no printed number to shift", self.shift.at))
+            if not self._shared(self.shift):  # a shared shift leaves such an alternative be
+                self.problems.append(Problem("'shift' but no printed number to shift",
+                                             self.shift.at))
             return [0]
         low, high = self.numbers[0], self.numbers[-1]
         step = self.shift.step
@@ -229,17 +391,14 @@ class _Alternative:
                 if k % step == 0 and low <= min(printed) + k and max(printed) + k <= high]
 
     # -- enumeration ----------------------------------------------------
-    def suit_maps(self) -> list[dict[str, str]]:
-        suits = [s.code for s in self.rules.deck.suits]
-        if self.suit_counts is None:
-            images: Iterator[tuple[str, ...]] = itertools.permutations(suits, len(self.letters))
-        else:
-            counts = self.suit_counts
-            images = (m for m in itertools.product(suits, repeat=len(self.letters))
-                      if len(set(m)) in counts)
-        return [dict(zip(self.letters, image, strict=True)) for image in images]
-
     def domain(self, var: str, binding: Binding) -> list[int]:
+        """The values `var` may take, given the variables bound before it.
+
+        A variable bound with `in` takes only numbers the deck has (or its
+        honours), so no span, however written, is ever listed.
+        """
+        if var == self.shift_var:
+            return self.offsets
         if var in self.definitions:
             return [_eval(self.definitions[var].expr, binding)]
         cond = self.domains.get(var)
@@ -248,52 +407,55 @@ class _Alternative:
         values: list[int] = []
         for part in cond.domain:
             if isinstance(part, p.Span):
-                values += range(_eval(part.low, binding), _eval(part.high, binding) + 1)
+                low, high = _eval(part.low, binding), _eval(part.high, binding)
+                values += [n for n in self.numbers if low <= n <= high]
             elif isinstance(part, p.One):
-                values.append(_eval(part.value, binding))
+                value = _eval(part.value, binding)
+                values += [value] if value in self.numbers else []
             elif part.name in ("odd", "even"):
                 values += [n for n in self.numbers if n % 2 == (part.name == "odd")]
             else:
                 values += _honours(self.rules.deck, part.name)
         return list(dict.fromkeys(values))
 
-    def bindings(self) -> Iterator[Binding]:
-        def extend(i: int, binding: Binding) -> Iterator[Binding]:
-            if i == len(self.order):
-                if all(len({binding[v] for v in vs}) == len(vs) for vs in self.differ):
-                    yield dict(binding)
+    def bindings(self, work: _Work) -> list[Binding]:
+        """Every binding the conditions allow; a test is checked as soon as its
+        variables are bound, and every value tried counts against the line."""
+        order = self.order
+        at = {v: i for i, v in enumerate(order)}
+        checks: list[list[p.Condition]] = [[] for _ in order]
+        for names, cond in self.tests:
+            if names and names <= set(order):
+                checks[max(at[n] for n in names)].append(cond)
+        out: list[Binding] = []
+
+        def extend(i: int, binding: Binding) -> None:
+            if i == len(order):
+                out.append(dict(binding))
                 return
-            var = self.order[i]
+            var = order[i]
             for value in self.domain(var, binding):
+                work.spend(self.alt.at)
                 binding[var] = value
-                yield from extend(i + 1, binding)
+                if all(_holds(cond, binding) for cond in checks[i]):
+                    extend(i + 1, binding)
             binding.pop(var, None)
 
-        yield from extend(0, {})
+        extend(0, {})
+        return out
 
-    def estimate(self) -> int:
-        """An upper bound on the variations, computed without enumerating."""
-        letters, suits = len(self.letters), len(self.rules.deck.suits)
-        total = len(self.shifted) * (suits ** letters if self.suit_counts
-                                     else _falling(suits, letters))
-        for var in self.order:
-            cond = self.domains.get(var)
-            if var in self.definitions:
-                continue
-            total *= len(self.numbers) if cond is None else sum(
-                len(self.numbers) if isinstance(d, p.Span) else 1 if isinstance(d, p.One)
-                else len(self.domain(var, dict.fromkeys(self.order, 0))) for d in cond.domain)
-        for item in self.alt.items:
-            if isinstance(item, p.Choice):
-                total *= len(item.options)
-        return total
+    def suit_maps(self, work: _Work) -> list[dict[str, str]]:
+        return self.letters.maps(lambda: work.spend(self.alt.at))
 
 
-def _falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
+def _holds(cond: p.Condition, binding: Binding) -> bool:
+    if isinstance(cond, p.VarDiffers):
+        return binding[cond.left] != binding[cond.right]
+    if isinstance(cond, p.Distinct):
+        return len({binding[v] for v in cond.vars}) == len(cond.vars)
+    assert isinstance(cond, p.Relation)
+    equal = _eval(cond.left, binding) == _eval(cond.right, binding)
+    return equal if cond.op == "=" else not equal
 
 
 def _resolve(group: p.Group, suit: str | None, binding: Binding, offset: int,
@@ -303,13 +465,26 @@ def _resolve(group: p.Group, suit: str | None, binding: Binding, offset: int,
     tiles: list[int] = []
     atoms: list[str] = []
     for atom in group.atoms:
-        atoms += list(str(rules.year)) if atom == p.YEAR else [atom]
+        value = _digits_value(atom)
+        if atom == p.YEAR:
+            atoms += list(str(rules.year))
+        elif value is not None:  # the digits of a value, unshifted: {n*m}
+            number = _eval(value, binding)
+            if number < 0:
+                return None
+            atoms += [f"#{digit}" for digit in str(number)]
+        else:
+            atoms.append(atom)
     for atom in atoms:
         kind = None
         if atom in honour_vars:
             tiles.append(binding[atom])
             continue
-        if p.is_variable(atom):
+        if atom.startswith("#"):
+            digit = atom[1]
+            kind = deck.by_letter("0") if digit == "0" else \
+                deck.suited(suit, int(digit)) if suit else None
+        elif p.is_variable(atom):
             kind = deck.suited(suit, binding[atom]) if suit else None
         elif atom == "0" or (atom in p.HONOURS and atom != "D"):
             kind = deck.by_letter(atom)
@@ -344,74 +519,166 @@ def _check_atoms(alt: p.Alternative, rules: Rules) -> list[Problem]:
     return problems
 
 
-def expand_alternative(alt: p.Alternative, rules: Rules) -> Expansion:
+def _tile_count(alt: p.Alternative, rules: Rules) -> int:
+    """The most tiles an alternative can hold, counted before anything is built
+    (the digits of a value, `{n*m}`, count as one)."""
+    year = len(str(rules.year)) if rules.year is not None else 1
+
+    def size(groups: tuple[p.Group, ...]) -> int:
+        return sum(year if a == p.YEAR else 1 for g in groups for a in g.atoms)
+
+    total = 0
+    for item in alt.items:
+        if isinstance(item, p.Group):
+            total += size((item,))
+        elif isinstance(item, p.Choice):
+            total += max(size(option) for option in item.options)
+        elif isinstance(item, p.Free):
+            total += item.count * item.size
+    return total
+
+
+def _plan(alt: p.Alternative, rules: Rules, shared: tuple[p.Condition, ...]) -> _Alternative:
     problems = _check_atoms(alt, rules)
-    plan = _Alternative(alt, rules)
+    tiles = _tile_count(alt, rules)
+    if tiles > rules.hand_size:
+        problems.append(Problem(f"has {tiles} tiles, more than the hand size {rules.hand_size}",
+                                alt.at))
+        raise ExpansionError(problems)
+    plan = _Alternative(alt, rules, shared)
     problems += plan.problems
     if problems:
         raise ExpansionError(problems)
-    estimate = plan.estimate()
-    if estimate > rules.budget * 100:  # too many bindings even to try
+    return plan
+
+
+Picked = tuple[p.Group | p.Free, ...]  # the groups of one option of each item
+
+
+@dataclass
+class _Prepared:
+    """An alternative ready to build: its bindings and suits found, its
+    variations counted."""
+
+    plan: _Alternative
+    bindings: list[Binding]
+    suit_maps: list[dict[str, str]]
+    choices: list[tuple[Picked, ...]]
+    count: int
+
+
+def _prepare(alt: p.Alternative, rules: Rules, work: _Work,
+             shared: tuple[p.Condition, ...] = ()) -> _Prepared:
+    plan = _plan(alt, rules, shared)
+    bindings = plan.bindings(work)
+    suit_maps = plan.suit_maps(work)
+    if not suit_maps and plan.letters.letters:
         raise ExpansionError([Problem(
-            f"would expand to about {estimate} variations, far beyond the budget of "
-            f"{rules.budget}; narrow its variables or raise the card's 'budget:'", alt.at)])
-    choices = [item.options if isinstance(item, p.Choice) else (item,) for item in alt.items
-               if not isinstance(item, p.Decoration)]
+            f"its suit letters ({', '.join(plan.letters.letters)}) cannot take suits of "
+            f"{rules.deck.name} under its conditions", alt.at)])
+    choices: list[tuple[Picked, ...]] = [
+        item.options if isinstance(item, p.Choice) else ((item,),) for item in alt.items
+        if isinstance(item, p.Group | p.Choice | p.Free)]
+    count = len(bindings) * max(1, len(suit_maps))
+    for options in choices:
+        count *= len(options)
+    work.variations += count
+    return _Prepared(plan, bindings, suit_maps or [{}], choices, count)
+
+
+def _build(ready: _Prepared, rules: Rules) -> Expansion:
+    plan = ready.plan
     free = tuple(FreeGroup(item.kind, item.jokers and rules.jokers)
-                 for item in alt.items if isinstance(item, p.Free) for _ in range(item.count))
+                 for item in plan.alt.items if isinstance(item, p.Free)
+                 for _ in range(item.count))
     out: dict[tuple[object, ...], Variation] = {}
-    considered = 0
-    for offset in plan.shifted:
-        for suits in plan.suit_maps():
-            for binding in plan.bindings():
-                for picked in itertools.product(*choices):
-                    considered += 1
-                    if considered > rules.budget:
-                        raise ExpansionError([Problem(
-                            f"expands to more than {rules.budget} variations (estimate "
-                            f"{estimate}); narrow its variables or raise the card's 'budget:'",
-                            alt.at)])
-                    variation = _variation(picked, suits, binding, offset, rules, plan, free)
+    resolved: _Resolved = {}
+    group_vars: dict[p.Group, tuple[str, ...]] = {}
+    by_offset: dict[int, list[Binding]] = {}  # shifts outermost: the order cards were built in
+    for binding in ready.bindings:
+        by_offset.setdefault(binding.get(plan.shift_var, 0) if plan.shift_var else 0,
+                             []).append(binding)
+    for offset, bindings in by_offset.items():
+        for suits in ready.suit_maps:
+            for binding in bindings:
+                for picked in itertools.product(*ready.choices):
+                    variation = _variation(picked, suits, binding, offset, rules, plan, free,
+                                           resolved, group_vars)
                     if variation is not None:
                         out.setdefault(variation.key(), variation)
     return Expansion(list(out.values()), plan.warnings)
 
 
-def _variation(picked: tuple[p.Item, ...], suits: dict[str, str], binding: Binding, offset: int,
-               rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...]) -> Variation | None:
+_Resolved = dict[tuple[object, ...], Slots | None]
+
+
+def _variation(picked: tuple[Picked, ...], suits: dict[str, str], binding: Binding, offset: int,
+               rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...],
+               resolved: _Resolved, group_vars: dict[p.Group, tuple[str, ...]]) -> \
+        Variation | None:
     groups: list[Slots] = []
-    for item in picked:
+    for item in (group for option in picked for group in option):
         if not isinstance(item, p.Group):
             continue
-        tiles = _resolve(item, suits.get(item.suit or ""), binding, offset, rules,
-                         plan.honour_vars)
-        if tiles is None:
+        suit = suits.get(item.suit or "")
+        if item not in group_vars:
+            group_vars[item] = tuple(sorted(_group_vars(item)))
+        key = (item, suit, offset, *(binding.get(v) for v in group_vars[item]))
+        if key not in resolved:  # most groups recur across bindings: resolve each once
+            tiles = _resolve(item, suit, binding, offset, rules, plan.honour_vars)
+            resolved[key] = None if tiles is None else Slots(
+                tiles, len(set(tiles)) == 1 and len(tiles) >= rules.joker_min_group
+                and item.jokers and rules.jokers)
+        slots = resolved[key]
+        if slots is None:
             return None
-        identical = len(set(tiles)) == 1
-        jokers = (identical and len(tiles) >= rules.joker_min_group and item.jokers
-                  and rules.jokers)
-        groups.append(Slots(tiles, jokers))
+        groups.append(slots)
     return Variation(tuple(groups), free)
 
 
+def _unused_shared(pattern: p.Pattern, plans: list[_Alternative]) -> list[Problem]:
+    """A variable bound after the last alternative that no alternative uses."""
+    if not plans or len(plans) < len(pattern.alternatives):
+        return []
+    used = set().union(*(plan.relevant for plan in plans))
+    out = []
+    for cond in pattern.shared:
+        if isinstance(cond, p.VarIn | p.VarIs) and cond.var not in used:
+            out.append(Problem(f"variable {cond.var!r} is bound but no alternative uses it",
+                               cond.at, warning=True))
+    return out
+
+
 def expand(pattern: p.Pattern, rules: Rules) -> Expansion:
-    """All variations of a pattern, alternatives in order, without repeats."""
-    seen: dict[tuple[object, ...], Variation] = {}
-    warnings: list[Problem] = []
+    """All variations of a pattern, alternatives in order, without repeats.
+
+    Every alternative is checked and counted before any is built: the budget
+    and the search limit cover the whole line, all its alternatives together.
+    """
     problems: list[Problem] = []
+    work = _Work()
+    prepared: list[_Prepared] = []
     for alt in pattern.alternatives:
         try:
-            part = expand_alternative(alt, rules)
+            prepared.append(_prepare(alt, rules, work, pattern.shared))
         except ExpansionError as error:
             problems += error.problems
-            continue
+            if work.steps > SEARCH_STEPS:
+                break  # the line is refused; the rest would only spend more
+    if work.variations > rules.budget:
+        counts = [str(ready.count) for ready in prepared]
+        split = f" ({' + '.join(counts)} over its alternatives)" if len(counts) > 1 else ""
+        problems.append(Problem(
+            f"expands to {work.variations} variations{split}, more than the budget of "
+            f"{rules.budget}", pattern.alternatives[0].at,
+            hint="narrow its variables or suits, or raise the card's 'budget:'"))
+    if problems:
+        raise ExpansionError(problems)
+    seen: dict[tuple[object, ...], Variation] = {}
+    warnings: list[Problem] = _unused_shared(pattern, [ready.plan for ready in prepared])
+    for ready in prepared:
+        part = _build(ready, rules)
         warnings += part.warnings
         for variation in part.variations:
             seen.setdefault(variation.key(), variation)
-            if len(seen) > rules.budget:
-                problems.append(Problem(f"expands to more than {rules.budget} variations",
-                                        alt.at))
-                raise ExpansionError(problems)
-    if problems:
-        raise ExpansionError(problems)
     return Expansion(list(seen.values()), warnings)

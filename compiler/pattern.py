@@ -45,15 +45,19 @@ class Group:
         return len(set(self.atoms)) == 1 and self.atoms[0] != YEAR
 
 
+Option = tuple[Group, ...]  # one option of a choice: a group, or several written together
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One group out of several: `(222a|555a)`."""
+    """One option out of several, each one group or more:
+    `(222a|555a)`, `(4444a 9999b|5555a 8888b)`."""
 
-    options: tuple[Group, ...]
+    options: tuple[Option, ...]
     at: Where = _at()
 
     def __str__(self) -> str:
-        return "(" + "|".join(map(str, self.options)) + ")"
+        return "(" + "|".join(" ".join(map(str, option)) for option in self.options) + ")"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +108,52 @@ class Expr:
             return f"{self.var}-{-self.offset}"
         return self.var
 
+    def variables(self) -> set[str]:
+        return set() if self.var is None else {self.var}
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    """Arithmetic between values: `13-n`, `n+m`, `n*m`, `(n+m)*2`."""
+
+    op: str  # +, -, *
+    left: Value
+    right: Value
+
+    def __str__(self) -> str:
+        here = _PRECEDENCE[self.op]
+
+        def side(value: Value, right: bool) -> str:
+            inner = _PRECEDENCE[value.op] if isinstance(value, Arith) else \
+                1 if value.var and value.offset else 3  # n+1 reads as a sum
+            # brackets keep the tree: (n+m)*2, and a-(b-c) on the right
+            return f"({value})" if inner < here or (right and inner == here) else str(value)
+
+        return f"{side(self.left, False)}{self.op}{side(self.right, True)}"
+
+    def variables(self) -> set[str]:
+        return self.left.variables() | self.right.variables()
+
+
+Value = Expr | Arith
+
+
+def arith(op: str, left: Value, right: Value) -> Value:
+    """`op` between two values, a lone variable plus or minus a number kept
+    in its short form (`n+1` is Expr('n', 1)), as the parser builds it."""
+    if op in "+-" and isinstance(left, Expr) and left.var is not None and not left.offset \
+            and isinstance(right, Expr) and right.var is None:
+        return Expr(left.var, right.offset if op == "+" else -right.offset)
+    return Arith(op, left, right)
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    low: Expr
-    high: Expr
+    low: Value
+    high: Value
 
     def __str__(self) -> str:
         return f"{self.low}..{self.high}"
@@ -116,7 +161,7 @@ class Span:
 
 @dataclass(frozen=True, slots=True)
 class One:
-    value: Expr
+    value: Value
 
     def __str__(self) -> str:
         return str(self.value)
@@ -146,7 +191,7 @@ class VarIn:
 @dataclass(frozen=True, slots=True)
 class VarIs:
     var: str
-    expr: Expr
+    expr: Value
     at: Where = _at()
 
     def __str__(self) -> str:
@@ -173,12 +218,87 @@ class Distinct:
 
 
 @dataclass(frozen=True, slots=True)
-class Shift:
-    step: int = 1
+class Relation:
+    """A test between values: `n+m = 13`, `n*m = 16`, `n != 2`."""
+
+    op: str  # "=" or "!="
+    left: Value
+    right: Value
     at: Where = _at()
 
     def __str__(self) -> str:
-        return "shift" if self.step == 1 else f"shift {self.step}"
+        return f"{self.left} {self.op} {self.right}"
+
+    def variables(self) -> set[str]:
+        return self.left.variables() | self.right.variables()
+
+
+def _bare(value: Value) -> str | None:
+    return value.var if isinstance(value, Expr) and value.var and not value.offset else None
+
+
+def relation(op: str, left: Value, right: Value,
+             at: Where = _NOWHERE) -> VarIs | VarDiffers | Relation:
+    """A condition written `left op right`, as the parser builds it: `m = ...`
+    defines m, `n != m` between two lone variables is a difference, anything
+    else is a test."""
+    name = _bare(left)
+    if op == "=" and name:
+        return VarIs(name, right, at)
+    other = _bare(right)
+    if op == "!=" and name and other:
+        return VarDiffers(name, other, at)
+    return Relation(op, left, right, at)
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    step: int = 1
+    var: str | None = None  # names the offset, for other conditions: `shift s`
+    at: Where = _at()
+
+    def __str__(self) -> str:
+        words = ["shift", *([str(self.step)] if self.step != 1 else []),
+                 *([self.var] if self.var else [])]
+        return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class LetterIn:
+    """Suits a letter may take, by name: `a in bams, craks`, `a, b not in dots`."""
+
+    letters: tuple[str, ...]
+    suits: tuple[str, ...]
+    negated: bool = False
+    at: Where = _at()
+
+    def __str__(self) -> str:
+        return f"{', '.join(self.letters)} {'not in' if self.negated else 'in'} " \
+               f"{', '.join(self.suits)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LetterMay:
+    """A letter that may share a suit with others: `c may be b`."""
+
+    letter: str
+    others: tuple[str, ...]
+    at: Where = _at()
+
+    def __str__(self) -> str:
+        return f"{self.letter} may be {', '.join(self.others)}"
+
+
+@dataclass(frozen=True, slots=True)
+class LetterDiffers:
+    """Two letters in different suits, where 'suits' lets letters share: `a != b`."""
+
+    left: str
+    right: str
+    at: Where = _at()
+
+    def __str__(self) -> str:
+        return f"{self.left} != {self.right}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +310,8 @@ class Suits:
         return "suits " + ",".join(map(str, self.counts))
 
 
-Condition = VarIn | VarIs | VarDiffers | Distinct | Shift | Suits
+Condition = (VarIn | VarIs | VarDiffers | Distinct | Relation | Shift | Suits | LetterIn
+             | LetterMay | LetterDiffers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,13 +331,23 @@ class Alternative:
             if isinstance(item, Group):
                 out.append(item)
             elif isinstance(item, Choice):
-                out.extend(item.options)
+                out.extend(group for option in item.options for group in option)
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class Pattern:
+    """A line: its alternatives and, when only the last one is followed by
+    conditions, those conditions, which bind every alternative (`shared`).
+    When an earlier alternative has conditions of its own, each alternative
+    has only its own and `shared` is empty."""
+
     alternatives: tuple[Alternative, ...]
+    shared: tuple[Condition, ...] = ()
 
     def __str__(self) -> str:
-        return " | ".join(map(str, self.alternatives))
+        return " | ".join(map(str, self.alternatives)) + "".join(f" ; {c}" for c in self.shared)
+
+    def conditions(self, alt: Alternative) -> tuple[Condition, ...]:
+        """What binds one alternative: its own conditions, then the shared ones."""
+        return alt.conditions + self.shared

@@ -4,29 +4,51 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jongg.compiler import cache
-from jongg.compiler.card import check_card, load_card
+from jongg.compiler import registry
+from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError
+from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
-from jongg.compiler.variant import load_variant, resolve
-from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact
-from jongg.runtime.matching.matcher import Matcher
-from jongg.runtime.matching.reference import completed, match_card
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
-from . import game_commands, report
+from . import __version__, card_diff, card_render, report
+
+if TYPE_CHECKING:
+    from jongg.runtime.card import Card
+    from jongg.runtime.matching.matcher import Matcher
+
+# The matcher, the cache and the game come in with the commands that use them,
+# so checking a card starts quickly.
+OWN_COMMANDS = ("card", "match", "compile", "tiles")
 
 
 def _out(text: str = "") -> None:
     print(text)
+
+
+class _Notes(logging.Handler):
+    """What the runtime notes on its way (a damaged cache file found and
+    rebuilt), said on stderr as 'jongg: ...' (the stream looked up each time,
+    as tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"jongg: {self.format(record)}", file=sys.stderr)
+
+
+def _say_notes() -> None:
+    notes = logging.getLogger("jongg")
+    if not any(isinstance(h, _Notes) for h in notes.handlers):
+        notes.addHandler(_Notes(logging.WARNING))
+        notes.propagate = False
 
 
 # -- card check / card show ---------------------------------------------------
@@ -34,7 +56,7 @@ def cmd_card_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
-            doc = load_file(path)
+            doc = registry.load("card", path)  # a YAML file (or a shipped card), never another
             result = check_card(doc, args.deck)
             diagnostics = result.diagnostics
         except JonggError as error:
@@ -49,16 +71,17 @@ def cmd_card_check(args: argparse.Namespace) -> int:
         if result is not None and result.card is not None:
             card = result.card
             variations = sum(len(line.variations) for line in card.lines)
-            extra = f", {len(warnings)} warning(s)" if warnings else ""
-            _out(f"{path}: ok: card {card.name!r}, {len(card.lines)} lines, {variations} "
-                 f"variations, deck {card.deck.name}{extra}")
+            extra = f", {counted(len(warnings), 'warning')}" if warnings else ""
+            _out(f"{path}: ok: card {card.name!r}, {counted(len(card.lines), 'line')}, "
+                 f"{counted(variations, 'variation')}, deck {card.deck.name}{extra}")
         elif errors:
-            _out(f"{path}: {len(errors)} error(s), {len(warnings)} warning(s)")
+            _out(f"{path}: {counted(len(errors), 'error')}, {counted(len(warnings), 'warning')}")
     return status
 
 
 def cmd_card_show(args: argparse.Namespace) -> int:
     card = load_card(args.card, args.deck)
+    line = None
     if args.line:
         try:
             line = card.line(args.line)
@@ -66,9 +89,36 @@ def cmd_card_show(args: argparse.Namespace) -> int:
             raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
                                                f"{args.line!r}", hint="see 'jongg card show "
                                                f"{args.card}' for the ids")]) from None
+    if args.json:
+        _out(json.dumps(report.card_json(card, None if line is None else [line])))
+    elif line is not None:
         _out(report.line_variations(card, line))
     else:
         _out(report.card_table(card))
+    return 0
+
+
+def cmd_card_diff(args: argparse.Namespace) -> int:
+    if args.show < 1:
+        raise UsageError("--show: give a number of variations, 1 or more")
+    text, differ = card_diff.diff_text(card_diff.load_side(args.old),
+                                       card_diff.load_side(args.new), args.show)
+    _out(text)
+    return 1 if differ and args.check else 0
+
+
+def cmd_card_render(args: argparse.Namespace) -> int:
+    card = load_card(args.card, args.deck)
+    data = load_ruleset("card", args.card).data
+    year = data.get("year") if isinstance(data.get("year"), int) else None
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise UsageError(f"-o: {out} exists; give --force to replace it")
+    try:
+        out.write_text(card_render.card_html(card, year), encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
+    _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
     return 0
 
 
@@ -82,6 +132,10 @@ def _tiles(deck: Deck, text: str, what: str) -> tuple[int, ...]:
 
 def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     deck = card.deck
+    for e in exposed:
+        if not e.split():
+            raise UsageError(f"--exposed {e!r}: an exposure needs its tiles, like "
+                             "--exposed \"2C 2C 2C\"")
     hand = Hand(_tiles(deck, hand_text, "--hand"),
                 tuple(_tiles(deck, e, f"--exposed {e!r}") for e in exposed))
     if hand.size > card.hand_size:
@@ -97,11 +151,18 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     return hand
 
 
-def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
-    """(kind, card, deck, open hands) of a card or variant given by name or path."""
+Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
+
+
+def _ruleset(name: str, kind: str | None) -> Ruleset:
+    """(kind, card, deck, open hands, flags of the lines played) of a card or
+    variant given by name or path."""
+    from jongg.compiler.variant import load_variant
+
     if kind is None:
         if name.endswith((".yaml", ".yml")):
-            kind = "variant" if "variant" in load_file(name).data else "card"
+            data = load_file(name).data
+            kind = "variant" if isinstance(data, dict) and "variant" in data else "card"
         elif name in shipped("variant"):
             kind = "variant"
         elif name in shipped("card"):
@@ -111,21 +172,23 @@ def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
                                          hint="variants: " + ", ".join(shipped("variant")) +
                                          "; cards: " + ", ".join(shipped("card")))])
     if kind == "card":
-        return kind, name, None, False
-    load_variant(name)  # every problem of the variant, reported before compiling
-    data = resolve(name).data
-    return kind, data["win"]["card"], data["deck"], bool(data["win"].get("open_hands", False))
+        return kind, name, None, False, None
+    variant = load_variant(name)  # every problem of the variant, reported before compiling
+    return kind, variant.card_source, variant.deck_source, variant.open_hands, variant.flags
 
 
 def _load_matcher(args: argparse.Namespace) -> Matcher:
+    from jongg.compiler import cache
+    from jongg.runtime.matching import artifact
+
     if args.matcher:
         try:
             return artifact.load(args.matcher)
         except artifact.ArtifactError as error:
             raise UsageError(f"--matcher: {error}") from None
     kind = "variant" if args.variant else "card"
-    _, card, deck, open_hands = _ruleset(args.variant or args.card, kind)
-    compiled = cache.matcher(card, deck, open_hands=open_hands)
+    _, card, deck, open_hands, flags = _ruleset(args.variant or args.card, kind)
+    compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
     if compiled.note:
         print(f"jongg: {compiled.note}", file=sys.stderr)
     compiled.matcher.prepare(cache.tables_dir(), build=False)  # tables 'jongg compile' kept
@@ -133,6 +196,8 @@ def _load_matcher(args: argparse.Namespace) -> Matcher:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
+    from jongg.runtime.matching.reference import completed, match_card
+
     if args.top < 1:
         raise UsageError("--top: give a number of lines, 1 or more")
     if not (args.card or args.variant or args.matcher):
@@ -157,16 +222,19 @@ def cmd_match(args: argparse.Namespace) -> int:
 
 # -- compile ----------------------------------------------------------------------
 def cmd_compile(args: argparse.Namespace) -> int:
-    kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
+    from jongg.compiler import cache
+
+    kind, card, deck, open_hands, flags = _ruleset(args.ruleset, args.kind)
     if args.output:
         try:
             compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
-                                        key=cache.source_key(card, deck, open_hands))
+                                        key=cache.source_key(card, deck, open_hands, flags),
+                                        flags=flags)
         except OSError as error:
             raise UsageError(f"-o: cannot write {args.output}: {error.strerror or error}") \
                 from None
     else:
-        compiled = cache.matcher(card, deck, open_hands=open_hands)
+        compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
         if compiled.note:
             print(f"jongg: {compiled.note}", file=sys.stderr)
     c = compiled.matcher.card
@@ -187,6 +255,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 # -- tiles ------------------------------------------------------------------------
 def cmd_tiles(args: argparse.Namespace) -> int:
+    from jongg.compiler.variant import load_variant
+
     if args.name in shipped("variant"):
         deck = load_variant(args.name).deck
     else:
@@ -203,9 +273,12 @@ def cmd_tiles(args: argparse.Namespace) -> int:
 
 
 # -- the parser -------------------------------------------------------------------
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(games: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; without `games`, only the card, match, compile
+    and tiles commands (all a command of those needs)."""
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
+    parser.add_argument("--version", action="version", version=f"jongg {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     card = commands.add_parser("card", help="validate and inspect hand cards")
@@ -219,7 +292,24 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
     show.add_argument("--deck", help="expand against this deck")
+    show.add_argument("--json", action="store_true",
+                      help="print every line (or the --line) with its variations as tile lists "
+                           "and the groups jokers may fill")
     show.set_defaults(run=cmd_card_show)
+    diff = card_commands.add_parser(
+        "diff", help="compare two cards, or a card and an expansion given as JSON")
+    diff.add_argument("old", metavar="OLD", help="a card (name or path) or a .json expansion")
+    diff.add_argument("new", metavar="NEW", help="a card (name or path) or a .json expansion")
+    diff.add_argument("--show", type=int, default=5,
+                      help="how many gained or lost variations to list a line (default 5)")
+    diff.add_argument("--check", action="store_true", help="exit 1 when they differ")
+    diff.set_defaults(run=cmd_card_diff)
+    render = card_commands.add_parser("render", help="write the card as a printable HTML page")
+    render.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    render.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
+    render.add_argument("--deck", help="expand against this deck")
+    render.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    render.set_defaults(run=cmd_card_render)
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -247,12 +337,17 @@ def build_parser() -> argparse.ArgumentParser:
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
     tiles.set_defaults(run=cmd_tiles)
-    game_commands.register(commands)
+    if games:
+        from . import game_commands
+
+        game_commands.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
+    _say_notes()
     try:
         status: int = args.run(args)
         return status

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
+from jongg.compiler.errors import counted
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import Slot
-from jongg.runtime.matching.matcher import Match
-from jongg.runtime.matching.reference import LineMatch
 from jongg.runtime.tiles import Deck
 
-Nearness: TypeAlias = LineMatch | Match  # the reference's answer or the compiled matcher's
+if TYPE_CHECKING:  # the matchers load only with the commands that match
+    from jongg.runtime.matching.answers import Slot
+    from jongg.runtime.matching.matcher import Match
+    from jongg.runtime.matching.reference import LineMatch
+
+Nearness: TypeAlias = "LineMatch | Match"  # the reference's answer or the compiled matcher's
 
 
 def _table(rows: list[list[str]], header: list[str]) -> str:
@@ -31,18 +34,47 @@ def card_table(card: Card) -> str:
     return head + _table(rows, ["id", "section", "value", "C/X", "hand", "variations"])
 
 
+JOKER_MARK = "(J)"  # after a group whose slots jokers may fill
+
+
 def variation_text(deck: Deck, variation: Variation) -> str:
-    groups = [" ".join(deck.codes(g.tiles)) for g in variation.groups]
-    groups += [str(f) for f in variation.free]
+    groups = [" ".join(deck.codes(g.tiles)) + (f" {JOKER_MARK}" if g.jokers else "")
+              for g in variation.groups]
+    groups += [str(f) + (f" {JOKER_MARK}" if f.jokers else "") for f in variation.free]
     return " | ".join(groups)
 
 
+def variation_json(deck: Deck, variation: Variation) -> dict[str, Any]:
+    return {"groups": [{"tiles": deck.codes(g.tiles), "jokers": g.jokers}
+                       for g in variation.groups],
+            "free": [{"kind": f.kind, "jokers": f.jokers} for f in variation.free]}
+
+
+def line_json(card: Card, line: Line) -> dict[str, Any]:
+    return {"id": line.id, "section": line.section, "value": line.value,
+            "concealed": line.concealed, "hand": line.pattern, "jokers": line.jokers,
+            "note": line.note, "flags": list(line.flags),
+            "variations": [variation_json(card.deck, v) for v in line.variations]}
+
+
+def card_json(card: Card, lines: list[Line] | None = None) -> dict[str, Any]:
+    """A card with every line and every variation as tile lists: what
+    `card show --json` prints and `card diff` reads back."""
+    return {"card": card.name, "title": card.title, "deck": card.deck.name,
+            "hand_size": card.hand_size,
+            "lines": [line_json(card, line) for line in (card.lines if lines is None
+                                                         else lines)]}
+
+
 def line_variations(card: Card, line: Line) -> str:
-    worth = "" if line.value is None else f", value {line.value}"
-    head = (f"{line.id}: {line.pattern}  ({line.section}{worth}, "
-            f"{'concealed' if line.concealed else 'exposed'}, {len(line.variations)} variations)")
+    facts = [*([line.section] if line.section else []),
+             *([f"value {line.value}"] if line.value is not None else []),
+             "concealed" if line.concealed else "exposed",
+             counted(len(line.variations), "variation")]
+    head = f"{line.id}: {line.pattern}  ({', '.join(facts)})"
     body = [f"{i + 1:>5}  {variation_text(card.deck, v)}" for i, v in enumerate(line.variations)]
-    return "\n".join([head, *body])
+    legend = f"  {JOKER_MARK} after a group: jokers may stand in it"
+    return "\n".join([head, *body, *([legend] if JOKER_MARK in "".join(body) else [])])
 
 
 def tiles_table(deck: Deck) -> str:

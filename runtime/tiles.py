@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from jongg.runtime.errors import JonggError
+
 
 class Category(StrEnum):
     SUITED = "suited"
@@ -132,7 +134,7 @@ class Deck:
         return Deck(self.name, self.title, kinds, self.suits, self.sets)
 
 
-class TileError(ValueError):
+class TileError(JonggError, ValueError):
     """A tile code or a hand that the deck cannot hold; the message quotes it."""
 
 

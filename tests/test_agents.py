@@ -35,12 +35,12 @@ def test_the_greedy_agent_declares_and_claims_a_win_when_it_can() -> None:
     g = game("nymj", 4)
     state = rigged(g, {0: "R1 R1 R1 R2 R3 R4 B1 B1 B1 G5 G5"})
     agent = GreedyAgent(0, 0)
-    assert agent.act(state, 0, state.legal_actions(0)).verb == "declare"
+    assert agent.act(state.observe(0), state.legal_actions(0)).verb == "declare"
     state = rigged(g, {0: "R1 R2 R3 R4 R5 B1 B2 B3 B4 B5 G5",
                        1: "G1 G1 G1 G2 G3 G4 S1 S1 S1 R1"})
     act(state, 0, "discard R1")  # the card seat 1's pair waits for
     assert 1 in state.current_players()
-    choice = GreedyAgent(0, 1).act(state, 1, state.legal_actions(1))
+    choice = GreedyAgent(0, 1).act(state.observe(1), state.legal_actions(1))
     assert choice.text(g.spec.deck) == "claim mahjong"
 
 
@@ -49,7 +49,7 @@ def test_the_greedy_agent_keeps_what_brings_it_nearest() -> None:
     g = game("nymj", 4)
     state = rigged(g, {0: "R1 R1 R1 R2 R3 R4 B1 B1 B1 G5 E3"})
     assert "declare" not in texts(state, 0)
-    choice = GreedyAgent(0, 0).act(state, 0, state.legal_actions(0))
+    choice = GreedyAgent(0, 0).act(state.observe(0), state.legal_actions(0))
     assert choice.text(g.spec.deck) in ("discard G5", "discard E3")
 
 
@@ -59,7 +59,7 @@ def test_the_greedy_agent_passes_no_joker_and_its_least_useful_tiles() -> None:
     agent = GreedyAgent(0, 0)
     chosen = []
     for _ in range(3):
-        action = agent.act(state, 0, state.legal_actions(0))
+        action = agent.act(state.observe(0), state.legal_actions(0))
         chosen.append(action.text(g.spec.deck))
         state.apply(0, action)
     assert sorted(chosen) == ["pass 5D", "pass 7B", "pass 9D"]
@@ -69,7 +69,7 @@ def test_agents_draw_their_randomness_from_the_seed() -> None:
     g = game("nymj", 4)
     state = g.new_match(1)
     legal = state.legal_actions(0)
-    picks = [RandomAgent(5, 0).act(state, 0, legal) for _ in range(3)]
+    picks = [RandomAgent(5, 0).act(state.observe(0), legal) for _ in range(3)]
     assert picks[0] == picks[1] == picks[2]
     again = [RandomAgent(5, 0).rng.random(), RandomAgent(6, 0).rng.random()]
     assert again[0] != again[1]

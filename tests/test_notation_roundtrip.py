@@ -80,6 +80,24 @@ PATTERNS = [
     "11a 22a 33a | 11a 22b 33c | 3[kong] [pair]",
     "nnna mmmmb ; n in 1..5 ; m = n+4 | FF 1111a 2222b ; shift",
     "RRR GGG 000 | NNN EEE WWW SSS ; suits 1",
+    # conditions after the last alternative bind every alternative
+    "111a 222b 333c | 111a 222a 333a ; suits 1,3",
+    # arithmetic, tests, digits of a value
+    "FFFF nnnna mmmmb 13c ; m = 13-n",
+    "FFFF nnnna x mmmmb = 16c ; n*m = 16",
+    "FF nnnna x mmmmb = {n*m}c ; n in 2..9 ; m in 2..9",
+    "FF nnnna mmmmb {n+m}c ; n+m != 10 ; n != 2",
+    "nna ; m = (n+1)*2-3 ; m*(n+1) = n-(m-2)",
+    # choices of several groups
+    "FFFF (4444a 9999b|5555a 8888b|6666a 7777b) 13c",
+    # the offset of a shift as a variable
+    "12345a kka kkkkb kkkkc ; shift s ; k in s+1..s+5",
+    "135a 7777b 9999c ; shift 2 s",
+    # suits per letter
+    "333a 6666a 666b 9999c ; c may be b",
+    "FF 2017a DDa 2017b DDb ; a, b in bams, craks",
+    "FF 2017a DDa 2017c DDc ; a not in dots ; c not in dots",
+    "111a 222b 333c 444d ; suits 2 ; a != b ; c may be a, b",
 ]
 
 
@@ -99,8 +117,9 @@ def test_the_list_is_long_and_covers_every_construct() -> None:
     assert any(isinstance(i, p.Free) and i.count > 1 for i in items)
     assert any(isinstance(i, p.Free) and not i.jokers for i in items)
     assert {i.text for i in items if isinstance(i, p.Decoration)} == {"+", "=", "x", "*"}
-    kinds = {type(c) for c in conditions}
-    assert kinds == {p.VarIn, p.VarIs, p.VarDiffers, p.Distinct, p.Shift, p.Suits}
+    kinds = {type(c) for c in conditions} | {type(c) for v in values for c in v.shared}
+    assert kinds == {p.VarIn, p.VarIs, p.VarDiffers, p.Distinct, p.Relation, p.Shift, p.Suits,
+                     p.LetterIn, p.LetterMay, p.LetterDiffers}
     assert {c.step for c in conditions if isinstance(c, p.Shift)} == {1, 2}
     assert any(len(v.alternatives) > 2 for v in values)
 
@@ -131,7 +150,7 @@ def test_parsed_structure() -> None:
     assert ff == p.Group(("F", "F"))
     assert year == p.Group((p.YEAR,), "a")
     assert quint == p.Group(("1",) * 5, "a", jokers=False)
-    assert choice == p.Choice((p.Group(("2",), "b"), p.Group(("5",), "b")))
+    assert choice == p.Choice(((p.Group(("2",), "b"),), (p.Group(("5",), "b"),)))
     assert free == p.Free("kong", 3, jokers=False)
     assert times == p.Decoration("x")
     assert alt.conditions == (p.VarIn("n", (p.Span(p.Expr(None, 1), p.Expr(None, 9)),)),
@@ -146,14 +165,17 @@ variable = st.sampled_from(VARIABLES)
 
 groups = st.builds(p.Group, st.lists(ATOMS, min_size=1, max_size=6).map(tuple), SUITS,
                    st.booleans())
-choices = st.builds(p.Choice, st.lists(groups, min_size=1, max_size=3).map(tuple))
+options = st.lists(groups, min_size=1, max_size=3).map(tuple)
+choices = st.builds(p.Choice, st.lists(options, min_size=1, max_size=3).map(tuple))
 frees = st.builds(p.Free, st.sampled_from(sorted(p.FREE_SIZES)), st.integers(1, 20),
                   st.booleans())
 decorations = st.builds(p.Decoration, st.sampled_from("+=x*"))
 items = st.one_of(groups, groups, choices, frees, decorations)
 
-exprs = st.one_of(st.builds(p.Expr, st.none(), st.integers(0, 99)),
-                  st.builds(p.Expr, variable, st.integers(-9, 9)))
+simple = st.one_of(st.builds(p.Expr, st.none(), st.integers(0, 99)),
+                   st.builds(p.Expr, variable, st.integers(-9, 9)))
+exprs = st.recursive(simple, lambda inner: st.builds(p.arith, st.sampled_from("+-*"), inner,
+                                                     inner), max_leaves=4)
 domain_parts = st.one_of(st.builds(p.Span, exprs, exprs), st.builds(p.One, exprs),
                          st.builds(p.Named, st.sampled_from(["odd", "even", "dragon", "wind"])))
 conditions = st.one_of(
@@ -161,12 +183,31 @@ conditions = st.one_of(
     st.builds(p.VarIs, variable, exprs),
     st.builds(p.VarDiffers, variable, variable),
     st.builds(p.Distinct, st.lists(variable, min_size=2, max_size=4).map(tuple)),
-    st.builds(p.Shift, st.integers(1, 9)),
+    st.builds(p.relation, st.sampled_from(["=", "!="]), exprs, exprs),
+    st.builds(p.Shift, st.integers(1, 9), st.one_of(st.none(), variable)),
     st.builds(p.Suits, st.lists(st.integers(1, 9), min_size=1, max_size=3).map(tuple)),
+    st.builds(p.LetterIn, st.lists(st.sampled_from("abcde"), min_size=1, max_size=2).map(tuple),
+              st.lists(st.sampled_from(["bams", "craks", "dots"]), min_size=1,
+                       max_size=2).map(tuple), st.booleans()),
+    st.builds(p.LetterMay, st.sampled_from("abcde"),
+              st.lists(st.sampled_from("abcde"), min_size=1, max_size=2).map(tuple)),
+    st.builds(p.LetterDiffers, st.sampled_from("abcde"), st.sampled_from("abcde")),
 )
 alternatives = st.builds(p.Alternative, st.lists(items, min_size=1, max_size=6).map(tuple),
                          st.lists(conditions, max_size=4).map(tuple))
-patterns = st.builds(p.Pattern, st.lists(alternatives, min_size=1, max_size=3).map(tuple))
+
+
+def _pattern(alts: list[p.Alternative], shared: list[p.Condition]) -> p.Pattern:
+    """A pattern as the parser builds it: conditions after the last alternative
+    are shared when no earlier alternative has its own."""
+    *first, last = alts
+    if first and not any(alt.conditions for alt in first):
+        return p.Pattern((*first, p.Alternative(last.items)), tuple(shared) + last.conditions)
+    return p.Pattern(tuple(alts))
+
+
+patterns = st.builds(_pattern, st.lists(alternatives, min_size=1, max_size=3),
+                     st.lists(conditions, max_size=2))
 
 
 @settings(deadline=None, max_examples=400)

@@ -1,6 +1,6 @@
 """Not Your Ma's Jong: the runtime proves the rulebook's clauses.
 
-One or more tests per clause of shared/rules/CLAUSES.md (NYMJ-02 to NYMJ-24,
+One or more tests per clause of docs/clauses.md (NYMJ-02 to NYMJ-24,
 and the Open choices the nymj ruleset makes), each marked with the clause it
 proves. Rounds are rigged with tests.rig: the named seats hold the named
 cards and `draws` come off the pile first, in order. Seat 0 is Ma unless a
@@ -190,7 +190,7 @@ def scores_by_round(state: State) -> list[list[int]]:
     scores = [state.spec.match.start] * state.spec.players
     out = []
     for r in range(len(state.results)):
-        for e in state.events:
+        for e in state.payments:
             if e.round == r:
                 scores[e.payer] -= e.amount
                 scores[e.payee] += e.amount
@@ -765,8 +765,8 @@ def test_the_winner_is_paid_by_every_other_player(ma_wins: bool, how: str) -> No
     winner = state.results[0].winner
     assert state.scores[winner] > START
     assert all(state.scores[s] < START for s in range(4) if s != winner)
-    assert sorted(e.payer for e in state.events) == [s for s in range(4) if s != winner]
-    assert {e.payee for e in state.events} == {winner}
+    assert sorted(e.payer for e in state.payments) == [s for s in range(4) if s != winner]
+    assert {e.payee for e in state.payments} == {winner}
     assert sum(state.scores) == 4 * START
 
 
@@ -783,8 +783,8 @@ def test_payments(players: int, ma_wins: bool, how: str, ma_pays: int | None,
     expected = [START - paid.get(s, 0) for s in range(players)]
     expected[winner] = START + sum(paid.values())
     assert state.scores == expected
-    assert {e.payer: e.amount for e in state.events} == paid
-    assert all("NYMJ-21" in e.clauses for e in state.events)
+    assert {e.payer: e.amount for e in state.payments} == paid
+    assert all("NYMJ-21" in e.clauses for e in state.payments)
 
 
 # -- NYMJ-22: the Ma card passes to the right ---------------------------------------
@@ -813,7 +813,7 @@ def test_wall_games_pay_nothing_and_ma_still_passes(players: int) -> None:
     assert dealers == [r % players for r in range(rounds)]
     assert [r.dealer for r in state.results] == dealers
     assert all(r.winner is None for r in state.results)
-    assert state.events == [] and state.scores == [START] * players
+    assert state.payments == [] and state.scores == [START] * players
     assert state.winners() == list(range(players))
 
 
@@ -868,7 +868,7 @@ def test_a_player_short_of_tokens_pays_what_they_have(how: str, scores: list[int
     (and nobody goes below zero); the match then ends."""
     state = win_round(4, False, how, scores=scores)
     assert state.scores == after
-    assert min(e.amount for e in state.events) == 1
+    assert min(e.amount for e in state.payments) == 1
     assert state.is_terminal()
 
 

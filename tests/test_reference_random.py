@@ -42,7 +42,7 @@ def _deal(c: Card, line: Line, variation: Variation, rng: random.Random,
     return Hand(tuple(concealed), tuple(exposures))
 
 
-@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "constructs"])
 def test_hands_built_from_a_line_are_as_near_as_they_were_built(name: str) -> None:
     c = card(name)
     rng = random.Random(f"reference:{name}")
@@ -89,7 +89,7 @@ def test_a_joker_in_a_pair_never_completes(name: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "constructs"])
 def test_many_hands_built_from_lines(name: str) -> None:
     """The slow suite: thousands of hands per card, the same invariants."""
     c = card(name)

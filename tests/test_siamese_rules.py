@@ -1,5 +1,5 @@
 """Siamese Mah Jongg, Royale and Imperial: the runtime proves the rulebook's
-clauses (SMJ-01..35 of shared/rules/CLAUSES.md), each test marked with the
+clauses (SMJ-01..35 of docs/clauses.md), each test marked with the
 clauses it proves.
 
 Rounds are rigged with tests.rig: East (seat 0, the dealer) holds the named
@@ -106,7 +106,7 @@ def holding(state: State, seat: int, tiles: str) -> None:
 
 def awards(state: State) -> list[int]:
     """Every award from the bank, in order."""
-    return [e.amount for e in state.events if e.payer == BANK]
+    return [e.amount for e in state.payments if e.payer == BANK]
 
 
 # -- the table -----------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_the_discarder_of_a_first_mah_jongg_pays_nothing() -> None:
     act(state, 1, "discard 9B")
     # jokerless, doubled; closed (+10): no exposure before, the called tile allowed
     assert state.scores == [0, 30 * 2 + 10]
-    assert all(e.payer == BANK for e in state.events)
+    assert all(e.payer == BANK for e in state.payments)
 
 
 @clause("SMJ-17", "SMJ-23")
@@ -292,7 +292,7 @@ def test_the_discarder_of_the_winning_second_mah_jongg_loses_25() -> None:
     act(state, 1, "claim mahjong")
     act(state, 1, "declare 1 even-3")
     assert state.results[0].winner == 1 and state.results[0].discarder == 0
-    assert [(e.payer, e.payee, e.amount) for e in state.events] == [
+    assert [(e.payer, e.payee, e.amount) for e in state.payments] == [
         (BANK, 1, 30 * 2 * 2 + 10), (0, BANK, 25)]
     assert state.scores == [-25, 130]
 
@@ -309,7 +309,7 @@ def test_the_discarder_of_a_double_mah_jongg_loses_25() -> None:
     act(state, 1, "declare 2 even-3")
     assert state.results[0].winner == 1
     assert sorted(awards(state)) == [25 * 2 * 2 + 10, 30 * 2 * 2 + 10]
-    assert [e for e in state.events if e.payee == BANK][0].payer == 0
+    assert [e for e in state.payments if e.payee == BANK][0].payer == 0
     assert state.scores[0] == -25
 
 
@@ -436,7 +436,7 @@ def test_both_hands_dead_ends_the_game_at_four_times_the_opponents_mah_jongg() -
     act(state, 0, "declare 2")
     end = state.results[0]
     assert (end.winner, end.how) == (None, "dead") and state.round == 1
-    assert [(e.payer, e.payee, e.amount) for e in state.events] == [
+    assert [(e.payer, e.payee, e.amount) for e in state.payments] == [
         (BANK, 1, 30 * 2 + 10), (0, BANK, 4 * 30)]
     # with no Mah Jongg exposed: four times the card's lowest value (25)
     plain = siamese({0: f"{JUNK_14} {OTHER_14}"}, mode=Mode.STRICT)
@@ -461,7 +461,7 @@ def test_royale_a_player_with_two_dead_hands_is_out_and_the_others_play_on() -> 
     state = royale({0: f"{JUNK_14} {OTHER_14}"}, mode=Mode.STRICT, players=3)
     act(state, 0, "declare 1")
     act(state, 0, "declare 2")
-    assert state.seats[0].dead and state.round == 0 and state.events == []
+    assert state.seats[0].dead and state.round == 0 and state.payments == []
     act(state, 0, "discard 9B")  # with tiles left, a discard ends the turn (SMJ-19)
     while state.step is Step.CLAIMS:
         act(state, state.current_players()[0], "pass")
@@ -527,8 +527,8 @@ def test_royale_mah_jongg_goes_to_a_double_first_then_nearest_the_discarder() ->
 def test_scores_add_up_over_games_and_the_lower_pays_the_difference() -> None:
     record, state = play_match(game("siamese", 2), 7, ["greedy"], check=True)
     assert record.violations == [] and state.round == 4
-    assert state.scores == [sum(e.amount for e in state.events if e.payee == s) -
-                            sum(e.amount for e in state.events if e.payer == s) for s in (0, 1)]
+    assert state.scores == [sum(e.amount for e in state.payments if e.payee == s) -
+                            sum(e.amount for e in state.payments if e.payer == s) for s in (0, 1)]
     low, high = sorted(state.scores)
     payouts = state.payouts()
     assert payouts is not None and sorted(payouts) == [-(high - low), high - low]
@@ -708,11 +708,11 @@ def test_the_greedy_agent_pledges_when_the_deal_is_one_tile_from_atomic_cat() ->
     far = rigged(game("siamese", 2), {0: f"{OTHER_14} {JUNK_13}", 1: f"{JUNK_14} {JUNK_13}"})
     for state, pledges in ((near, True), (far, False)):
         agent = GreedyAgent(0, 0)
-        vote = agent.act(state, 0, state.legal_actions(0))
+        vote = agent.act(state.observe(0), state.legal_actions(0))
         assert vote.text(state.spec.deck) == ("vote yes" if pledges else "vote no")
         state.apply(0, vote)
         act(state, 1, "vote no")
         while state.step is Step.PASSING:
-            state.apply(0, agent.act(state, 0, state.legal_actions(0)))
+            state.apply(0, agent.act(state.observe(0), state.legal_actions(0)))
         assert sorted(state.spec.deck.codes(state.seats[0].aside)) == \
             (sorted(ATOMIC_ASIDE.split()) if pledges else [])

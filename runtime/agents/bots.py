@@ -6,18 +6,24 @@ from __future__ import annotations
 from collections import Counter
 from typing import Protocol
 
-from jongg.runtime.agents.racks import RackPlanner
+from jongg.runtime.agents.planner import RackPlanner
 from jongg.runtime.game.actions import Action
+from jongg.runtime.game.chance import derived_rng
+from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.spec import Pledge
-from jongg.runtime.game.state import Mode, State, Step, derived_rng
+from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import pool_tiles
+from jongg.runtime.memo import Memo
 
 
 class Agent(Protocol):
+    """Who chooses a seat's actions: from what the seat may see (its
+    Observation, with the variant's rules and card) and its legal actions."""
+
     name: str
 
-    def act(self, state: State, seat: int, legal: list[Action]) -> Action: ...
+    def act(self, seen: Observation, legal: list[Action]) -> Action: ...
 
 
 class RandomAgent:
@@ -30,11 +36,12 @@ class RandomAgent:
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
 
-    def act(self, state: State, seat: int, legal: list[Action]) -> Action:
-        if state.mode is Mode.GUARDED:
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        if seen.rules.mode is Mode.GUARDED:
+            claims = seen.rules.spec.claims
             for action in legal:
                 if action.verb == "declare" or (action.verb == "claim" and not action.tiles
-                                                and state.spec.claims.kind(action.claim).mahjong):
+                                                and claims.kind(action.claim).mahjong):
                     return action
         return legal[self.rng.randrange(len(legal))]
 
@@ -53,103 +60,91 @@ class GreedyAgent:
     never passes blind, offers nothing in a courtesy pass, votes no.
     Between equally near hands it parts with a tile held alone first; the
     remaining ties go by the seed. With several racks it plans them all at
-    once (runtime/agents/racks.py) and plays by the plan."""
+    once (runtime/agents/planner.py) and plays by the plan."""
 
     name = "greedy"
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self._memo: dict[Hand, Nearness] = {}
+        self._nearness: Memo[Hand, Nearness] = Memo(20_000)
         self.planner = RackPlanner()
 
-    def nearness(self, state: State, hand: Hand) -> Nearness:
-        known = self._memo.get(hand)
-        if known is None:
-            lines = state.matcher.card.lines
-            away = [lines[li].size - s for li, s, _ in
-                    state.matcher.scores(hand, open_hands=state.spec.open_hands)]
-            best = min(away, default=FAR[0])
-            known = (best, -away.count(best))
-            if len(self._memo) > 20_000:
-                self._memo.clear()
-            self._memo[hand] = known
-        return known
+    def nearness(self, seen: Observation, hand: Hand) -> Nearness:
+        def measure() -> Nearness:
+            away = [a for a, _, _ in seen.rules.nearest(hand)]
+            best = away[0] if away else FAR[0]
+            return best, -away.count(best)
 
-    def _wins(self, state: State, seat: int, tile: int | None) -> bool:
+        return self._nearness.get(hand, measure)
+
+    @staticmethod
+    def _hand(seen: Observation) -> Hand:
+        """The seat's one hand: its concealed tiles and every exposure."""
+        return Hand(seen.me.concealed(), tuple(e.tiles for e in seen.me.exposures))
+
+    def _wins(self, seen: Observation, tile: int | None) -> bool:
         """Whether the hand (with `tile` added) completes a line."""
-        me = state.seats[seat]
-        concealed = me.concealed() if tile is None else tuple(sorted((*me.concealed(), tile)))
-        hand = Hand(concealed, tuple(e.tiles for e in me.exposures))
-        return state.matcher.is_complete(hand, open_hands=state.spec.open_hands) is not None
+        hand = self._hand(seen)
+        return seen.rules.completes(hand if tile is None else hand.plus(tile))
 
-    def _without(self, state: State, seat: int, tile: int) -> Hand:
-        me = state.seats[seat]
-        concealed = list(me.concealed())
-        concealed.remove(tile)
-        return Hand(tuple(concealed), tuple(e.tiles for e in me.exposures))
+    def _without(self, seen: Observation, tile: int) -> Hand:
+        return self._hand(seen).minus(tile)
 
-    def _best(self, state: State, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
+    def _best(self, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
         top = min(n for n, _ in scored)
         choices = [a for n, a in scored if n == top]
         return choices[self.rng.randrange(len(choices))]
 
-    def act(self, state: State, seat: int, legal: list[Action]) -> Action:
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
         verbs = {a.verb for a in legal}
-        phase = state.phase if state.step in (Step.VOTING, Step.PASSING) else None
-        if isinstance(phase, Pledge):
-            return self._pledge(state, seat, phase, legal)
-        if state.spec.racks > 1:
-            return self._act_racks(state, seat, legal)
+        spec = seen.rules.spec
+        if isinstance(seen.phase, Pledge) and seen.step in ("voting", "passing"):
+            return self._pledge(seen, seen.phase, legal)
+        if spec.racks > 1:
+            return self._act_racks(seen, legal)
         for action in legal:  # a win, and only a true one (strict mode offers false ones)
-            if action.verb == "declare" and self._wins(state, seat, None):
+            if action.verb == "declare" and self._wins(seen, None):
                 return action
             if action.verb == "claim" and not action.tiles and \
-                    state.spec.claims.kind(action.claim).mahjong and state.discard is not None \
-                    and self._wins(state, seat, state.discard[1]):
+                    spec.claims.kind(action.claim).mahjong and seen.discard is not None \
+                    and self._wins(seen, seen.discard[1]):
                 return action
         if "vote" in verbs:
             return next(a for a in legal if a.verb == "vote" and a.number == 0)
         if verbs <= {"offer", "blind"}:
             return min(legal, key=lambda a: a.number)
         if "claim" in verbs:
-            return self._claim(state, seat, legal)
+            return self._claim(seen, legal)
         exchanges = [a for a in legal if a.verb == "exchange"]
         if exchanges:
-            now = self.nearness(state, state.seats[seat].hand())
+            now = self.nearness(seen, seen.me.hand())
             for action in exchanges:
-                if self._after_exchange(state, seat, action) <= now:
+                if self._after_exchange(seen, action) <= now:
                     return action
         moves = [a for a in legal if a.verb in ("discard", "pass") and a.tile >= 0]
         if not moves:
             return legal[self.rng.randrange(len(legal))]
-        counts = state.seats[seat].counts
+        counts = seen.me.counts
         # between equally near hands, part with a tile held alone before one of a group
-        return self._best(state, [((*self.nearness(state, self._without(state, seat, a.tile)),
-                                    counts[a.tile]), a) for a in moves])
+        return self._best([((*self.nearness(seen, self._without(seen, a.tile)),
+                             counts[a.tile]), a) for a in moves])
 
-    def _after_exchange(self, state: State, seat: int, action: Action) -> Nearness:
-        me = state.seats[seat]
-        concealed = list(me.concealed())
-        concealed.remove(action.tile)
-        concealed.append(state.joker if state.joker is not None else action.tile)
-        return self.nearness(state, Hand(tuple(sorted(concealed)),
-                                         tuple(e.tiles for e in me.exposures)))
+    def _after_exchange(self, seen: Observation, action: Action) -> Nearness:
+        joker = seen.rules.joker
+        given = self._without(seen, action.tile)
+        return self.nearness(seen, given.plus(joker if joker is not None else action.tile))
 
-    def _claim(self, state: State, seat: int, legal: list[Action]) -> Action:
+    def _claim(self, seen: Observation, legal: list[Action]) -> Action:
         """Claim a set when the hand with it is nearer a line than without."""
-        assert state.discard is not None
-        tile = state.discard[1]
-        me = state.seats[seat]
-        now = self.nearness(state, me.hand())
+        assert seen.discard is not None
+        tile = seen.discard[1]
+        me = seen.me
+        now = self.nearness(seen, me.hand())
         best, chosen = now, next(a for a in legal if a.verb == "pass")
         for action in legal:
             if action.verb != "claim" or not action.tiles:
                 continue
-            concealed = list(me.concealed())
-            for t in action.tiles:
-                concealed.remove(t)
-            exposed = (*(e.tiles for e in me.exposures), tuple(sorted((tile, *action.tiles))))
-            after = self.nearness(state, Hand(tuple(concealed), exposed))
+            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
             if after[0] < best[0]:
                 best, chosen = after, action
         return chosen
@@ -157,52 +152,51 @@ class GreedyAgent:
 
     # -- several racks --------------------------------------------------------
 
-    def _pledge(self, state: State, seat: int, phase: Pledge, legal: list[Action]) -> Action:
+    def _pledge(self, seen: Observation, phase: Pledge, legal: list[Action]) -> Action:
         """Pledge a rack when the dealt tiles hold all but one of a pledged
         line (the last must be drawn or claimed), and set those tiles aside."""
-        me = state.seats[seat]
+        me = seen.me
+        rules = seen.rules
         pool = tuple(sorted((*me.concealed(), *me.outgoing)))
-        card = state.matcher.card
-        near = [(card.lines[li].size - s, li, v) for li, s, v in
-                state.matcher.scores(Hand(pool), open_hands=state.spec.open_hands)
-                if phase.flag in card.lines[li].flags]
-        best = min(near, default=None)
-        if state.step is Step.VOTING:
+        lines = rules.lines
+        near = [n for n in rules.nearest(Hand(pool)) if phase.flag in lines[n[1]].flags]
+        best = near[0] if near else None
+        if seen.step == "voting":
             return next(a for a in legal if a.number == int(best is not None and best[0] <= 1))
         wanted: Counter[int] = Counter()
         if best is not None:
-            groups = state.matcher.explain(Hand(pool), card.lines[best[1]], best[2])
-            wanted = Counter(pool_tiles(state.spec.deck, groups))
+            groups = rules.judge.explain(Hand(pool), lines[best[1]], best[2])
+            wanted = Counter(pool_tiles(rules.deck, groups))
         wanted -= Counter(me.outgoing)
         for action in legal:  # the line's tiles first, then any
             if wanted[action.tile]:
                 return action
         return legal[0]
 
-    def _act_racks(self, state: State, seat: int, legal: list[Action]) -> Action:
-        me = state.seats[seat]
+    def _act_racks(self, seen: Observation, legal: list[Action]) -> Action:
+        me = seen.me
+        joker = seen.rules.joker
         pool = me.concealed()
         declares = [a for a in legal if a.verb == "declare" and a.claim]  # true ones only
         if declares:  # declare the Mah Jongg that leaves the other racks best placed
-            return min(declares, key=lambda a: self._after_declare(state, seat, a))
-        if state.discard is not None and any(a.verb == "claim" for a in legal):
-            return self._claim_racks(state, seat, legal)
-        plan = self.planner.plan(state, seat, pool)
+            return min(declares, key=lambda a: self._after_declare(seen, a))
+        if seen.discard is not None and any(a.verb == "claim" for a in legal):
+            return self._claim_racks(seen, legal)
+        plan = self.planner.plan(seen, pool)
         for action in (a for a in legal if a.verb == "exchange"):
             after = list(pool)
             after.remove(action.tile)
-            after.append(state.joker if state.joker is not None else action.tile)
-            if self.planner.plan(state, seat, tuple(sorted(after))).away <= plan.away:
+            after.append(joker if joker is not None else action.tile)
+            if self.planner.plan(seen, tuple(sorted(after))).away <= plan.away:
                 return action
         discards = [a for a in legal if a.verb == "discard"]
         if not discards:
             return legal[self.rng.randrange(len(legal))]
         spare = [a for a in discards if me.counts[a.tile] > plan.reserved[a.tile]]
         if spare:  # a tile the plan does not use: a joker last, a single first
-            return self._best(state, [((a.tile == state.joker, me.counts[a.tile]), a)
-                                      for a in spare])
-        return self._best(state, [((self.planner.plan(state, seat, self._less(pool, a.tile))
-                                    .away,), a) for a in discards])
+            return self._best([((a.tile == joker, me.counts[a.tile]), a) for a in spare])
+        return self._best([((self.planner.plan(seen, self._less(pool, a.tile)).away,), a)
+                           for a in discards])
 
     @staticmethod
     def _less(pool: tuple[int, ...], tile: int) -> tuple[int, ...]:
@@ -210,31 +204,33 @@ class GreedyAgent:
         rest.remove(tile)
         return tuple(rest)
 
-    def _after_declare(self, state: State, seat: int, action: Action) -> tuple[int, int]:
-        line = state.matcher.card.line(action.claim)
-        me = state.seats[seat]
+    def _after_declare(self, seen: Observation, action: Action) -> tuple[int, int]:
+        line = seen.rules.judge.card.line(action.claim)
+        me = seen.me
         rest = list(me.concealed())
-        for t in state.declaration_takes(seat, action.number, action.claim):
+        for t in seen.declaration_takes(action.number, action.claim):
             rest.remove(t)
         others = {r: me.hand(r).exposures for r in me.live_racks() if r != action.number}
-        plan = self.planner._chain(state, seat, list(others),
-                                   state.spec.wins_needed - me.mahjongs - 1, Counter(rest),
-                                   others, 1)
+        plan = self.planner.chain(seen, list(others),
+                                  seen.rules.spec.wins_needed - me.mahjongs - 1, Counter(rest),
+                                  others, 1)
         return plan.away, -(line.value or 0)
 
-    def _claim_racks(self, state: State, seat: int, legal: list[Action]) -> Action:
+    def _claim_racks(self, seen: Observation, legal: list[Action]) -> Action:
         """Claim Mah Jongg when it is true; a set when the plan wants the
         discard on that rack and the plan with the set exposed is nearer."""
-        assert state.discard is not None
-        tile = state.discard[1]
+        assert seen.discard is not None
+        tile = seen.discard[1]
+        claims = seen.rules.spec.claims
         for action in legal:
-            if action.verb == "claim" and not action.tiles and \
-                    state.wins_with(seat, tile, state.spec.claims.kind(action.claim)):
-                return action
-        me = state.seats[seat]
+            if action.verb == "claim" and not action.tiles:
+                kind = claims.kind(action.claim)
+                if kind.mahjong and seen.wins_with(tile, kind.mahjongs):
+                    return action
+        me = seen.me
         pool = me.concealed()
-        plan = self.planner.plan(state, seat, pool)
-        code = state.spec.deck.code(tile)
+        plan = self.planner.plan(seen, pool)
+        code = seen.rules.deck.code(tile)
         best, chosen = plan.away, next(a for a in legal if a.verb == "pass")
         for action in legal:
             if action.verb != "claim" or not action.tiles or \
@@ -245,11 +241,7 @@ class GreedyAgent:
                 rest.remove(t)
             exposures = {r: me.hand(r).exposures for r in me.live_racks()}
             exposures[action.number] += (tuple(sorted((tile, *action.tiles))),)
-            after = self.planner.plan(state, seat, tuple(rest), exposures).away
+            after = self.planner.plan(seen, tuple(rest), exposures).away
             if after < best:
                 best, chosen = after, action
         return chosen
-
-
-AGENTS: dict[str, type[RandomAgent] | type[GreedyAgent]] = {"random": RandomAgent,
-                                                            "greedy": GreedyAgent}

@@ -21,12 +21,12 @@ person types:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from jongg.runtime.tiles import Deck, TileError, parse_tiles
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Action:
     verb: str
     tile: int = -1
@@ -34,6 +34,14 @@ class Action:
     claim: str = ""
     target: tuple[int, int] = (-1, -1)  # (seat, exposure) of an exchange
     number: int = 0  # a rack, a vote (1 yes, 0 no), an offer
+    # the deck its tiles are of, when known: only to show it (not compared)
+    deck: Deck | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        if self.deck is not None:
+            return f"Action({self.text(self.deck)!r})"
+        return (f"Action(verb={self.verb!r}, tile={self.tile}, tiles={self.tiles}, "
+                f"claim={self.claim!r}, target={self.target}, number={self.number})")
 
     def text(self, deck: Deck) -> str:
         verb = self.verb
@@ -60,7 +68,11 @@ def parse_action(deck: Deck, text: str) -> Action:
     if not words:
         raise ValueError("an empty action")
     verb, rest = words[0].lower(), words[1:]
+    found = _parse(deck, text, verb, rest)
+    return replace(found, deck=deck)
 
+
+def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
     def tile(word: str) -> int:
         return parse_tiles(deck, word, what=verb)[0]
 

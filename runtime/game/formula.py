@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from jongg.runtime.errors import JonggError
+
 # A node: ("number", n) | ("fact", name) | ("not", x) | ("negate", x)
 # | ("and", a, b) | ("or", a, b) | ("cond", test, then, else)
 # | ("compare", op, a, b) | ("binary", op, a, b) | ("call", name, args)
@@ -28,7 +30,7 @@ _BINARY: dict[str, Callable[[int, int], int]] = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
 
 
-class FormulaError(ValueError):
+class FormulaError(JonggError, ValueError):
     """A fact missing at evaluation: the formula names it, the round has not."""
 
 

@@ -32,7 +32,7 @@ def violations(state: State) -> list[str]:
     found.extend(_hand_sizes(state))
     assert spec.match is not None
     expected = [spec.match.start] * spec.players
-    for event in state.events:
+    for event in state.payments:
         if event.payer != BANK:
             expected[event.payer] -= event.amount
         if event.payee != BANK:

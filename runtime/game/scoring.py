@@ -14,6 +14,18 @@ from jongg.runtime.game.spec import Debt, GameSpec, Payment
 
 BANK = -1  # the payer of awards nobody pays, the payee of penalties nobody receives
 
+# The facts each kind of formula may read: the compiler checks formulas
+# against these names, and the functions below give exactly these (plus a
+# winning hand's held_<tag> and flagged_<flag> facts).
+WIN_FACTS = ("self_drawn", "jokerless", "value", "concealed", "exposures", "winner_is_dealer",
+             "winner_position", "payer_is_dealer", "payer_is_discarder", "players", "round")
+# A Mah Jongg's facts with several racks: is it of the winning turn, how many
+# the seat declared that turn, does its line admit jokers (not singles and pairs)
+MAHJONG_FACTS = ("winning", "together", "jokers_allowed", "racks")
+WALL_FACTS = ("players", "round", "receiver_is_dealer")
+DEAD_FACTS = ("exposed_value", "lowest_value", "players", "round", "racks")
+MATCH_FACTS = ("rounds", "players", "lowest", "highest")
+
 
 @dataclass(frozen=True, slots=True)
 class Facts:
@@ -121,7 +133,22 @@ def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None, scores: list[int]
                 pay(BANK, payee, amount, payment)
         return pay.events
     assert facts is not None
-    base = {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
+    base = win_facts(spec, end, facts, winning, together)
+    for payment in spec.scoring.win if payments is None else payments:
+        for payer in _payers(payment, end, players):
+            amount = payment.amount(base | {"payer_is_dealer": payer == end.dealer,
+                                            "payer_is_discarder": payer == end.discarder})
+            for payee in _payees(payment, end, players):
+                pay(payer, payee, amount, payment)
+    return pay.events
+
+
+def win_facts(spec: GameSpec, end: RoundEnd, facts: Facts, winning: bool = True,
+              together: int = 1) -> dict[str, Any]:
+    """A winning hand's facts (WIN_FACTS and MAHJONG_FACTS, less the payer's)."""
+    players = spec.players
+    assert end.winner is not None
+    return {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
             "concealed": facts.concealed, "exposures": facts.exposures,
             "winner_is_dealer": end.winner == end.dealer, "players": players,
             # the winner's seat counted from the dealer's: 0 the dealer, 1 the next...
@@ -130,13 +157,20 @@ def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None, scores: list[int]
             "jokers_allowed": facts.jokers_allowed, "racks": spec.racks,
             **{f"flagged_{f.replace('-', '_')}": f in facts.flags for f in spec.flags},
             **dict(facts.held)}
-    for payment in spec.scoring.win if payments is None else payments:
-        for payer in _payers(payment, end, players):
-            amount = payment.amount(base | {"payer_is_dealer": payer == end.dealer,
-                                            "payer_is_discarder": payer == end.discarder})
-            for payee in _payees(payment, end, players):
-                pay(payer, payee, amount, payment)
-    return pay.events
+
+
+def match_facts(spec: GameSpec, rounds: int, scores: list[int]) -> dict[str, int]:
+    """What match.end reads (MATCH_FACTS)."""
+    return {"rounds": rounds, "players": spec.players, "lowest": min(scores),
+            "highest": max(scores)}
+
+
+def dead_facts(spec: GameSpec, round_: int, exposed_value: int, lowest_value: int
+               ) -> dict[str, int]:
+    """What scoring.dead reads (DEAD_FACTS): the best Mah Jongg exposed by
+    another seat, and the card's lowest value."""
+    return {"exposed_value": exposed_value, "lowest_value": lowest_value,
+            "players": spec.players, "round": round_, "racks": spec.racks}
 
 
 def settle_dead(spec: GameSpec, round_: int, seat: int, facts: dict[str, int],

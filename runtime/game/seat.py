@@ -3,6 +3,7 @@ declared Mah Jonggs, its discards, and the marks of its mistakes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jongg.runtime.game.spec import Pledge
@@ -18,19 +19,16 @@ class Exposure:
     killed: bool = False  # the exposure that made its rack's hand dead: its jokers stay (SMJ-21)
 
 
-@dataclass
-class Seat:
-    counts: list[int]  # concealed tiles by kind
-    exposures: list[Exposure] = field(default_factory=list)
-    discards: list[int] = field(default_factory=list)
-    dead: bool = False
-    skips: int = 0
-    outgoing: list[int] = field(default_factory=list)  # tiles chosen for a pass
-    # Several racks (Siamese): the concealed tiles are one pool every rack
-    # draws on; each exposure, and each declared Mah Jongg, belongs to one rack.
-    rack_dead: list[bool] = field(default_factory=lambda: [False])
-    pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
-    aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+class SeatQueries:
+    """What can be read off a seat: shared by the State's seats and a
+    player's own view of its seat."""
+
+    counts: Sequence[int]  # concealed tiles by kind
+    exposures: Sequence[Exposure]
+    rack_dead: Sequence[bool]
+    pledged: Pledge | None
+    aside: Sequence[int]
+    outgoing: Sequence[int]
 
     @property
     def pledge(self) -> int:
@@ -65,3 +63,25 @@ class Seat:
     def in_hand(self) -> int:
         """Concealed tiles, those chosen for a pass or set aside included."""
         return sum(self.counts) + len(self.outgoing) + len(self.aside)
+
+
+@dataclass
+class Seat(SeatQueries):
+    """A seat in play; only the State changes it."""
+
+    counts: list[int]  # concealed tiles by kind
+    exposures: list[Exposure] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    dead: bool = False
+    skips: int = 0
+    outgoing: list[int] = field(default_factory=list)  # tiles chosen for a pass
+    # Several racks (Siamese): the concealed tiles are one pool every rack
+    # draws on; each exposure, and each declared Mah Jongg, belongs to one rack.
+    rack_dead: list[bool] = field(default_factory=lambda: [False])
+    pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
+    aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+
+    def copy(self) -> Seat:
+        return Seat(list(self.counts), list(self.exposures), list(self.discards), self.dead,
+                    self.skips, list(self.outgoing), list(self.rack_dead), self.pledged,
+                    list(self.aside))

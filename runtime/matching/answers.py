@@ -32,6 +32,13 @@ class Nearness:
     def filling(self) -> tuple[tuple[Slot, ...], ...]:
         raise NotImplementedError
 
+    def __repr__(self) -> str:
+        line = getattr(self, "line", None)
+        name = getattr(line, "id", "?")
+        if self.tiles_away == 0:
+            return f"<{name}: complete>"
+        return f"<{name}: {self.tiles_away} away, missing {' '.join(self.missing)}>"
+
     @property
     def complete(self) -> bool:
         return self.tiles_away == 0

@@ -152,10 +152,10 @@ def _rows(shape: Shape, finals: list[State], profiles: np.ndarray, profile: np.n
     # (profile, offset) pairs as one code each, numbered without a sort
     span = int(offset.max()) + 1
     code = (profile + 1) * span + offset
-    used = np.zeros((len(profiles) + 1) * span, dtype=bool)
-    used[code] = True
-    codes = np.flatnonzero(used)
-    number = np.cumsum(used) - 1
+    occurs = np.zeros((len(profiles) + 1) * span, dtype=bool)
+    occurs[code] = True
+    codes = np.flatnonzero(occurs)
+    number = np.cumsum(occurs) - 1
     profile_of, offset_of = codes // span - 1, codes % span
     values = np.where(last[profile_of] > _GONE // 2, last[profile_of] + offset_of[:, None],
                       IMPOSSIBLE).astype(np.int16)

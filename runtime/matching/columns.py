@@ -15,8 +15,8 @@ from functools import cached_property
 import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
+from jongg.runtime.matching.building import IMPOSSIBLE
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
-from jongg.runtime.matching.tables import IMPOSSIBLE
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
@@ -158,7 +158,9 @@ class Columns:
         summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
             axis=0, dtype=np.int16)
         naturals = summed[: self.count]
-        return np.minimum(naturals + jokers, naturals + summed[self.count:] + self._base)
+        filled: np.ndarray = np.minimum(naturals + jokers,
+                                        naturals + summed[self.count:] + self._base)
+        return filled
 
     def best(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per line with columns (along the last axis): the best score and the
@@ -368,7 +370,8 @@ class Columns:
         width = int(rank.max()) + 1 if len(rank) else 1
         rows = np.full((len(counts), width), len(self._dense) - 1, dtype=np.intp)  # zero row
         rows[owner, rank] = self._row_of_array[kind] + counts[owner, kind] - 1
-        return self._dense[rows].sum(axis=1, dtype=np.int16)
+        summed: np.ndarray = self._dense[rows].sum(axis=1, dtype=np.int16)
+        return summed
 
     def _small(self, counts: np.ndarray) -> np.ndarray:
         """For a small table: per kind the columns hold, its rows by count
@@ -398,10 +401,13 @@ class Columns:
                ) -> np.ndarray:
         naturals = summed[:, : self.count]
         room = summed[:, self.count:] + self._base
+        with_jokers = naturals + jokers[:, None].astype(np.int16)
         if seat is None:
-            return np.minimum(naturals + jokers[:, None].astype(np.int16), naturals + room)
-        return np.minimum(naturals + jokers[:, None].astype(np.int16),
-                          naturals + room + seat.room) + (seat.size + seat.barred)
+            filled: np.ndarray = np.minimum(with_jokers, naturals + room)
+            return filled
+        seated: np.ndarray = np.minimum(with_jokers, naturals + room + seat.room) + \
+            (seat.size + seat.barred)
+        return seated
 
     def may_complete(self, counts: np.ndarray) -> np.ndarray:
         """Which hands (counts) hold only kinds some column holds: no other
@@ -411,7 +417,8 @@ class Columns:
             return np.ones(len(counts), dtype=bool)
         powers = np.uint64(1) << np.arange(counts.shape[1], dtype=np.uint64)
         held = np.bitwise_or.reduce(np.where(counts > 0, powers, np.uint64(0)), axis=1)
-        return ((held[:, None] & ~supports[None, :]) == 0).any(axis=1)
+        able: np.ndarray = ((held[:, None] & ~supports[None, :]) == 0).any(axis=1)
+        return able
 
     @cached_property
     def _supports(self) -> np.ndarray | None:

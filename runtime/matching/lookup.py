@@ -230,6 +230,21 @@ def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
     # per line: per component, every key's row, and the rows (naturals by share
     # of the groups, or by variation: what the component's tiles fill)
     per_line: list[tuple[int, list[np.ndarray], list[np.ndarray], object]] = []
+    if any(comp.radix ** len(comp.kinds) > BUDGET for comp in components):
+        return None  # a key per count vector would not fit (a deck of many copies)
+    # what can be told without building anything first: a card the lookups
+    # cannot serve is found out in a blink, not after seconds of tables
+    concrete: dict[int, list[int]] = {}
+    for li in range(len(card.lines)):
+        if li in structural:
+            plans = structural[li]
+            if len(plans) != 1 or plans[0].groups or plans[0].shape not in programme.shape_tables:
+                return None
+            continue
+        cols = _concrete_columns(columns, li, components)
+        if cols is None:
+            return None
+        concrete[li] = cols
     sums: dict[tuple[int, int], np.ndarray] = {}
     for comp in components:
         if (len(comp.kinds), comp.copies) not in sums:
@@ -237,14 +252,11 @@ def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
     held = [sums[len(c.kinds), c.copies] for c in components]
     for li in range(len(card.lines)):
         if li in structural:
-            plans = structural[li]
-            if len(plans) != 1 or plans[0].groups or plans[0].shape not in programme.shape_tables:
-                return None
-            tables = programme.shape_tables[plans[0].shape]
+            tables = programme.shape_tables[structural[li][0].shape]
             per_line.append((li, [t.index for t in tables.tables],
                              [t.rows for t in tables.tables], tables))
             continue
-        found = _concrete(columns, li, components)
+        found = _concrete(columns, concrete[li], components)
         if found is None:
             return None
         per_line.append((li, *found))
@@ -264,15 +276,16 @@ def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
         code_signs.append([_complete_shares(tables[ci], values[:, 1 + j], values[:, 0]).tolist()
                            for j, (_, _, tables, _) in enumerate(per_line)])
     folded = []
-    for j, (li, _, _, tables) in enumerate(per_line):
+    for j, (li, _, _, line_tables) in enumerate(per_line):
         rows_by_code = [line_rows[ci][j] for ci in range(len(components))]
-        if isinstance(tables, ShapeTables):
-            fold = tables.fold
+        if isinstance(line_tables, ShapeTables):
+            fold = line_tables.fold
             last = [(s << 16) | structural[li][0].variation for s in fold.flat_last]
             folded.append(Folded(li, rows_by_code, fold.flat_steps, fold.widths, last))
         else:
-            assert isinstance(tables, _ConcreteFold)
-            folded.append(Folded(li, rows_by_code, tables.steps, tables.widths, tables.last))
+            assert isinstance(line_tables, _ConcreteFold)
+            folded.append(Folded(li, rows_by_code, line_tables.steps, line_tables.widths,
+                                 line_tables.last))
     for ci in range(len(components)):
         code_signs[ci].append(held_of[ci])  # and the tiles held, to refuse a kind held too often
     complete = _complete_fold(card, per_line, code_signs, structural, key_codes)
@@ -338,7 +351,8 @@ def _complete_shares(rows: np.ndarray, row: np.ndarray, held: np.ndarray) -> np.
     """Per (row, tiles held) pair, as bits, the shares of the groups (or the
     variations) whose naturals are every tile held."""
     bits = 1 << np.arange(rows.shape[1], dtype=np.int64)
-    return ((rows[row] == held[:, None]) * bits).sum(axis=1)
+    shares: np.ndarray = ((rows[row] == held[:, None]) * bits).sum(axis=1)
+    return shares
 
 
 @dataclass(frozen=True)
@@ -348,22 +362,32 @@ class _ConcreteFold:
     last: list[int]
 
 
-def _concrete(columns: Columns, li: int, components: Sequence[Component]
+def _concrete_columns(columns: Columns, li: int, components: Sequence[Component]
+                      ) -> list[int] | None:
+    """A concrete line's columns, or None when its rows could not be worked
+    out within BUDGET: free groups, too many variations for bits, or too
+    many kinds of a component in use."""
+    cols = [c for c in range(columns.count) if columns.column_line[c] == li]
+    if not cols or len(cols) != len(columns.card.lines[li].variations) or len(cols) > 60:
+        return None
+    for comp in components:
+        used = sum(bool(columns.naturals(k, cols).any()) for k in comp.kinds)
+        if comp.radix ** used * len(cols) > BUDGET:
+            return None
+    return cols
+
+
+def _concrete(columns: Columns, cols: list[int], components: Sequence[Component]
               ) -> tuple[list[np.ndarray], list[np.ndarray], _ConcreteFold] | None:
     """A concrete line's rows per component (the naturals each variation
     gets from the component's tiles): every key's row, the rows, and the
     line's fold. Worked out over the kinds the line uses, then spread over
     every key."""
-    cols = [c for c in range(columns.count) if columns.column_line[c] == li]
-    if not cols or len(cols) != len(columns.card.lines[li].variations) or len(cols) > 60:
-        return None  # free groups, or too many variations for bits
     rows_of: list[np.ndarray] = []
     tables: list[np.ndarray] = []
     for comp in components:
         n, radix = len(comp.kinds), comp.radix
         used = [i for i, k in enumerate(comp.kinds) if columns.naturals(k, cols).any()]
-        if radix ** len(used) * len(cols) > BUDGET:
-            return None
         sub = np.zeros((radix ** len(used), len(cols)), dtype=np.int16)
         rest = np.arange(len(sub))
         for i in reversed(used):

@@ -8,7 +8,7 @@ docs/matcher.md tells how they work):
   on, go through the structural programme (runtime/matching/plans.py).
 
 Scores are slots filled; tiles away = line size - best score. Ties: line
-order, then variation order (DESIGN.md).
+order, then variation order (docs/matcher.md).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
     makes one per line in a single pass of C (tiles_away lists every line)."""
 
     __slots__ = ()
+    __repr__ = Nearness.__repr__  # in tile codes, not as a tuple
 
     def __new__(cls, line: Line, tiles_away: int, variation: int, matcher: Matcher,
                 hand: Hand) -> Match:
@@ -52,7 +53,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
         return self[0]
 
     @property
-    def tiles_away(self) -> int:
+    def tiles_away(self) -> int:  # type: ignore[override]  # read-only: a tuple's field
         return self[1]
 
     @property
@@ -65,9 +66,6 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
     @property
     def groups(self) -> tuple[tuple[Slot, ...], ...]:
         return self.filling()
-
-    def __repr__(self) -> str:
-        return f"Match(line={self[0].id!r}, tiles_away={self[1]}, variation={self[2]})"
 
 
 _match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
@@ -296,7 +294,7 @@ class Matcher:
                 answered = quick.complete(hand.concealed)
                 if answered is None:
                     return None
-                if answered is not False:
+                if isinstance(answered, tuple):
                     return _match((self.card.lines[answered[0]], 0, answered[1], self, hand))
         if hand.size != self.card.hand_size:
             return None

@@ -8,7 +8,7 @@ variation the best filling is exact by a simple argument: naturals go first
 to slots no joker may fill, then to joker slots, and jokers fill whatever
 joker slots remain.
 
-Words (DESIGN.md): tiles away = the line's size minus the most slots of any
+Words (docs/matcher.md): tiles away = the line's size minus the most slots of any
 variation, compatible with the hand's exposures, that the hand can fill.
 """
 
@@ -26,7 +26,7 @@ from jongg.runtime.matching.answers import ABSENT, Nearness, Slot
 from jongg.runtime.tiles import Category, Deck
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class LineMatch(Nearness):
     """How near a hand is to one line."""
 
@@ -115,7 +115,7 @@ def _fill(groups: Sequence[_Bound], counts: Counter[int], jokers: int, deck: Dec
         for tile, got in zip(group.tiles, row, strict=True):
             want = group.label or deck.code(tile)
             by = want if got == _EXPOSED else "J" if got == _JOKER else \
-                None if got is None else deck.code(got)
+                None if got is None else deck.code(int(got))
             out.append(Slot(want, by, group.jokers, exposed=got == _EXPOSED))
         rows.append(out)
     return _filled(slots), rows

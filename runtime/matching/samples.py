@@ -35,7 +35,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from jongg.runtime.card import Card, Line, Variation
-from jongg.runtime.matching.reference import Hand, _shapes
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching.reference import _shapes
 from jongg.runtime.tiles import Deck
 
 COMPLETE = 0.3

@@ -10,7 +10,7 @@ so it never enumerates bindings:
 - walking a component's kinds in order, the state is the runs still waiting
   for this kind and the next, and the free groups used so far;
 - at each kind the programme chooses at most one identical free group (free
-  identical groups are different tiles, DESIGN.md) and how many runs start.
+  identical groups are different tiles, docs/matcher.md) and how many runs start.
 
 Jokers make the score non-additive: a hand fills N slots with naturals and
 has room R for jokers, and scores N + min(J, R) = min(N + J, N + R). So every

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from jongg.runtime.matching import store
 from jongg.runtime.matching.building import IMPOSSIBLE, Progress, build, demands
 from jongg.runtime.matching.structure import Demand, Shape
 
@@ -151,10 +152,13 @@ class ShapeTables:
         acc = rows[0]
         for part in rows[1:-1]:
             acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
+        best: int
         if len(rows) == 1:
-            return max(acc[i] for i in self._within(demand)[0])
+            best = max(acc[i] for i in self._within(demand)[0])
+            return best
         part = rows[-1]
-        return max(acc[i] + part[j] for i, j in self._within(demand)[1])
+        best = max(acc[i] + part[j] for i, j in self._within(demand)[1])
+        return best
 
     def _within(self, demand: Demand) -> tuple[list[int], list[tuple[int, int]]]:
         """The shares inside `demand`, and the pairs of shares whose sum is."""
@@ -187,16 +191,16 @@ class ShapeTables:
         acc = rows[0].astype(np.intp)
         for step, row in zip(fold.steps, rows[1:-1], strict=False):
             acc = step[acc, row]
-        if len(rows) == 1:
-            return fold.last[acc, 0].astype(np.int32)
-        return fold.last[acc, rows[-1]].astype(np.int32)
+        best: np.ndarray = fold.last[acc, 0 if len(rows) == 1 else rows[-1]].astype(np.int32)
+        return best
 
 
 def as_list(values: np.ndarray) -> list[int]:
     """An array of small numbers as a list sharing one int object per value
     (tolist() would make one per entry past 256)."""
     if int(values.max(initial=0)) < 256:
-        return values.tolist()
+        small: list[int] = values.tolist()
+        return small
     pool = list(range(int(values.max()) + 1))
     return list(map(pool.__getitem__, values.tolist()))
 
@@ -234,31 +238,27 @@ def signature(comp: Component) -> Signature:
 def table_file(folder: Path, shape: Shape, sig: Signature) -> Path:
     n, copies, runs = sig
     key = f"{VERSION} {_code()} {shape!r} {n} {copies} {runs}"
-    return folder / f"shape-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
+    return folder / f"shape-{hashlib.sha256(key.encode()).hexdigest()[:24]}.table"
 
 
-def _read(path: Path, sig: Signature, width: int) -> Table | None:
-    """A kept table, or None when it is missing or damaged (built again)."""
+def _read(path: Path, sig: Signature, width: int, *, rebuild: bool) -> Table | None:
+    """A kept table, or None when it is missing or unsound (noted, and built
+    again when `rebuild`)."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            index, rows = data["index"], data["rows"]
-    except (OSError, ValueError, KeyError):
+        index, rows = store.load_arrays(path, "index", "rows")
+    except FileNotFoundError:
         return None
-    n, copies, _ = sig
-    if index.shape != ((copies + 1) ** n,) or rows.ndim != 2 or rows.shape[1] != width or \
-            index.dtype.kind != "u" or int(index.max(initial=0)) >= len(rows):
-        return None
-    return Table(index, rows)
-
-
-def _keep(path: Path, table: Table) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, index=table.index, rows=table.rows)
-        tmp.replace(path)
-    except OSError:
-        pass  # no place to keep it: it serves this run, and is built again next time
+    except (OSError, store.Damaged) as error:
+        reason = str(error)
+    else:
+        n, copies, _ = sig
+        if index.shape == ((copies + 1) ** n,) and rows.ndim == 2 and rows.shape[1] == width \
+                and index.dtype.kind == "u" and int(index.max(initial=0)) < len(rows):
+            return Table(index, rows)
+        reason = f"{path}: shaped {index.shape} and {rows.shape}, not a table of this shape"
+    store.notes.warning("%s; %s", reason, "building it again" if rebuild else
+                        "not used (run 'jongg compile' to build it again)")
+    return None
 
 
 def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | None, *,
@@ -272,7 +272,8 @@ def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | 
     found: dict[Signature, Table | None] = {}
     for sig in map(signature, components):
         if sig not in found:
-            found[sig] = _read(table_file(folder, shape, sig), sig, width) if folder else None
+            found[sig] = _read(table_file(folder, shape, sig), sig, width,
+                               rebuild=build_missing) if folder else None
     missing = [sig for sig, table in found.items() if table is None]
     if missing and not build_missing:
         return None, 0.0
@@ -287,10 +288,13 @@ def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | 
                 progress(base + layer, total)
 
         index, rows = build(shape, n, copies, runs, step)
-        table = found[sig] = Table(index, rows)
+        found[sig] = Table(index, rows)
         done += n
         if folder is not None:
-            _keep(table_file(folder, shape, sig), table)
+            try:
+                store.save_arrays(table_file(folder, shape, sig), index=index, rows=rows)
+            except OSError as error:  # no place to keep it: built again next time
+                store.notes.debug("not kept: %s", error.strerror or error)
     built = time.perf_counter() - begin if missing else 0.0
     tables = [found[signature(c)] for c in components]
     return ShapeTables(shape, components, [t for t in tables if t is not None]), built

@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING
 
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import pool_tiles
+from jongg.runtime.memo import Memo
 
 if TYPE_CHECKING:
-    from jongg.runtime.game.state import State
+    from jongg.runtime.game.view import Observation
 
 TOP_K = 3  # lines of the nearest rack tried as the plan's first choice
 
@@ -39,62 +40,56 @@ class RackPlanner:
     """Plans one seat's racks; hands seen before are remembered."""
 
     def __init__(self) -> None:
-        self._nearest: dict[tuple[Hand, frozenset[int] | None],
-                            list[tuple[int, int, int]]] = {}
+        self._nearest: Memo[tuple[Hand, frozenset[int] | None],
+                            list[tuple[int, int, int]]] = Memo(20_000)
 
-    def nearest(self, state: State, hand: Hand, k: int, allowed: frozenset[int] | None = None
-                ) -> list[tuple[int, int, int]]:
+    def nearest(self, seen: Observation, hand: Hand, k: int,
+                allowed: frozenset[int] | None = None) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of the hand's k nearest lines (of
         those `allowed`, when given)."""
-        known = self._nearest.get((hand, allowed))
-        if known is None:
-            lines = state.matcher.card.lines
-            known = sorted((lines[li].size - s, li, v) for li, s, v in
-                           state.matcher.scores(hand, open_hands=state.spec.open_hands)
-                           if allowed is None or li in allowed)[:TOP_K]
-            if len(self._nearest) > 20_000:
-                self._nearest.clear()
-            self._nearest[(hand, allowed)] = known
-        return known[:k]
+        return self._nearest.get((hand, allowed),
+                                 lambda: seen.rules.nearest(hand, allowed)[:TOP_K])[:k]
 
-    def plan(self, state: State, seat: int, pool: tuple[int, ...],
+    def plan(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> Plan:
         """The best plan for the seat's live racks with this pool (and, when
         given, these exposures by rack instead of the seat's own)."""
-        me = state.seats[seat]
+        me = seen.me
         racks = me.live_racks()
-        need = state.spec.wins_needed - me.mahjongs
+        need = seen.rules.spec.wins_needed - me.mahjongs
         if exposures is None:
             exposures = {r: me.hand(r).exposures for r in racks}
         if me.pledge in racks and need > 0:  # a pledged rack plays its tiles set aside
             aside = Hand(tuple(sorted(me.aside)))
-            near = self.nearest(state, aside, 1, state.allowed_lines(seat, me.pledge))
-            rest = self._chain(state, seat, [r for r in racks if r != me.pledge], need - 1,
-                               Counter(pool), exposures, TOP_K)
+            near = self.nearest(seen, aside, 1, seen.rules.allowed_lines(me, me.pledge))
+            rest = self.chain(seen, [r for r in racks if r != me.pledge], need - 1,
+                              Counter(pool), exposures, TOP_K)
             away = near[0][0] if near else FAR.away
             return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
                                            *rest.lines), rest.reserved, rest.missing)
-        return self._chain(state, seat, racks, need, Counter(pool), exposures, TOP_K)
+        return self.chain(seen, racks, need, Counter(pool), exposures, TOP_K)
 
-    def _chain(self, state: State, seat: int, racks: list[int], need: int, pool: Counter[int],
-               exposures: dict[int, tuple[tuple[int, ...], ...]], k: int) -> Plan:
+    def chain(self, seen: Observation, racks: list[int], need: int, pool: Counter[int],
+              exposures: dict[int, tuple[tuple[int, ...], ...]], k: int) -> Plan:
+        """The best chain of `need` racks' lines: the nearest options of
+        every rack, each taking its tiles, the next planned on what is left."""
         if need <= 0 or not racks:
             return Plan(0, ())
         concealed = tuple(sorted(pool.elements()))
         options = []
         for rack in racks:
-            allowed = state.allowed_lines(seat, rack)
-            for away, li, v in self.nearest(state, Hand(concealed, exposures[rack]), k, allowed):
+            allowed = seen.rules.allowed_lines(seen.me, rack)
+            for away, li, v in self.nearest(seen, Hand(concealed, exposures[rack]), k, allowed):
                 options.append((away, rack, li, v))
         options.sort()
         best = FAR
         for away, rack, li, v in options[:k]:
             hand = Hand(concealed, exposures[rack])
-            groups = state.matcher.explain(hand, state.matcher.card.lines[li], v)
-            taken = Counter(pool_tiles(state.spec.deck, groups))
+            groups = seen.rules.judge.explain(hand, seen.rules.lines[li], v)
+            taken = Counter(pool_tiles(seen.rules.deck, groups))
             missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
-            rest = self._chain(state, seat, [r for r in racks if r != rack], need - 1,
-                               pool - taken, exposures, 1)
+            rest = self.chain(seen, [r for r in racks if r != rack], need - 1,
+                              pool - taken, exposures, 1)
             if away + rest.away < best.away:
                 best = Plan(away + rest.away, ((rack, li), *rest.lines), taken + rest.reserved,
                             {rack: missing, **rest.missing})

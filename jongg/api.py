@@ -1,0 +1,154 @@
+"""The front door for Python: load a card, a variant or a game by name or
+path, read hands from text, match them, and play.
+
+    import jongg
+    card = jongg.load_card("sample")
+    hand = card.hand("F F 2B WD 2B 6B 2C 2C 2C 2C 2D 2D J", exposed=["6D 6D J"])
+    card.nearest(hand, 3)          # [<even-2: 3 away, missing F 2B 2B>, ...]
+    game = jongg.load_game("nymj", players=4)
+    state = game.new_match(seed=7)
+    state.apply(0, "discard R3")
+
+docs/api.md has the tour. Everything here is a thin layer over
+jongg.compiler (loading, checking, compiling into the cache) and
+jongg.runtime (matching, the game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from jongg.runtime.card import Line
+from jongg.runtime.game.game import Game
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching.matcher import Match, Matcher
+from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
+
+if TYPE_CHECKING:
+    from jongg.compiler.variant import Variant
+
+HandLike = Hand | str
+
+
+def parse_hand(deck: Deck, text: str, exposed: Iterable[str] = ()) -> Hand:
+    """A hand from tile codes: concealed tiles, and exposed groups each as a
+    string ("6D 6D J"); TileError names a code the deck does not have."""
+    hand = Hand(tuple(sorted(parse_tiles(deck, text, what="hand"))),
+                tuple(tuple(parse_tiles(deck, group, what="exposed")) for group in exposed))
+    check_supply(deck, [*hand.concealed, *(t for e in hand.exposures for t in e)],
+                 what="hand")
+    return hand
+
+
+class Card:
+    """A compiled hand card: its lines, its deck, and matching."""
+
+    def __init__(self, matcher: Matcher):
+        self.matcher = matcher
+        self.card = matcher.card
+        self.deck = matcher.deck
+
+    @property
+    def name(self) -> str:
+        return self.card.name
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return self.card.lines
+
+    def line(self, line_id: str) -> Line:
+        return self.card.line(line_id)
+
+    def hand(self, text: str, exposed: Iterable[str] = ()) -> Hand:
+        """A hand of this card's deck, from tile codes."""
+        return parse_hand(self.deck, text, exposed)
+
+    def _hand(self, hand: HandLike) -> Hand:
+        return self.hand(hand) if isinstance(hand, str) else hand
+
+    def show(self, hand: HandLike) -> str:
+        """A hand in tile codes: "1B 1B 2C J | 6D 6D J" (exposures after the bar)."""
+        h = self._hand(hand)
+        parts = [" ".join(self.deck.codes(h.concealed))]
+        parts += [" ".join(self.deck.codes(e)) for e in h.exposures]
+        return " | ".join(parts)
+
+    def match(self, hand: HandLike) -> list[Match]:
+        """The lines the hand completes, highest value first."""
+        return list(self.matcher.completions(self._hand(hand)))
+
+    def is_complete(self, hand: HandLike) -> Match | None:
+        """The best line the hand completes (highest value), or None."""
+        return self.matcher.is_complete(self._hand(hand))
+
+    def tiles_away(self, hand: HandLike) -> list[Match]:
+        """Every line the hand may still make, nearest first (ties: card order)."""
+        return list(self.matcher.tiles_away(self._hand(hand)))
+
+    def nearest(self, hand: HandLike, k: int = 5) -> list[Match]:
+        """The k nearest lines."""
+        return list(self.matcher.nearest(self._hand(hand), k))
+
+    def explain(self, hand: HandLike, line_id: str) -> str:
+        """How the hand fills the nearest variation of one line: J=x where a
+        joker stands for x, x^ exposed, (x) missing, (x?) missing where a
+        joker may go."""
+        h = self._hand(hand)
+        found = next((m for m in self.matcher.tiles_away(h) if m.line.id == line_id), None)
+        if found is None:
+            raise KeyError(f"the hand cannot make line {line_id!r} (its exposures rule it out)")
+        groups = []
+        for group in found.filling():
+            shown = []
+            for s in group:
+                if s.filled_by is None:
+                    shown.append(f"({s.want}?)" if s.joker_ok else f"({s.want})")
+                elif s.exposed:
+                    shown.append(f"{s.want}^")
+                elif s.filled_by == "J":
+                    shown.append(f"J={s.want}")
+                else:
+                    shown.append(s.filled_by)
+            groups.append(" ".join(shown))
+        return " | ".join(groups)
+
+    def __repr__(self) -> str:
+        variations = sum(len(line.variations) for line in self.lines)
+        return (f"<Card {self.name!r}: {len(self.lines)} lines, {variations} variations, "
+                f"deck {self.deck.name}>")
+
+
+def load_card(name: str, deck: str | None = None) -> Card:
+    """A shipped card by name ("sample") or a card file by path, compiled
+    (once: the matcher is kept in the user's cache). JonggError lists every
+    problem of a card that does not compile."""
+    from jongg.compiler import cache
+
+    return Card(cache.matcher(name, deck).matcher)
+
+
+def load_game(name: str, players: int | None = None) -> Game:
+    """A shipped variant by name ("nymj") or a variant file by path, compiled
+    for `players` (default: the variant's), with its card's matcher."""
+    from jongg.compiler.game import load_game as compile_game
+
+    return compile_game(name, players)
+
+
+def load_variant(name: str) -> Variant:
+    """A variant's deck and card (for any player count); see load_game to play it."""
+    from jongg.compiler.variant import load_variant as compile_variant
+
+    return compile_variant(name)
+
+
+def shipped(kind: str) -> Sequence[str]:
+    """The names of the shipped rulesets of a kind: "card", "deck" or "variant"."""
+    from jongg.compiler.registry import shipped as names
+
+    return names(kind)
+
+
+__all__ = ["Card", "Deck", "Hand", "Match", "TileError", "load_card", "load_game",
+           "load_variant", "parse_hand", "shipped"]

@@ -1,0 +1,185 @@
+"""The claim window: who may claim the latest discard and for what, and
+which claim the priority table grants.
+
+Every seat asked answers (claim or pass); `resolve` then ranks the valid
+claims and names the mistakes to penalise. Functions over the table's
+read-only view; the State applies the decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.racks import rack_hand
+from jongg.runtime.game.rules import TableView
+from jongg.runtime.game.spec import ClaimKind, Penalty
+from jongg.runtime.hand import Hand
+
+
+def claim_actions(view: TableView, seat: int) -> list[Action]:
+    """Pass, a Mah Jongg claim when true (any in strict mode), and every
+    exposure the seat could make with the discard."""
+    assert view.discard is not None
+    rules = view.rules
+    tile = view.discard[1]
+    actions = [rules.action("pass")]
+    for kind in rules.spec.claims.kinds:
+        if kind.mahjong and (rules.strict or wins_with(view, seat, tile, kind.mahjongs)):
+            actions.append(rules.action("claim", claim=kind.name))
+    sets = set_claims(view, seat, tile)
+    actions.extend(sets)
+    if rules.strict:  # a claim the hand cannot make
+        made = {a.claim for a in sets}
+        actions.extend(rules.action("claim", claim=k.name) for k in rules.spec.claims.kinds
+                       if not k.mahjong and k.name not in made)
+    return actions
+
+
+def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
+    """Every exposure the seat could make with the discard, as claims."""
+    rules = view.rules
+    spec = rules.spec
+    me = view.seats[seat]
+    counts = me.counts
+    joker = rules.joker
+    jokers = counts[joker] if joker is not None else 0
+    found: list[Action] = []
+    assert view.discard is not None
+    after = (view.discard[0] + spec.turn.direction) % spec.players
+    for kind in spec.claims.kinds:
+        if kind.mahjong or (kind.next_only and seat != after):
+            continue
+        options: list[tuple[int, ...]] = []
+        for size in kind.sizes:
+            need = size - 1
+            most = min(counts[tile], need)
+            least = max(0, need - (jokers if kind.jokers else 0))
+            for naturals in range(most, least - 1, -1):
+                options.append((tile,) * naturals + (joker,) * (need - naturals)
+                               if joker is not None else (tile,) * naturals)
+        if kind.runs:
+            for pair in run_partners(view, tile):
+                if all(counts[t] >= pair.count(t) for t in pair):
+                    options.append(pair)
+        fitting: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
+        for tiles in options:
+            for rack in me.live_racks():
+                if rack == me.pledge:
+                    continue  # a pledged rack takes no exposure
+                if spec.claims.exposure_must_fit and not misfit_offered(view):
+                    # racks with the same exposures (empty ones) fit alike
+                    key = (me.hand(rack).exposures, tiles)
+                    if key not in fitting:
+                        fitting[key] = fits(view, seat, tile, tiles, rack)
+                    if not fitting[key]:
+                        continue
+                found.append(rules.action("claim", claim=kind.name, tiles=tiles, number=rack))
+    return found
+
+
+def misfit_offered(view: TableView) -> bool:
+    """Strict mode with a penalty for it offers exposures no line can use."""
+    rules = view.rules
+    return rules.strict and rules.spec.penalties.misfit_exposure is not Penalty.NONE
+
+
+def run_partners(view: TableView, tile: int) -> list[tuple[int, int]]:
+    """The pairs of tiles that make a run with `tile` (a chow)."""
+    deck = view.rules.deck
+    kind = deck.kinds[tile]
+    suit = next((s for s in deck.suits if s.code == kind.suit), None)
+    if suit is None or not suit.ordered or kind.number is None:
+        return []
+    n = kind.number
+    out = []
+    for a, b in ((n - 2, n - 1), (n - 1, n + 1), (n + 1, n + 2)):
+        ka, kb = deck.suited(suit.code, a), deck.suited(suit.code, b)
+        if ka is not None and kb is not None:
+            out.append((ka.index, kb.index))
+    return out
+
+
+def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
+                 rack: int = 0) -> Hand:
+    """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
+    me = view.seats[seat]
+    return rack_hand(me, rack, me.concealed(), view.last_tile(seat)).exposing(tile, tiles)
+
+
+def fits(view: TableView, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> bool:
+    """Whether some line can still use the rack once this set is exposed on it."""
+    return view.rules.admits(exposed_hand(view, seat, tile, tiles, rack).exposures)
+
+
+def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
+    """Whether the discard completes the hand (with several racks: the racks
+    it completes, `mahjongs` of them at once)."""
+    if view.resting_away(seat) > 1:
+        return False
+    rules = view.rules
+    if rules.spec.racks == 1:
+        return rules.completes(view.seats[seat].hand().plus(tile))
+    return bool(view.claimable_racks(seat, tile, mahjongs))
+
+
+def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
+    """Whether a Mah Jongg claim of this kind on the discard would be true."""
+    return kind.mahjong and wins_with(view, seat, tile, kind.mahjongs)
+
+
+def exposure_wins(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
+                  rack: int = 0) -> bool:
+    """Whether claiming `tile` for this set completes the seat's hand (rack)."""
+    if view.resting_away(seat) > 1:
+        return False
+    rules = view.rules
+    hand = exposed_hand(view, seat, tile, tiles, rack)
+    if rules.spec.racks == 1:
+        return rules.completes(hand)
+    lines = rules.lines
+    return any(s == lines[li].size for li, s, _ in rules.scores(hand))
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """What a claim window decides: the claims tied at the top (distance
+    from the discarder, action), the losers, and the false claims to penalise
+    (seat, action)."""
+
+    top: list[tuple[int, int, Action]]  # (distance, seat, action), nearest first
+    outranked: list[tuple[int, Action]]
+    false: list[tuple[int, Action]]
+
+
+def resolve(view: TableView, asked: list[int], answers: dict[int, Action]) -> Ruling:
+    """Rank the claims made: a Mah Jongg claim must be true and an exposure
+    must name its tiles (strict mode lets the mistakes be made); whoever needs
+    the tile to win comes first however the claim is worded; then the
+    priority table; then the distance from the discarder."""
+    assert view.discard is not None
+    discarder, tile = view.discard
+    rules = view.rules
+    claims = rules.spec.claims
+    n, direction = rules.spec.players, rules.spec.turn.direction
+    valid: list[tuple[int, int, int, Action]] = []
+    false: list[tuple[int, Action]] = []
+    for seat in asked:
+        action = answers[seat]
+        if action.verb != "claim":
+            continue
+        kind = claims.kind(action.claim)
+        ok = wins_with(view, seat, tile, kind.mahjongs) if kind.mahjong else bool(action.tiles)
+        if not ok:
+            false.append((seat, action))
+            continue
+        rank = claims.rank(kind.name)
+        if not kind.mahjong and exposure_wins(view, seat, tile, action.tiles, action.number):
+            rank = min([rank] + [claims.rank(k.name) for k in claims.kinds if k.mahjong])
+        valid.append((rank, (seat - discarder) * direction % n, seat, action))
+    if not valid:
+        return Ruling([], [], false)
+    best = min(r for r, _, _, _ in valid)
+    top = sorted((d, s, a) for r, d, s, a in valid if r == best)
+    outranked = [(s, a) for r, _, s, a in valid if r != best]
+    return Ruling(top, outranked, false)

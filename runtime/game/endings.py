@@ -1,0 +1,217 @@
+"""The State's Mah Jonggs, mistakes and the ends of rounds: declarations
+(on one rack or the whole hand), penalties, payments, and the round's and
+the match's end. Payments come from runtime/game/scoring.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jongg.runtime.game import racks
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.scoring import (
+    BANK,
+    Facts,
+    Mahjong,
+    RoundEnd,
+    ScoreEvent,
+    dead_facts,
+    match_facts,
+    settle,
+    settle_dead,
+)
+from jongg.runtime.game.seat import Exposure
+from jongg.runtime.game.spec import Penalty
+from jongg.runtime.game.table import Step, Table
+
+
+class Endings(Table):
+    """The State's part that declares, penalises, pays and ends rounds."""
+
+    def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
+        """Apply a mistake's penalty. A dead hand with several racks is the
+        rack the mistake was made on (every live rack when none is named)."""
+        me = self.seats[seat]
+        self._tell(EventKind.PENALISED, seat, penalty=str(penalty),
+                   **({"rack": rack} if rack is not None and self.spec.racks > 1 else {}))
+        if penalty is Penalty.SKIP_TURN:
+            me.skips += 1
+        elif penalty is Penalty.DEAD_HAND:
+            for r in (me.live_racks() if rack is None else [rack]):
+                me.rack_dead[r] = True
+            self._changed(seat)
+            if me.live_racks():
+                return
+            me.dead = True  # no hand left to play: out of the round
+            if all(me.rack_dead):  # every hand dead (SMJ-20)
+                self._all_dead(seat)
+
+    def _all_dead(self, seat: int) -> None:
+        lines = self.rules.lines
+        exposed = [m.value for m in self.mahjongs if m.seat != seat]
+        facts = dead_facts(self.spec, self.round, max(exposed, default=0),
+                           min((line.value or 0 for line in lines), default=0))
+        self._pay(settle_dead(self.spec, self.round, seat, facts, self.scores))
+        if self.spec.penalties.all_dead == "end-round":
+            self.ended = "dead"
+
+    def _declare(self, seat: int, action: Action) -> None:
+        if self.spec.racks > 1:
+            self._declare_rack(seat, action)
+            return
+        if self.rules.completes(self.seats[seat].hand()):
+            # self-drawn unless the turn began with a claim (the dealt hand counts as drawn)
+            self._end_round(seat, None, not self.claimed_turn)
+            return
+        self._penalise(seat, self.spec.penalties.false_declare)
+        self._after_death(seat)  # out of the round: play goes on without them
+
+    def _declare_rack(self, seat: int, action: Action) -> None:
+        """A Mah Jongg declared on one rack: its line's tiles leave the pool and
+        are exposed with the rack's exposures; the seat plays on with the rest
+        (SMJ-12) unless it now holds the Mah Jonggs it needs (SMJ-17)."""
+        me = self.seats[seat]
+        rack = action.number
+        lines = self.rules.lines
+        pool, last = me.concealed(), self.last_tile(seat)
+        found = [(li, v) for li, v in racks.rack_lines(self.rules, me, rack, pool, last)
+                 if lines[li].id == action.claim]
+        if not found:  # SMJ-19: a wrong Mah Jongg kills that rack's hand
+            self._penalise(seat, self.spec.penalties.false_declare, rack)
+            self._after_death(seat)
+            return
+        li, variation = found[0]
+        used = racks.filling(self.rules, me, rack, pool, last, li, variation)
+        for t in racks.taken(self.rules, me, rack, pool, last, li, variation):
+            me.counts[t] -= 1
+        if rack == me.pledge:  # the pledge is kept: its tiles set aside are exposed too
+            me.aside, me.pledged = [], None
+        before = [e for e in me.exposures if e.rack == rack]
+        me.exposures = [Exposure(e.tiles, e.claimed, e.rack, mahjong=True)
+                        if e.rack == rack else e for e in me.exposures]
+        me.exposures.append(Exposure(tuple(sorted(used)), -1, rack, mahjong=True))
+        tiles = [*used, *(t for e in before for t in e.tiles)]
+        mahjong = self._mahjong(seat, rack, lines[li], tiles, not before)
+        self.declared.append(mahjong)
+        self._tell(EventKind.DECLARED, seat, tuple(sorted(tiles)), rack=rack, line=mahjong.line,
+                   value=mahjong.value)
+        self.promised = [r for r in self.promised if r != rack]
+        self._changed(seat)
+        self.turn_away = None
+        if me.mahjongs >= self.spec.wins_needed:
+            self._end_round(seat, self.claimed_from, not self.claimed_turn)
+        elif not me.live_racks():  # nothing left to play for
+            me.dead = True
+            self._after_death(seat)
+        elif not any(me.counts):  # every tile declared: the turn ends without a discard
+            self._turn_over(seat)
+
+    def _after_death(self, seat: int) -> None:
+        """On its own turn a seat has lost its last hand: the turn ends at
+        once, or (penalties.dead_turn: discard, SMJ-19) with a discard while
+        it holds tiles. A round ended by dead hands ends now."""
+        me = self.seats[seat]
+        if self.ended or (me.dead and (self.spec.penalties.dead_turn == "ends"
+                                       or not any(me.counts))):
+            self._turn_over(seat)
+
+    def _mahjong(self, seat: int, rack: int, line: Any, tiles: list[int], concealed: bool
+                 ) -> Mahjong:
+        """A declared Mah Jongg and the facts its payments read."""
+        deck = self.spec.deck
+        held = tuple((f"held_{tag.replace('-', '_')}",
+                      sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
+        facts = Facts(self_drawn=not self.claimed_turn, jokerless=self.joker not in tiles,
+                      value=line.value or 0, concealed=concealed,
+                      exposures=sum(1 for e in self.seats[seat].exposures
+                                    if e.rack == rack and e.claimed >= 0),
+                      held=held, jokers_allowed=line.jokers, flags=line.flags)
+        return Mahjong(seat, rack, line.id, facts, tuple(deck.codes(sorted(tiles))))
+
+    def _turn_over(self, seat: int) -> None:
+        """The seat's turn ends without a discard: its Mah Jonggs are scored,
+        and play goes on (or the round ends when a seat's dead hands end it)."""
+        self._score_declared(winning=False)
+        if self.ended:
+            self._end_round(None, None, False)
+        else:
+            self._next_turn(seat)
+
+    def _score_declared(self, winning: bool) -> None:
+        """Pay this turn's Mah Jonggs (a winning turn's are all winning: SMJ-23, SMJ-24)."""
+        together = len(self.declared)
+        for mahjong in self.declared:
+            self._pay(settle(self.spec, self._round_end(mahjong.seat, self.claimed_from),
+                             mahjong.facts, self.scores, winning=winning, together=together,
+                             payments=self.spec.scoring.mahjong))
+        self.mahjongs.extend(self.declared)
+        self.declared = []
+
+    def _pay(self, payments: list[ScoreEvent]) -> None:
+        for p in payments:
+            if p.payer != BANK:
+                self.scores[p.payer] -= p.amount
+            if p.payee != BANK:
+                self.scores[p.payee] += p.amount
+            self._tell(EventKind.PAID, None, payer=p.payer, payee=p.payee, amount=p.amount,
+                       clauses=list(p.clauses))
+        self.payments.extend(payments)
+
+    # -- the end of a round, and of the match ----------------------------------
+
+    def _end_round(self, winner: int | None, discarder: int | None, self_drawn: bool) -> None:
+        """The round ends: won (its Mah Jonggs scored, then the win's payments),
+        a wall game (no Mah Jongg declared: the wall-game payments), or ended
+        by a seat's dead hands."""
+        spec = self.spec
+        assert spec.match is not None
+        facts = None
+        shown: tuple[tuple[str, ...], ...] = ()
+        if winner is not None and spec.racks == 1:  # the whole hand is the Mah Jongg
+            me = self.seats[winner]
+            match = self.matcher.is_complete(me.hand(), open_hands=spec.open_hands)
+            assert match is not None
+            tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
+            mahjong = self._mahjong(winner, 0, match.line, tiles, not me.exposures)
+            self.declared.append(mahjong)
+            self._tell(EventKind.DECLARED, winner, tuple(sorted(tiles)), rack=0,
+                       line=mahjong.line, value=mahjong.value)
+            shown = tuple(tuple(spec.deck.codes(e.tiles)) for e in me.exposures) + \
+                (tuple(spec.deck.codes(me.concealed())),)
+            me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]
+            me.counts = [0] * len(me.counts)
+        together = len(self.declared)
+        self._score_declared(winning=winner is not None)
+        line = None
+        if winner is not None:
+            last = self.mahjongs[-1]
+            facts, line = last.facts, last.line
+            if spec.racks > 1:  # every Mah Jongg the winner declared
+                shown = tuple(m.tiles for m in self.mahjongs if m.seat == winner)
+        end = self._round_end(winner, discarder, self_drawn, line, shown)
+        if winner is not None:
+            self._pay(settle(spec, end, facts, self.scores, together=together))
+        elif not self.mahjongs and self.ended is None:
+            self._pay(settle(spec, end, None, self.scores))
+        self.results.append(end)
+        self._tell(EventKind.ROUND_ENDED, winner, **{**end.public(), "how": end.how},
+                   scores=list(self.scores))
+        self.round += 1
+        if spec.match.dealer_passes == "always" or winner != self.dealer:
+            self.dealer = (self.dealer + spec.match.dealer_direction) % spec.players
+        over = spec.match.end(match_facts(spec, self.round, self.scores))
+        if over:
+            self.step = Step.OVER
+            self.discard = None
+            self._tell(EventKind.MATCH_ENDED, scores=list(self.scores),
+                       winners=self.winners(), payouts=self.payouts())
+            return
+        self._deal()
+
+    def _round_end(self, winner: int | None, discarder: int | None, self_drawn: bool = False,
+                   line: str | None = None, shown: tuple[tuple[str, ...], ...] = ()
+                   ) -> RoundEnd:
+        return RoundEnd(self.round, winner, discarder, self_drawn, line, self.dealer,
+                        self.turns, shown, tuple(m.public() for m in self.mahjongs),
+                        self.ended or ("won" if winner is not None else "wall"))
+

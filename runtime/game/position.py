@@ -1,0 +1,214 @@
+"""A position as text: everything a State holds at a decision, hidden tiles
+included, as one line of JSON in tile codes (what FEN is to chess).
+
+`position(state)` writes it, `load_position(game, text)` reads it back into
+a State that plays on exactly as the original would (with the seed's chance
+from there); writing a loaded position gives the same text again. Tests set
+up a game this way instead of reaching into a State, and a position can be
+pasted into a bug report. The history of actions and the events told so far
+are not part of a position; its scores' payments are.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jongg.runtime.errors import JonggError
+from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.rules import Mode
+from jongg.runtime.game.scoring import Facts, Mahjong, RoundEnd, ScoreEvent
+from jongg.runtime.game.seat import Exposure, Seat
+from jongg.runtime.game.spec import Phase, Pledge, Vote
+from jongg.runtime.game.state import State, Step
+from jongg.runtime.tiles import Deck, TileError, parse_tiles
+
+FORMAT = "jongg-position"
+VERSION = 1
+
+
+class PositionError(JonggError, ValueError):
+    """A position text that cannot be read for this game."""
+
+
+def _codes(deck: Deck, tiles: Any) -> str:
+    return " ".join(deck.codes(tiles))
+
+
+def _tiles(deck: Deck, text: str) -> list[int]:
+    return parse_tiles(deck, text, what="position") if text else []
+
+
+def _phase_index(game: Game, phase: Phase | None) -> list[int] | None:
+    """Where a phase sits in the variant's phases: its path (a vote's phases nest)."""
+    if phase is None:
+        return None
+
+    def find(phases: tuple[Phase, ...], path: list[int], same: Any) -> list[int] | None:
+        for i, p in enumerate(phases):
+            if same(p, phase):
+                return [*path, i]
+            if isinstance(p, Vote):
+                found = find(p.phases, [*path, i], same)
+                if found is not None:
+                    return found
+        return None
+
+    # the very phase object first (equal phases may stand at several places)
+    return find(game.spec.phases, [], lambda a, b: a is b) or \
+        find(game.spec.phases, [], lambda a, b: a == b)
+
+
+def _phase_at(game: Game, path: list[int] | None) -> Phase | None:
+    if path is None:
+        return None
+    phases: tuple[Phase, ...] = game.spec.phases
+    phase: Phase | None = None
+    for i in path:
+        phase = phases[i]
+        phases = phase.phases if isinstance(phase, Vote) else ()
+    return phase
+
+
+def position(state: State) -> str:
+    """The state as one line of text."""
+    deck = state.spec.deck
+    game = Game(state.spec, state.matcher)
+
+    def exposure(e: Exposure) -> dict[str, Any]:
+        return {"tiles": _codes(deck, e.tiles),
+                "claimed": deck.code(e.claimed) if e.claimed >= 0 else None,
+                "rack": e.rack, "mahjong": e.mahjong, "killed": e.killed}
+
+    def mahjong(m: Mahjong) -> dict[str, Any]:
+        f = m.facts
+        return {"seat": m.seat, "rack": m.rack, "line": m.line, "tiles": " ".join(m.tiles),
+                "facts": [f.self_drawn, f.jokerless, f.value, f.concealed, f.exposures,
+                          [list(h) for h in f.held], f.jokers_allowed, list(f.flags)]}
+
+    doc = {
+        "format": FORMAT, "version": VERSION, "variant": state.spec.variant,
+        "players": state.spec.players, "seed": state.seed, "mode": str(state.mode),
+        "round": state.round, "decisions": state.decisions, "dealer": state.dealer,
+        "scores": state.scores, "step": str(state.step), "turn": state.turn,
+        "phase": _phase_index(game, state.phase),
+        "queue": [_phase_index(game, p) for p in state.phase_queue],
+        "wall": _codes(deck, state.wall), "wall_owner": state.wall_owner, "die": state.die,
+        "seats": [{"hand": _codes(deck, s.concealed()),
+                   "exposures": [exposure(e) for e in s.exposures],
+                   "discards": _codes(deck, s.discards), "dead": s.dead, "skips": s.skips,
+                   "outgoing": _codes(deck, s.outgoing), "rack_dead": s.rack_dead,
+                   "pledged": _phase_index(game, s.pledged), "aside": _codes(deck, s.aside)}
+                  for s in state.seats],
+        "turns": state.turns,
+        "discard": None if state.discard is None else
+        [state.discard[0], deck.code(state.discard[1])],
+        "asked": state.asked, "answers": {str(s): a.text(deck) for s, a in
+                                          sorted(state.answers.items())},
+        "drawn": None if state.drawn is None else deck.code(state.drawn),
+        "claimed_turn": state.claimed_turn, "claimed_from": state.claimed_from,
+        "incoming": None if state.incoming is None else
+        [state.incoming[0], deck.code(state.incoming[1])],
+        "ended": state.ended, "promised": state.promised,
+        "declared": [mahjong(m) for m in state.declared],
+        "mahjongs": [mahjong(m) for m in state.mahjongs],
+        "opening": state.opening, "pass_count": state.pass_count, "blind": state.blind,
+        "votes": {str(s): v for s, v in sorted(state.votes.items())},
+        "offers": {str(s): v for s, v in sorted(state.offers.items())},
+        "turn_away": state.turn_away,
+        "results": [{**r.public(), "how": r.how, "mahjongs": list(r.mahjongs)}
+                    for r in state.results],
+        "payments": [p.public() for p in state.payments],
+    }
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def load_position(game: Game, text: str) -> State:
+    """A State at the position `text` describes, for this game."""
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise PositionError("not a jongg position (no \"format\": \"jongg-position\")")
+        if doc.get("version") != VERSION:
+            raise PositionError(f"position version {doc.get('version')!r}; this jongg reads "
+                                f"version {VERSION}")
+        if doc["variant"] != game.spec.variant or doc["players"] != game.spec.players:
+            raise PositionError(f"a position of {doc['variant']} for {doc['players']} players, "
+                                f"not {game.spec.variant} for {game.spec.players}")
+        return _build(game, doc)
+    except PositionError:
+        raise
+    except json.JSONDecodeError as error:
+        raise PositionError(f"not JSON at column {error.colno}: {error.msg}") from None
+    except (KeyError, TypeError, ValueError, IndexError, TileError) as error:
+        raise PositionError(f"a position this game cannot hold: {error}") from None
+
+
+def _build(game: Game, doc: dict[str, Any]) -> State:
+    spec = game.spec
+    deck = spec.deck
+    state = game.new_match(int(doc["seed"]), Mode(doc["mode"]))
+
+    def exposure(e: dict[str, Any]) -> Exposure:
+        claimed = deck.by_code[e["claimed"]].index if e["claimed"] is not None else -1
+        return Exposure(tuple(_tiles(deck, e["tiles"])), claimed, int(e["rack"]),
+                        bool(e["mahjong"]), bool(e["killed"]))
+
+    def mahjong(m: dict[str, Any]) -> Mahjong:
+        f = m["facts"]
+        facts = Facts(bool(f[0]), bool(f[1]), int(f[2]), bool(f[3]), int(f[4]),
+                      tuple((str(k), int(v)) for k, v in f[5]), bool(f[6]), tuple(f[7]))
+        return Mahjong(int(m["seat"]), int(m["rack"]), str(m["line"]), facts,
+                       tuple(m["tiles"].split()))
+
+    def seat(s: dict[str, Any]) -> Seat:
+        counts = [0] * len(deck.kinds)
+        for t in _tiles(deck, s["hand"]):
+            counts[t] += 1
+        pledged = _phase_at(game, s["pledged"])
+        if pledged is not None and not isinstance(pledged, Pledge):
+            raise PositionError(f"a seat pledged to a phase that is not a pledge: {pledged}")
+        return Seat(counts, [exposure(e) for e in s["exposures"]], _tiles(deck, s["discards"]),
+                    bool(s["dead"]), int(s["skips"]), _tiles(deck, s["outgoing"]),
+                    [bool(d) for d in s["rack_dead"]], pledged, _tiles(deck, s["aside"]))
+
+    def action(text: str) -> Action:
+        return parse_action(deck, text)
+
+    state.round, state.decisions, state.dealer = doc["round"], doc["decisions"], doc["dealer"]
+    state.scores = [int(v) for v in doc["scores"]]
+    state.step, state.turn = Step(doc["step"]), int(doc["turn"])
+    state.phase = _phase_at(game, doc["phase"])
+    state.phase_queue = [p for p in (_phase_at(game, q) for q in doc["queue"]) if p is not None]
+    state.wall, state.wall_owner = _tiles(deck, doc["wall"]), list(doc["wall_owner"])
+    state.die = int(doc["die"])
+    state.seats = [seat(s) for s in doc["seats"]]
+    if len(state.seats) != spec.players:
+        raise PositionError(f"{len(state.seats)} seats for {spec.players} players")
+    state.turns = int(doc["turns"])
+    state.discard = None if doc["discard"] is None else \
+        (int(doc["discard"][0]), deck.by_code[doc["discard"][1]].index)
+    state.asked = [int(s) for s in doc["asked"]]
+    state.answers = {int(s): action(a) for s, a in doc["answers"].items()}
+    state.drawn = None if doc["drawn"] is None else deck.by_code[doc["drawn"]].index
+    state.claimed_turn, state.claimed_from = bool(doc["claimed_turn"]), doc["claimed_from"]
+    state.incoming = None if doc["incoming"] is None else \
+        (int(doc["incoming"][0]), deck.by_code[doc["incoming"][1]].index)
+    state.ended, state.promised = doc["ended"], [int(r) for r in doc["promised"]]
+    state.declared = [mahjong(m) for m in doc["declared"]]
+    state.mahjongs = [mahjong(m) for m in doc["mahjongs"]]
+    state.opening = bool(doc["opening"])
+    state.pass_count, state.blind = list(doc["pass_count"]), list(doc["blind"])
+    state.votes = {int(s): int(v) for s, v in doc["votes"].items()}
+    state.offers = {int(s): int(v) for s, v in doc["offers"].items()}
+    state.turn_away = doc["turn_away"]
+    state.results = [RoundEnd(r["round"], r["winner"], r["discarder"], r["self_drawn"],
+                              r["line"], r["dealer"], r["turns"],
+                              tuple(tuple(g) for g in r["shown"]), tuple(r["mahjongs"]),
+                              r["how"]) for r in doc["results"]]
+    state.payments = [ScoreEvent(p["round"], p["payer"], p["payee"], p["amount"],
+                                 tuple(p["clauses"])) for p in doc["payments"]]
+    state.events = []
+    state.forget()
+    return state

@@ -1,0 +1,102 @@
+"""The State's phases before play: each phase started, and applied once
+every seat has answered (passes handed over, votes counted, offers agreed,
+pledges made). What the answers decide comes from runtime/game/phases.py."""
+
+from __future__ import annotations
+
+from jongg.runtime.game import phases
+from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.spec import Courtesy, Pass, Pledge, Vote
+from jongg.runtime.game.table import Step, Table
+
+
+class PrePlay(Table):
+    """The State's part that runs the phases before play."""
+
+    def _next_phase(self) -> None:
+        """Start the next pre-play phase, or play."""
+        while self.phase_queue:
+            phase = self.phase_queue.pop(0)
+            self.phase = phase
+            self._tell(EventKind.PHASE, **phases.describe(phase))
+            if isinstance(phase, Vote | Pledge):
+                self.step, self.votes = Step.VOTING, {}
+                return
+            self.blind = [0] * self.spec.players
+            if isinstance(phase, Courtesy) or phase.blind:
+                self.step, self.offers = Step.OFFERING, {}
+                return
+            self.pass_count = [phase.count] * self.spec.players
+            self.step = Step.PASSING
+            return
+        self.phase = None
+        self.turn = self.dealer
+        self.turn_away = None
+        self.step = Step.TURN
+        self._tell(EventKind.PLAY, self.dealer)
+        if self.spec.turn.opening == "draw":
+            self._draw(self.dealer)
+
+    def _votes_counted(self) -> None:
+        """Every seat has answered: a pledge's pledgers set tiles aside; a
+        vote that says yes queues its phases."""
+        phase = self.phase
+        if isinstance(phase, Pledge):
+            self._pledges_made(phase)
+            return
+        assert isinstance(phase, Vote)
+        yes = phases.carried(phase, self.votes)
+        self._tell(EventKind.VOTED, yes=sum(self.votes.values()),
+                   no=len(self.votes) - sum(self.votes.values()), carried=yes)
+        if yes:
+            self.phase_queue[:0] = list(phase.phases)
+        self._next_phase()
+
+    def _pledges_made(self, phase: Pledge) -> None:
+        """Every seat has said whether it pledges: the pledging seats choose
+        the tiles they set aside, one at a time."""
+        for seat, yes in sorted(self.votes.items()):
+            if yes:
+                self.seats[seat].pledged = phase
+                self._tell(EventKind.PLEDGED, seat, rack=phase.rack, flag=phase.flag)
+        self.pass_count = [phase.count if self.votes[s] else 0 for s in range(self.spec.players)]
+        self.step = Step.PASSING
+        if not self.current_players():
+            self._next_phase()
+
+    def _counts_agreed(self) -> None:
+        """Every seat has said how many: the tiles each now chooses from hand."""
+        assert self.phase is not None
+        self.pass_count, self.blind = phases.agreed_counts(self.rules, self.phase, self.offers)
+        courtesy = isinstance(self.phase, Courtesy)
+        for seat in range(self.spec.players):
+            self._tell(EventKind.OFFERED, seat, offered=self.offers[seat],
+                       passes=self.pass_count[seat],
+                       **({} if courtesy else {"blind": self.blind[seat]}))
+        self.step = Step.PASSING
+        if not self.current_players():
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Every seat has chosen: the passed tiles reach their partners (a
+        pledge's tiles stay on the seat's pledged rack)."""
+        phase = self.phase
+        if isinstance(phase, Pledge):
+            for me in self.seats:
+                me.aside, me.outgoing = me.outgoing, []
+            self._away = [None] * self.spec.players
+            self._next_phase()
+            return
+        assert isinstance(phase, Pass | Courtesy)
+        chosen = [list(s.outgoing) for s in self.seats]
+        for giver, to, tiles in phases.hand_over(self.rules, phase, chosen, self.blind):
+            for t in tiles:
+                self.seats[to].counts[t] += 1
+            self._tell(EventKind.PASSED, giver, tuple(chosen[giver]), frozenset({giver}),
+                       to=to, blind=self.blind[to])
+            self._tell(EventKind.RECEIVED, to, tuple(tiles), frozenset({to}), giver=giver)
+        for s in self.seats:
+            s.outgoing = []
+        self._away = [None] * self.spec.players
+        self._next_phase()
+

@@ -1,0 +1,178 @@
+"""What the rule functions read: the variant, the matcher, and read-only
+views of the table and its seats.
+
+The rules (runtime/game/turn.py, claims.py, racks.py, phases.py) are
+functions over these views that return decisions: the legal actions, the
+claim that wins a window, the tiles a pass hands over. Only the State
+applies decisions; the views are typed read-only (Sequence, properties),
+so a rule cannot move a tile. A bot reads the same rules through its own
+seat's view, built from its observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, Protocol
+
+from jongg.runtime.card import Card
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.spec import GameSpec, Pledge
+from jongg.runtime.hand import Hand
+from jongg.runtime.memo import Memo
+
+
+class Mode(StrEnum):
+    GUARDED = "guarded"  # mistakes are refused with the legal alternatives
+    STRICT = "strict"  # the rulebook's mistakes may be made, and are penalised
+
+
+class Judge(Protocol):
+    """What a game asks of a matcher (the compiled one, or the reference)."""
+
+    card: Card
+
+    def scores(self, hand: Hand, *, open_hands: bool = False) -> list[tuple[int, int, int]]: ...
+
+    def explain(self, hand: Hand, line: Any, variation: int) -> Any: ...
+
+    def is_complete(self, hand: Hand, *, open_hands: bool = False) -> Any: ...
+
+
+class ExposureView(Protocol):
+    @property
+    def tiles(self) -> tuple[int, ...]: ...
+    @property
+    def claimed(self) -> int: ...
+    @property
+    def rack(self) -> int: ...
+    @property
+    def mahjong(self) -> bool: ...
+    @property
+    def killed(self) -> bool: ...
+
+
+class SeatView(Protocol):
+    """One seat as the rules read it: the State's seat, or a bot's own seat
+    rebuilt from its observation."""
+
+    @property
+    def counts(self) -> Sequence[int]: ...
+    @property
+    def exposures(self) -> Sequence[ExposureView]: ...
+    @property
+    def rack_dead(self) -> Sequence[bool]: ...
+    @property
+    def pledged(self) -> Pledge | None: ...
+    @property
+    def aside(self) -> Sequence[int]: ...
+    @property
+    def dead(self) -> bool: ...
+    @property
+    def pledge(self) -> int: ...
+    @property
+    def mahjongs(self) -> int: ...
+
+    def concealed(self) -> tuple[int, ...]: ...
+
+    def hand(self, rack: int = 0) -> Hand: ...
+
+    def won(self, rack: int) -> bool: ...
+
+    def live_racks(self) -> list[int]: ...
+
+
+class Rules:
+    """A variant's rules with its matcher: what every rule function reads,
+    and the answers worth keeping (they depend on nothing that changes)."""
+
+    def __init__(self, spec: GameSpec, judge: Judge, mode: Mode = Mode.GUARDED):
+        self.spec = spec
+        self.judge = judge
+        self.mode = mode
+        self.deck = spec.deck
+        self.joker = spec.deck.joker_index
+        self.lines = judge.card.lines
+        # card flags whose lines only a pledged rack may win (SMJ-27)
+        self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
+        self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
+        self._admits: Memo[tuple[tuple[int, ...], ...], bool] = Memo(50_000)
+
+    def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
+        """An action that shows itself in this deck's tile codes."""
+        return Action(verb, tile, deck=self.deck, **fields)
+
+    @property
+    def strict(self) -> bool:
+        return self.mode is Mode.STRICT
+
+    def scores(self, hand: Hand) -> list[tuple[int, int, int]]:
+        """(line, slots filled, variation) of every line the hand may still make."""
+        return self.judge.scores(hand, open_hands=self.spec.open_hands)
+
+    def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether some line can still be made with these exposures. Which
+        lines a hand may make depends on its exposures alone (its concealed
+        tiles only say how near), so the answer is kept for the match."""
+        key = tuple(sorted(exposures))
+        return self._admits.get(key, lambda: bool(self.scores(Hand((), key))))
+
+    def completes(self, hand: Hand) -> bool:
+        return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None
+
+    def nearest(self, hand: Hand, allowed: frozenset[int] | None = None
+                ) -> list[tuple[int, int, int]]:
+        """(tiles away, line, variation) of every line the hand may still make
+        (of those `allowed`, when given), nearest first, then card order."""
+        lines = self.lines
+        return sorted((lines[li].size - s, li, v) for li, s, v in self.scores(hand)
+                      if allowed is None or li in allowed)
+
+    def away(self, hand: Hand) -> int | None:
+        """Tiles away from the nearest line (None: no line can be made)."""
+        found = self.nearest(hand)
+        return found[0][0] if found else None
+
+    def allowed_lines(self, seat: SeatView, rack: int) -> frozenset[int] | None:
+        """The lines a rack may win (None: every line): a pledged rack only
+        its flag's lines, another rack none of the pledge flags' lines."""
+        if not self.pledge_flags:
+            return None
+        pledged = seat.pledged
+        flag = pledged.flag if pledged is not None and pledged.rack == rack else ""
+        known = self._allowed.get(flag)
+        if known is None:
+            known = self._allowed[flag] = frozenset(
+                li for li, line in enumerate(self.lines)
+                if (flag in line.flags if flag else not self.pledge_flags & set(line.flags)))
+        return known
+
+
+class TableView(Protocol):
+    """The table as the rules read it. `resting_away` and `claimable_racks`
+    are kept answers (the State remembers them until the tiles change)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seats(self) -> Sequence[SeatView]: ...
+    @property
+    def wall(self) -> Sequence[int]: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def discard(self) -> tuple[int, int] | None: ...
+    @property
+    def incoming(self) -> tuple[int, int] | None: ...
+    @property
+    def opening(self) -> bool: ...
+    @property
+    def turn_away(self) -> int | None: ...
+    @property
+    def promised(self) -> Sequence[int]: ...
+
+    def resting_away(self, seat: int) -> int: ...
+
+    def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]: ...
+
+    def last_tile(self, seat: int) -> int | None: ...

@@ -1,0 +1,193 @@
+"""What a State holds, and what can be read off it without changing it.
+
+`Table` is the State's data (every attribute is set in its __init__), its
+event telling, and the answers it keeps for the rules (runtime/game/rules.py
+TableView). The State (state.py) and its parts (preplay.py, endings.py)
+are the only code that changes a Table.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from jongg.runtime.game import claims, racks
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.chance import Chance, SeededChance
+from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.payout import settle_match
+from jongg.runtime.game.rules import Judge, Mode, Rules
+from jongg.runtime.game.scoring import Mahjong, RoundEnd, ScoreEvent
+from jongg.runtime.game.seat import Seat
+from jongg.runtime.game.spec import GameSpec, Phase
+
+
+class Step(StrEnum):
+    PASSING = "passing"  # a Charleston pass: tiles chosen one at a time
+    OFFERING = "offering"  # how many tiles: a courtesy offer, or a blind pass
+    VOTING = "voting"  # a secret vote on optional phases
+    TURN = "turn"  # one seat: declare, exchange jokers, discard
+    CLAIMS = "claims"  # a claim window on the latest discard
+    OVER = "over"  # the match has ended
+
+
+
+
+class Table:
+    """A match's data, and its read-only queries."""
+
+    def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
+                 mode: Mode = Mode.GUARDED, chance: Chance | None = None):
+        assert spec.match is not None
+        self.spec = spec
+        self.matcher = matcher
+        self.rules = Rules(spec, matcher, mode)
+        self.seed = seed
+        self.mode = mode
+        self.chance: Chance = chance if chance is not None else SeededChance(seed)
+        self.joker = spec.deck.joker_index
+        players = spec.players
+        # the match
+        self.scores = [spec.match.start] * players
+        self.payments: list[ScoreEvent] = []  # every score change, in order
+        self.events: list[Event] = []  # everything that happened, in order
+        self.results: list[RoundEnd] = []
+        self.history: list[tuple[int, Action]] = []  # (seat, action), for the log
+        self.round = 0
+        self.decisions = 0
+        self.dealer = self.chance.first_dealer(players) \
+            if spec.match.first_dealer == "random" else 0
+        # the round (dealt anew by _deal)
+        self.step = Step.TURN
+        self.turn = self.dealer
+        self.wall: list[int] = []
+        self.wall_owner: list[int] = []  # whose wall each tile left in the wall lies in
+        self.die = 0
+        self.seats: list[Seat] = []
+        self.turns = 0  # discards this round
+        self.discard: tuple[int, int] | None = None  # (seat, tile) open to claims
+        self.asked: list[int] = []  # the seats a claim window asks
+        self.answers: dict[int, Action] = {}
+        self.drawn: int | None = None  # the tile the seat to play just drew
+        self.claimed_turn = False  # the turn began with a claimed discard, not a draw
+        self.claimed_from: int | None = None  # whose discard began this turn
+        # the tile a pledged rack may take as its last: the one drawn or claimed
+        # this turn; and whose it is
+        self.incoming: tuple[int, int] | None = None
+        self.ended: str | None = None  # "dead": a seat's dead hands ended the round
+        self.promised: list[int] = []  # racks a Mah Jongg claim must now be declared on
+        self.declared: list[Mahjong] = []  # Mah Jonggs of this turn, scored when it ends
+        self.mahjongs: list[Mahjong] = []  # every Mah Jongg of the round
+        self.opening = True
+        self.phase: Phase | None = None
+        self.phase_queue: list[Phase] = []
+        self.pass_count = [0] * players  # tiles each seat chooses in this pass
+        self.blind = [0] * players  # tiles each seat forwards unseen in this pass
+        self.votes: dict[int, int] = {}
+        self.offers: dict[int, int] = {}
+        self.turn_away: int | None = None  # the drawer's tiles away, before the draw
+        # answers kept until the tiles they read change
+        self._away: list[int | None] = [None] * players  # each seat's resting tiles away
+        self._claim_options: dict[int, list[Action]] = {}  # of this claim window
+        self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
+        self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
+
+    # -- telling -------------------------------------------------------------
+
+    def _tell(self, kind: EventKind, seat: int | None = None, tiles: tuple[int, ...] = (),
+              seen_by: frozenset[int] | None = None, /, **detail: Any) -> None:
+        self.events.append(Event(kind, seat, tuple(self.spec.deck.codes(tiles)), detail,
+                                 seen_by, len(self.events)))
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
+        """The events from number `since` on, as `seat` may see them (None:
+        everything, as a spectator of an open game)."""
+        return [e.for_seat(seat) for e in self.events[since:]]
+
+    def is_terminal(self) -> bool:
+        return self.step is Step.OVER
+
+    def current_players(self) -> list[int]:
+        step = self.step
+        if step is Step.TURN:
+            return [self.turn]
+        if step is Step.CLAIMS:
+            return [s for s in self.asked if s not in self.answers]
+        if step is Step.PASSING:
+            return [s for s in range(self.spec.players)
+                    if len(self.seats[s].outgoing) < self.pass_count[s]]
+        if step is Step.VOTING:
+            return [s for s in range(self.spec.players) if s not in self.votes]
+        if step is Step.OFFERING:
+            return [s for s in range(self.spec.players) if s not in self.offers]
+        return []
+
+    # -- kept answers (the view's memo: they change nothing) -----------------
+
+    def last_tile(self, seat: int) -> int | None:
+        """The tile the seat drew or claimed this turn (a pledged rack's last)."""
+        return self.incoming[1] if self.incoming and self.incoming[0] == seat else None
+
+    def resting_away(self, seat: int) -> int:
+        """Tiles away of the seat's nearest live rack, kept until its tiles change."""
+        known = self._away[seat]
+        if known is None:
+            me = self.seats[seat]
+            known = self._away[seat] = racks.resting_away(
+                self.rules, me, me.concealed(), self.last_tile(seat), len(self.wall) + 99)
+        return known
+
+    def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
+        """The racks a Mah Jongg claim on the discard completes (racks.py),
+        kept for the claim window: nothing changes while its answers are gathered."""
+        key = (seat, tile, mahjongs)
+        known = self._claimable.get(key)
+        if known is None:
+            known = self._claimable[key] = racks.claimable_racks(
+                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs)
+        return known
+
+    def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
+        return self.rules.allowed_lines(self.seats[seat], rack)
+
+    def wins_with(self, seat: int, tile: int, kind: Any) -> bool:
+        """Whether a Mah Jongg claim of this kind on the discard would be true."""
+        return claims.kind_wins(self, seat, tile, kind)
+
+    def declaration_takes(self, seat: int, rack: int, line_id: str) -> list[int]:
+        """The pool tiles declaring this rack with this line would take."""
+        me = self.seats[seat]
+        return racks.declaration_takes(self.rules, me, rack, me.concealed(),
+                                       self.last_tile(seat), line_id)
+
+    def forget(self) -> None:
+        """Drop every kept answer (after the position was set from outside)."""
+        self._away = [None] * self.spec.players
+        self._claim_options, self._claimable = {}, {}
+        self._legal = (-1, -1, [])
+
+    def _changed(self, seat: int) -> None:
+        """The seat's tiles changed: its kept tiles away no longer hold."""
+        self._away[seat] = None
+
+    def winners(self) -> list[int]:
+        """The seats with the highest score (ties share: match.ties)."""
+        top = max(self.scores)
+        return [s for s, v in enumerate(self.scores) if v == top]
+
+    def payouts(self) -> list[float] | None:
+        """Each seat's money at the match's end, when the variant pays out."""
+        assert self.spec.match is not None
+        rules = self.spec.match.payout
+        return settle_match(rules, self.scores) if rules is not None else None
+
+    # -- what the State's parts call on each other -----------------------------
+
+    def _deal(self) -> None:
+        raise NotImplementedError  # State
+
+    def _next_turn(self, after: int) -> None:
+        raise NotImplementedError  # State
+
+    def _draw(self, seat: int) -> None:
+        raise NotImplementedError  # State

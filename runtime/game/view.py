@@ -1,0 +1,192 @@
+"""What a seat may see: its observation, typed for bots and front ends and
+plain for JSON, and a readable table for people.
+
+A seat sees its own concealed tiles, those it chose for a pass or set
+aside, everything public (exposures, discards, scores, results), and of the
+others only how many tiles they hold. Resampling everything hidden from a
+seat leaves its observation unchanged (the conformance tests check it).
+Bots decide from an Observation and the rules alone: `me` is their own
+seat, read by the same rule functions as the State's seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from jongg.runtime.game import racks
+from jongg.runtime.game.rules import Rules
+from jongg.runtime.game.seat import Exposure, SeatQueries
+from jongg.runtime.game.spec import Phase, Pledge
+from jongg.runtime.hand import Hand
+
+if TYPE_CHECKING:
+    from jongg.runtime.game.state import State
+
+
+@dataclass(frozen=True)
+class OwnSeat(SeatQueries):
+    """A seat as its player knows it (read-only): the rules read it as they
+    read the State's seats."""
+
+    counts: tuple[int, ...]
+    exposures: tuple[Exposure, ...]
+    rack_dead: tuple[bool, ...]
+    pledged: Pledge | None
+    aside: tuple[int, ...]
+    dead: bool
+    outgoing: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSeat:
+    """Another seat as everybody sees it."""
+
+    exposures: tuple[Exposure, ...]
+    discards: tuple[int, ...]
+    in_hand: int  # how many concealed tiles it holds
+    dead: bool
+    skips: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of the table now, typed (`State.observation` gives the
+    same as plain data)."""
+
+    seat: int
+    rules: Rules = field(repr=False, compare=False)
+    me: OwnSeat = field(repr=False)
+    step: str
+    phase: Phase | None  # the phase before play under way
+    turn: int | None  # whose turn it is (None outside a turn)
+    discard: tuple[int, int] | None  # (seat, tile) open to claims
+    last: int | None  # the tile this seat drew or claimed this turn
+    promised: tuple[int, ...]  # racks a Mah Jongg claimed must be declared on
+    wall: int  # tiles left to draw
+    round: int
+    dealer: int
+    scores: tuple[int, ...]
+    seats: tuple[PublicSeat, ...]
+
+    def hand(self, rack: int = 0) -> Hand:
+        return self.me.hand(rack)
+
+    @cached_property
+    def unseen(self) -> tuple[int, ...]:
+        """Per tile kind, the copies this seat has not seen anywhere (in the
+        wall or in other seats' hands)."""
+        seen = [0] * len(self.rules.deck.kinds)
+        for t in (*self.me.concealed(), *self.me.outgoing, *self.me.aside):
+            seen[t] += 1
+        for s in self.seats:
+            for t in s.discards:
+                seen[t] += 1
+            for e in s.exposures:
+                for t in e.tiles:
+                    seen[t] += 1
+        return tuple(max(0, k.copies - n) for k, n in zip(self.rules.deck.kinds, seen,
+                                                           strict=True))
+
+    def wins_with(self, tile: int, mahjongs: int = 1) -> bool:
+        """Whether this tile would complete the hand (`mahjongs` racks at once)."""
+        rules, me = self.rules, self.me
+        if rules.spec.racks == 1:
+            return rules.completes(me.hand().plus(tile))
+        return bool(racks.claimable_racks(rules, me, me.concealed(), tile, mahjongs))
+
+    def completes(self) -> bool:
+        return self.rules.completes(self.me.hand())
+
+    def declaration_takes(self, rack: int, line_id: str) -> list[int]:
+        """The pool tiles declaring this rack with this line would take."""
+        return racks.declaration_takes(self.rules, self.me, rack, self.me.concealed(),
+                                       self.last, line_id)
+
+
+def observe(state: State, seat: int) -> Observation:
+    """What `seat` may see now, typed."""
+    from jongg.runtime.game.state import Step
+
+    mine = state.seats[seat]
+    me = OwnSeat(tuple(mine.counts), tuple(mine.exposures), tuple(mine.rack_dead),
+                 mine.pledged, tuple(mine.aside), mine.dead, tuple(mine.outgoing))
+    before_play = state.step in (Step.PASSING, Step.OFFERING, Step.VOTING)
+    on_turn = state.step is Step.TURN
+    return Observation(
+        seat, state.rules, me, str(state.step), state.phase if before_play else None,
+        state.turn if on_turn else None, state.discard, state.last_tile(seat),
+        tuple(state.promised) if on_turn and state.turn == seat else (), len(state.wall),
+        state.round, state.dealer, tuple(state.scores),
+        tuple(PublicSeat(tuple(s.exposures), tuple(s.discards), s.in_hand, s.dead, s.skips)
+              for s in state.seats))
+
+
+def plain(state: State, seat: int) -> dict[str, Any]:
+    """What `seat` may see now, as plain data (JSON)."""
+    from jongg.runtime.game.state import Step
+
+    spec = state.spec
+    deck = spec.deck
+    mine = state.seats[seat]
+    every = spec.options.get("visibility") == "all"
+    data: dict[str, Any] = {
+        "seat": seat, "round": state.round, "dealer": state.dealer, "step": str(state.step),
+        "scores": list(state.scores), "wall": len(state.wall),
+        "hand": deck.codes(mine.concealed()),
+        "passing": deck.codes(mine.outgoing),
+        **({"aside": deck.codes(sorted(mine.aside))} if state.rules.pledge_flags else {}),
+        "blind": state.blind[seat] if state.step is Step.PASSING else 0,
+        "turn": state.turn if state.step is Step.TURN else None,
+        "discard": (None if state.discard is None else
+                    [state.discard[0], deck.code(state.discard[1])]),
+        "deciding": seat in state.current_players(),
+        "seats": [_public_seat(state, s, every) for s in state.seats],
+        "results": [r.public() for r in state.results],
+    }
+    if state.step is Step.TURN and state.turn == seat and state.drawn is not None:
+        data["drawn"] = deck.code(state.drawn)
+    if state.wall_owner:  # walls built on the table: the die, and whose wall is drawn
+        data["die"], data["wall_of"] = state.die, state.wall_owner[-1]
+    return data
+
+
+def _public_seat(state: State, s: Any, every: bool) -> dict[str, Any]:
+    deck = state.spec.deck
+    return {
+        "concealed": s.in_hand,
+        "exposures": [deck.codes(e.tiles) for e in s.exposures],
+        "discards": deck.codes(s.discards), "dead": s.dead, "skips": s.skips,
+        **({"hand": deck.codes(s.concealed())} if every else {}),
+        **({"racks": [{"exposures": [deck.codes(e.tiles) for e in s.exposures
+                                     if e.rack == r and not e.mahjong],
+                       "mahjong": [t for e in s.exposures if e.rack == r and e.mahjong
+                                   for t in deck.codes(e.tiles)],
+                       "dead": dead, "pledged": r == s.pledge}
+                      for r, dead in enumerate(s.rack_dead)]}
+           if state.spec.racks > 1 else {}),
+    }
+
+
+def table_text(state: State) -> str:
+    """The whole table in plain text, hidden tiles included (for people
+    studying a position: print(state))."""
+    spec = state.spec
+    deck = spec.deck
+    head = (f"{spec.title}: round {state.round + 1}, {spec.seats[state.dealer]} deals; "
+            f"step {state.step}")
+    if state.step.value == "turn":
+        head += f", {spec.seats[state.turn]} to play"
+    lines = [head, f"wall: {len(state.wall)} tiles; scores: "
+             + ", ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(state.scores))]
+    if state.discard is not None:
+        lines.append(f"discard: {deck.code(state.discard[1])} "
+                     f"from {spec.seats[state.discard[0]]}")
+    for i, s in enumerate(state.seats):
+        exposed = " ".join("[" + " ".join(deck.codes(e.tiles)) + "]" for e in s.exposures)
+        marks = " (dead)" if s.dead else ""
+        lines.append(f"{spec.seats[i]}{marks}: {' '.join(deck.codes(s.concealed()))}"
+                     + (f"  exposed {exposed}" if exposed else "")
+                     + (f"  discards {' '.join(deck.codes(s.discards))}" if s.discards else ""))
+    return "\n".join(lines)

@@ -1,0 +1,34 @@
+"""Answers kept for reuse, up to a size: the memo of a pure computation
+(a hand's tiles away, a table's frontier) that many questions repeat.
+
+When full it forgets everything at once: cheaper than keeping an order of
+use, and the answers that matter come back within a few questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Memo(Generic[K, V]):
+    def __init__(self, limit: int):
+        self.limit = limit
+        self._known: dict[K, V] = {}
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        """The answer for `key`, computed (and kept) the first time."""
+        known = self._known
+        if key in known:
+            return known[key]
+        value = compute()
+        if len(known) >= self.limit:
+            known.clear()
+        known[key] = value
+        return value

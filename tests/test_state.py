@@ -1,0 +1,194 @@
+"""The State's own promises: chance is asked for by name and can be chosen,
+every change is told as an event (and hidden where a seat may not see it),
+a position round-trips through its text, a clone is independent, and an
+action may be given as text."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from jongg.runtime.agents.play import agents_for
+from jongg.runtime.game.chance import ArrangedChance, SeededChance, arranged_wall
+from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.position import PositionError
+from jongg.runtime.game.state import IllegalAction, State, Step
+from jongg.runtime.tiles import parse_tiles
+
+from .rig import game
+
+
+def play(state: State, decisions: int, agents: str = "random") -> None:
+    """Let random agents play `decisions` decisions (or to the end)."""
+    bots = agents_for([agents], state.seed, state.spec.players)
+    for _ in range(decisions):
+        if state.is_terminal():
+            return
+        seat = state.current_players()[0]
+        state.apply(seat, bots[seat].act(state.observe(seat), state.legal_actions(seat)))
+
+
+# -- chance -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "players"), [("nymj", 4), ("siamese", 2), ("mjcg", 4)])
+def test_an_arranged_shuffle_deals_the_chosen_hands(variant: str, players: int) -> None:
+    """The shuffle is a chance outcome a test can choose: arranged_wall runs
+    the variant's own deal (walls, die and all) to place chosen tiles."""
+    g = game(variant, players)
+    deck = g.spec.deck
+    natural = g.new_match(5)
+    seat = (natural.dealer + 1) % players
+    size = sum(natural.seats[seat].counts)
+    wanted = {seat: sorted(deck.wall()[-size:])}  # the deck's last tiles, in order
+    draws = parse_tiles(deck, deck.code(deck.kinds[0].index))
+    order = arranged_wall(g.spec, wanted, draws, natural.dealer, natural.die, deck.wall())
+    state = g.new_match(5, chance=ArrangedChance(5, walls={0: order},
+                                                  dice={0: natural.die} if natural.die else {}))
+    assert sorted(state.seats[seat].concealed()) == wanted[seat]
+    assert Counter(state.wall) + sum((Counter(s.concealed()) for s in state.seats),
+                                     Counter()) == Counter(deck.wall())
+    if g.spec.turn.opening != "draw":
+        assert state.wall[-1] == draws[0]  # drawn first
+
+
+def test_an_arranged_wall_must_be_the_rounds_tiles() -> None:
+    g = game("nymj", 4)
+    with pytest.raises(ValueError, match="not the round's tiles"):
+        g.new_match(0, chance=ArrangedChance(0, walls={0: [0, 1, 2]}))
+
+
+def test_seeded_chance_is_the_default_and_names_its_outcomes() -> None:
+    g = game("nymj", 4)
+    one, two = g.new_match(9), g.new_match(9, chance=SeededChance(9))
+    assert one.digest() == two.digest()
+    assert SeededChance(9).shuffle(0, list(range(20))) != SeededChance(9).shuffle(1,
+                                                                                  list(range(20)))
+
+
+# -- events -------------------------------------------------------------------------
+
+def test_every_discard_and_payment_is_told_in_order() -> None:
+    state = game("nymj", 4).new_match(3)
+    play(state, 100_000, "greedy")
+    kinds = [e.kind for e in state.events]
+    assert kinds[0] is EventKind.DEALT and kinds[-1] is EventKind.MATCH_ENDED
+    assert [e.number for e in state.events] == list(range(len(state.events)))
+    discards = sum(1 for _, a in state.history if a.verb == "discard")
+    assert kinds.count(EventKind.DISCARDED) == discards
+    paid = [e for e in state.events if e.kind is EventKind.PAID]
+    assert [(e.detail["payer"], e.detail["payee"], e.detail["amount"]) for e in paid] == \
+        [(p.payer, p.payee, p.amount) for p in state.payments]
+    assert kinds.count(EventKind.ROUND_ENDED) == len(state.results) == state.round
+
+
+def test_a_draw_is_told_whole_to_the_drawer_only() -> None:
+    state = game("siamese", 2).new_match(1)  # East draws to open (SMJ-08)
+    while not any(e.kind is EventKind.DREW for e in state.events):
+        play(state, 1)
+    drew = next(e for e in state.events if e.kind is EventKind.DREW)
+    drawer = drew.seat
+    assert drew.tiles and drew.seen_by == frozenset({drawer})
+    other = 1 - drawer
+    told = next(e for e in state.events_for(other) if e.kind is EventKind.DREW)
+    assert told.tiles == () and told.detail["count"] == 1
+    assert next(e for e in state.events_for(drawer) if e.kind is EventKind.DREW).tiles
+
+
+def test_a_charleston_pass_is_told_with_its_direction_and_received_tiles() -> None:
+    state = game("mjcg", 4).new_match(2)
+    phase = next(e for e in state.events if e.kind is EventKind.PHASE)
+    assert phase.detail["phase"] == "pass" and phase.detail["to"] == "right"
+    while state.step is Step.PASSING and state.phase is not None and \
+            state.phase == state.spec.phases[0]:
+        seat = state.current_players()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    received = [e for e in state.events if e.kind is EventKind.RECEIVED]
+    assert len(received) == 4 and all(len(e.tiles) == 3 for e in received)
+    seen = state.events_for(received[0].seat)
+    mine = [e for e in seen if e.kind is EventKind.RECEIVED and e.seat == received[0].seat]
+    others = [e for e in seen if e.kind is EventKind.RECEIVED and e.seat != received[0].seat]
+    assert mine[0].tiles and all(not e.tiles for e in others)
+
+
+def test_events_replay_the_same() -> None:
+    g = game("mjcg", 4)
+    one, two = g.new_match(4), g.new_match(4)
+    play(one, 300)
+    for seat, action in one.history:
+        two.apply(seat, action)
+    assert [e.to_json() for e in one.events] == [e.to_json() for e in two.events]
+
+
+# -- positions and clones -----------------------------------------------------------
+
+@pytest.mark.parametrize(("variant", "players"), [("nymj", 3), ("mjcg", 4), ("siamese", 2),
+                                                   ("imperial-siamese", 2)])
+def test_a_position_round_trips_and_plays_on_the_same(variant: str, players: int) -> None:
+    g = game(variant, players)
+    state = g.new_match(7)
+    for _ in range(8):
+        play(state, 37)
+        text = state.position()
+        loaded = g.load_position(text)
+        assert loaded.position() == text and loaded.digest() == state.digest()
+        ahead, follower = state.clone(), loaded
+        play(ahead, 25)
+        for seat, action in ahead.history[len(state.history):]:
+            follower.apply(seat, action)
+        assert follower.digest() == ahead.digest()
+
+
+def test_a_clone_is_independent() -> None:
+    state = game("nymj", 4).new_match(2)
+    twin = state.clone()
+    seat = twin.current_players()[0]
+    twin.apply(seat, twin.legal_actions(seat)[-1])
+    assert twin.decisions == 1 and state.decisions == 0 and twin.digest() != state.digest()
+    assert twin.spec is state.spec and twin.matcher is state.matcher
+
+
+def test_a_position_of_another_game_or_a_damaged_one_is_refused() -> None:
+    text = game("nymj", 4).new_match(1).position()
+    with pytest.raises(PositionError, match="nymj for 4 players, not nymj for 3"):
+        game("nymj", 3).load_position(text)
+    doc = json.loads(text)
+    doc["seats"][0]["hand"] = "ZZ"
+    with pytest.raises(PositionError, match="cannot hold"):
+        game("nymj", 4).load_position(json.dumps(doc))
+    with pytest.raises(PositionError, match="not JSON"):
+        game("nymj", 4).load_position("{")
+
+
+# -- actions as text, and the table in text -------------------------------------------
+
+def test_an_action_may_be_given_as_text() -> None:
+    state = game("nymj", 4).new_match(3)
+    code = state.spec.deck.code(state.seats[0].concealed()[0])
+    state.apply(0, f"discard {code}")
+    assert state.history[-1][1].text(state.spec.deck) == f"discard {code}"
+    with pytest.raises(IllegalAction, match="cannot read the action"):
+        state.apply(1, "dance")
+
+
+def test_print_shows_the_table() -> None:
+    state = game("nymj", 4).new_match(3)
+    text = str(state)
+    assert "round 1" in text and "Seat 1" in text and "wall: " in text
+    assert " ".join(state.spec.deck.codes(state.seats[0].concealed())) in text
+
+
+def test_a_clone_shares_no_container_it_could_change() -> None:
+    """Every list, dict and seat of a clone is its own (a container added to
+    the State and forgotten by clone() fails here)."""
+    state = game("siamese", 2).new_match(4)
+    play(state, 120)
+    twin = state.clone()
+    for name, value in vars(state).items():
+        if isinstance(value, list | dict | set):
+            assert getattr(twin, name) is not value, name
+    for mine, theirs in zip(state.seats, twin.seats, strict=True):
+        for name, value in vars(mine).items():
+            if isinstance(value, list):
+                assert getattr(theirs, name) is not value, name
