@@ -497,3 +497,19 @@ def test_cards_the_lookups_cannot_serve_are_told_without_building() -> None:
         m = load_game(variant, players).matcher
         assert isinstance(m, Matcher)
         assert lookup.build(m.card, m.columns, m.programme) is None
+
+
+def test_no_hands_at_once_is_no_answers() -> None:
+    """A batch where no hand could complete a column (or no hand at all)
+    answers nothing instead of failing to join no chunks."""
+    c = card("classic")
+    m = compile_matcher(c)
+    none = np.zeros((0, len(c.deck.kinds)), dtype=np.int64)
+    lines, variations = m.complete_counts(none)
+    assert lines.shape == variations.shape == (0,)
+    away, which = m.tiles_away_counts(none)
+    assert away.shape == which.shape == (0, len(c.lines))
+    seven = Hand((0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7))  # no column takes it
+    counts, jokers = m.counts_of([seven])
+    lines, _ = m.complete_counts(counts, jokers)
+    assert lines.tolist() == [-1]

@@ -361,7 +361,7 @@ class Columns:
             if seat is not None:
                 self._unseat(summed, part, seat)
             out.append(self._apply(summed, jokers[a:a + chunk], seat))
-        return np.concatenate(out)
+        return np.concatenate(out) if out else np.zeros((0, self.count), dtype=np.int16)
 
     def _gathered(self, counts: np.ndarray) -> np.ndarray:
         """The rows of the kinds each hand holds, gathered and summed."""
