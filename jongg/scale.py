@@ -189,8 +189,10 @@ class JournalError(UsageError):
 
 class Journal(Generic[T]):
     """A JSON-lines file of one run: a header naming the run (`key`, any
-    JSON value: whatever decides its results) and its seeds, then a line per
-    finished chunk: its seeds and its result, encoded. Each line is written
+    JSON value: whatever decides its results) and its first seed, then a
+    line per finished chunk: its seeds and its result, encoded. A run of
+    more seeds from the same first one extends it; a run of fewer reads
+    only the chunks within its seeds. Each line is written
     whole and flushed to disk, so a run stopped any way (Ctrl-C, kill -9, a
     power cut) keeps every chunk it wrote; a torn last line is dropped. A
     file of another run is refused, never overwritten."""
@@ -198,7 +200,7 @@ class Journal(Generic[T]):
     def __init__(self, path: Path, key: Any, seeds: range,
                  encode: Callable[[T], Any], decode: Callable[[Any], T]):
         self.path = path
-        self.header = {"journal": "jongg", "key": key, "seeds": [seeds.start, seeds.stop]}
+        self.header = {"journal": "jongg", "key": key, "first": seeds.start}
         self.seeds = seeds
         self.encode = encode
         self.decode = decode
@@ -239,8 +241,9 @@ class Journal(Generic[T]):
                     result = self.decode(entry["result"])
                 except (KeyError, TypeError, ValueError) as error:
                     raise self._fail(f"line {number}: not a chunk ({str(error)[:80]})") from None
-                self.covered.append(part)
-                yield part, result
+                if part.start >= self.seeds.start and part.stop <= self.seeds.stop:
+                    self.covered.append(part)
+                    yield part, result
             good += len(raw) + 1
         if good < len(data):
             with open(self.path, "r+b") as file:  # a torn line would join the next

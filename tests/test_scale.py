@@ -79,6 +79,15 @@ def test_a_stopped_run_keeps_its_chunks_and_a_second_run_plays_only_the_rest(
     assert third.result == digits(seeds) and third.resumed == 50  # nothing left to play
 
 
+def test_more_seeds_extend_a_journal_and_fewer_read_only_theirs(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    gather(digits, range(0, 10), add, jobs=2, size=3, journal=counter_journal(path, range(0, 10)))
+    more = gather(digits, range(0, 25), add, journal=counter_journal(path, range(0, 25)))
+    assert more.resumed == 10 and more.result == digits(range(0, 25))
+    fewer = gather(StopAt(0), range(0, 7), add, journal=counter_journal(path, range(0, 7)))
+    assert fewer.done == fewer.resumed == 7 and fewer.result == digits(range(0, 7))
+
+
 def test_a_torn_last_line_is_dropped_and_the_run_goes_on(tmp_path: Path) -> None:
     seeds = range(0, 20)
     path = tmp_path / "run.jsonl"
@@ -94,7 +103,7 @@ def test_the_journal_of_another_run_is_refused_and_left_alone(tmp_path: Path) ->
     path = tmp_path / "run.jsonl"
     gather(digits, range(0, 5), add, journal=counter_journal(path, range(0, 5)))
     before = path.read_bytes()
-    for key, seeds in [("other", range(0, 5)), ("digits", range(0, 6))]:
+    for key, seeds in [("other", range(0, 5)), ("digits", range(1, 5))]:
         with pytest.raises(JonggError) as error:
             gather(digits, seeds, add, journal=counter_journal(path, seeds, key))
         assert "journal of another run" in str(error.value)
