@@ -191,6 +191,41 @@ def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: P
     assert tables(stopped) == tables(whole)
 
 
+def test_ctrl_c_writes_a_report_of_the_rounds_finished_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "stopped"
+    run = _report(out)
+    journal = out / "rounds-4p.jsonl"
+    deadline = time.monotonic() + 600
+    while not (journal.exists() and len(journal.read_text().splitlines()) >= 3):
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 130
+    assert "interrupted: the report covers the rounds above of 10 asked" in err
+    data = report(out)
+    assert data["partial"] and 2 <= data["tables"][0]["rounds"] < 10
+    assert data["tables"][0]["rounds"] == len(journal.read_text().splitlines()) - 1
+    assert "Partial: the run was stopped" in (out / "report.html").read_text()
+
+
+def test_each_player_count_asked_has_its_table(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    out = tmp_path / "counts"
+    status, printed, _ = run_cli(capsys, "card", "report", "sample", "--players", "3,4",
+                                 "--rounds", "3", "--quiet", "-o", str(out))
+    assert status == 0 and "3 players: 3 rounds" in printed and "4 players: 3 rounds" in printed
+    data = report(out)
+    assert [t["players"] for t in data["tables"]] == [3, 4]
+    for t in data["tables"]:
+        assert sum(ln["wins"] for ln in t["lines"]) + t["walls"] + t["unfinished"] == 3
+    rows = (out / "lines.csv").read_text().splitlines()[1:]
+    assert len(rows) == sum(len(t["lines"]) for t in data["tables"])
+    assert {r.split(",")[0] for r in rows} == {"3", "4"}
+    assert sorted(p.name for p in out.glob("rounds-*.jsonl")) == ["rounds-3p.jsonl",
+                                                                  "rounds-4p.jsonl"]
+
+
 def tables(folder: Path) -> list[dict]:  # type: ignore[type-arg]
     """A report's tables, less how many of their rounds were read back."""
     return [{k: v for k, v in t.items() if k != "resumed_rounds"}
