@@ -170,16 +170,22 @@ def _report(out: Path, *more: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _chunks_written(run: subprocess.Popen[str], out: Path, count: int) -> Path:
+    """The journal of a running report, once it holds `count` chunks."""
+    journal = out / "rounds-4p.jsonl"
+    deadline = time.monotonic() + 600
+    while not (journal.exists() and len(journal.read_text().splitlines()) > count):
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    return journal
+
+
 def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     assert _report(whole).wait(timeout=600) == 0
     stopped = tmp_path / "stopped"
     run = _report(stopped)
-    journal = stopped / "rounds-4p.jsonl"
-    deadline = time.monotonic() + 600
-    while not (journal.exists() and len(journal.read_text().splitlines()) >= 4):
-        assert run.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
+    journal = _chunks_written(run, stopped, 3)
     run.send_signal(signal.SIGKILL)  # no chance to tidy up: only the journal is left
     run.wait()
     kept = len(journal.read_text().splitlines()) - 1
@@ -194,11 +200,7 @@ def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: P
 def test_ctrl_c_writes_a_report_of_the_rounds_finished_and_says_so(tmp_path: Path) -> None:
     out = tmp_path / "stopped"
     run = _report(out)
-    journal = out / "rounds-4p.jsonl"
-    deadline = time.monotonic() + 600
-    while not (journal.exists() and len(journal.read_text().splitlines()) >= 3):
-        assert run.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
+    journal = _chunks_written(run, out, 2)
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=600)
     assert run.returncode == 130
