@@ -308,10 +308,11 @@ def _worker_start(stop: Any) -> None:
 
 def _watch(parent: int, stop: Any) -> None:
     """Where the kernel does not do it: end when reparented (the parent died)
-    or told to stop."""
-    while not stop.wait(WATCH):
-        if os.getppid() != parent:
-            break
+    or told to stop. `stop` is a flag in shared memory, read without a lock:
+    a worker killed while waiting on a lock or an Event would leave the
+    parent blocked for ever when it sets it."""
+    while not stop.value and os.getppid() == parent:
+        time.sleep(WATCH)
     os._exit(1)
 
 
@@ -331,7 +332,7 @@ def _lost(seeds: range) -> LostChunk:
 def _pooled(job: Job[T], todo: Iterator[range], jobs: int,
             progress: Progress | None) -> Iterator[tuple[range, T]]:
     context = multiprocessing.get_context()
-    stop = context.Event()
+    stop = context.RawValue(ctypes.c_bool, False)
 
     def new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start,
@@ -370,7 +371,7 @@ def _pooled(job: Job[T], todo: Iterator[range], jobs: int,
         if pending:  # stopped early: no worker plays on for nobody
             for task in pending:
                 task.future.cancel()
-            stop.set()
+            stop.value = True
         pool.shutdown(wait=not pending, cancel_futures=True)
 
 
