@@ -19,6 +19,8 @@ import pytest
 from jongg.card_exact import exact
 from jongg.card_report import OUTPUTS
 from jongg.card_tally import CardSource, Table, Tally, encode, play_rounds, table_game
+from jongg.runtime.hand import Hand
+from jongg.runtime.tiles import parse_tiles
 from jongg.scale import gather
 
 from .conftest import TEST_CARDS, run_cli
@@ -60,6 +62,22 @@ def test_the_sample_card_has_only_joker_made_quints_and_no_dominated_line() -> N
     assert found.joker_only and all(name.startswith(("quint", "sextet"))
                                      for name in found.joker_only)
     assert found.dominated == []
+
+
+def test_every_overlap_is_shown_by_a_hand_that_completes_both_lines() -> None:
+    """The hand the report shows for an overlapping pair completes each of
+    the two lines, as the matcher scores it (and so is a hand of the deck)."""
+    matcher = table_game(SAMPLE).matcher
+    card = matcher.card
+    index = {line.id: i for i, line in enumerate(card.lines)}
+    found = exact(matcher)
+    assert found.overlaps
+    for a, b, shown in found.overlaps:
+        held = Hand(tuple(sorted(parse_tiles(card.deck, shown))), ())
+        assert held.size == card.hand_size
+        complete = {li for li, score, _ in matcher.scores(held)
+                    if score == card.lines[li].size}
+        assert {index[a], index[b]} <= complete, (a, b, shown)
 
 
 class Tables(HTMLParser):
