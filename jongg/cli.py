@@ -339,8 +339,10 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     tiles.set_defaults(run=cmd_tiles)
     if games:
         from . import game_commands
+        from .web import command as web_command
 
         game_commands.register(commands)
+        web_command.register(commands)
     return parser
 
 

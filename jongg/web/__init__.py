@@ -1,0 +1,25 @@
+"""The web table: `jongg serve`, any compiled variant in the browser.
+
+    server.py    the ASGI application: pages, the JSON API, one WebSocket a seat
+    tables.py    the live tables: a State each, its seats (people and bots), its log
+    store.py     the data folder: each table's log and its seats file, never replaced
+    protocol.py  the messages: what each seat is sent (its own view only), what it may send
+    replays.py   a saved game stepped through from its log, from a seat or all hands open
+    look.py      how tiles, the card and the hand are shown (plain data for the page)
+    static/      the page: HTML, CSS and a little JavaScript, no build step
+
+Each seat's socket is sent only what that seat may see: its observation,
+the events as it may be told them and its own legal actions.
+"""
+
+from __future__ import annotations
+
+NEEDS = ("starlette", "uvicorn", "websockets")
+INSTALL = "pip install 'jongg[web]'"
+
+
+def missing() -> list[str]:
+    """The web extra's packages this Python lacks."""
+    from importlib.util import find_spec
+
+    return [name for name in NEEDS if find_spec(name) is None]
