@@ -17,6 +17,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -149,39 +150,47 @@ class Web:
         return JSONResponse({"name": path.name, "kind": kind, "problems": problems[:50]})
 
     # -- replays -------------------------------------------------------------------
-    def replayer(self, request: Request, table_id: str, seat: int | None) -> Replayer:
-        """A saved table's replay: any view once its match is over; while it is
-        played, only the seat whose token is given, from its own view."""
+    def replayer(self, request: Request, table_id: str) -> tuple[Replayer, bool]:
+        """A table's replay (or an uploaded log's), and whether it may be seen
+        from every seat: a saved table's only once its match is over."""
         if table_id in self.replays:
-            return self.replays[table_id]
+            return self.replays[table_id], True
         hall = self.hall
         if table_id not in hall.saved:
             raise Problem(404, f"no table {table_id[:40]!r} here")
-        if not hall.finished(table_id):
-            token = request.headers.get(TOKEN_HEADER, "")
-            hashes = hall.store.seats(table_id).hashes
-            if seat is None or seat not in hashes or not same_token(token, hashes[seat]):
-                raise Problem(403, "this table's match is not over: it replays only from "
-                                   "your own seat, with your seat's link")
         try:
             log = hall.log_of(table_id)
-            return Replayer(hall.game(log.header.variant, log.header.players), log)
+            replayer = Replayer(hall.game(log.header.variant, log.header.players), log)
         except (LogError, JonggError) as error:
             raise Problem(400, f"cannot replay table {table_id}: {error}") from None
+        over = hall.finished(table_id)
+        if over:
+            self.keep(table_id, replayer)
+        return replayer, over
 
     async def replay_frame(self, request: Request) -> Response:
+        """?view=all (every hand open), a seat from 1, or mine (the seat of the
+        token sent in the X-Jongg-Token header); ?step=N decisions."""
         table_id = request.path_params["table"]
         view = request.query_params.get("view", "all")
         step = request.query_params.get("step", "0")
         if not step.isdigit() or len(step) > 9:
             raise Problem(400, f"step: a whole number of decisions, not {step[:20]!r}")
-        seat = None if view == "all" else int(view) - 1 if view.isdigit() and len(view) < 4 \
-            else -1
-        replayer = self.replayer(request, table_id, seat)
-        if seat is not None and not 0 <= seat < replayer.header.players:
-            raise Problem(400, f"view: 'all' or a seat from 1 to {replayer.header.players}")
-        if table_id not in self.replays and self.hall.finished(table_id):
-            self.keep(table_id, replayer)
+        replayer, open_to_all = self.replayer(request, table_id)
+        players = replayer.header.players
+        seat: int | None = None
+        if view == "mine" or not open_to_all:
+            token = request.headers.get(TOKEN_HEADER, "")
+            hashes = self.hall.store.seats(table_id).hashes if table_id in self.hall.saved \
+                else {}
+            seat = next((s for s, h in hashes.items() if token and same_token(token, h)), None)
+            if seat is None or view not in ("mine", str(seat + 1)):
+                raise Problem(403, "this table's match is not over: it replays only from "
+                                   "your own seat, with your seat's link")
+        elif view != "all":
+            if not view.isdigit() or not 1 <= int(view) <= players:
+                raise Problem(400, f"view: 'all', 'mine' or a seat from 1 to {players}")
+            seat = int(view) - 1
         return JSONResponse({**replayer.frame(int(step), seat), **replayer.summary(),
                              **_static(replayer)})
 
@@ -393,6 +402,8 @@ def run(app: Starlette, sock: socket.socket) -> None:
     """Serve until interrupted."""
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws="websockets",
+    sansio = find_spec("uvicorn.protocols.websockets.websockets_sansio_impl") is not None
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            ws="websockets-sansio" if sansio else "websockets",
                             ws_max_size=64 * 1024, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
