@@ -33,6 +33,22 @@ from .store import same_token
 log = logging.getLogger("jongg.web")
 
 
+def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str:
+    """Why an action is not taken, told from what the seat may know: on a
+    turn, whose turn it is; in a claim window, a pass or a vote, nothing of
+    who else has still to answer."""
+    deck = state.spec.deck
+    shown = action.text(deck) if action.tile < len(deck.kinds) else action.verb
+    if not legal:
+        if state.step is Step.TURN:
+            return f"{shown!r} refused: it is {state.spec.seats[state.turn]}'s turn"
+        if state.is_terminal():
+            return "the match is over"
+        return f"{shown!r} refused: you have nothing to decide now (waiting for the other " \
+               "players)"
+    return f"{shown!r} is not legal now; legal: {', '.join(a.text(deck) for a in legal)}"
+
+
 @dataclass(eq=False)
 class Watcher:
     """One browser's socket on a seat: what it has been told, and how to
@@ -116,22 +132,9 @@ class Table:
             return str(error)
         legal = state.legal_actions(seat)
         if action not in legal:
-            return self.refusal(seat, action, legal)
+            return refusal(state, seat, action, legal)
         self._apply(seat, action)
         return None
-
-    def refusal(self, seat: int, action: Action, legal: list[Action]) -> str:
-        """Why an action is not taken, told from what the seat may know: on a
-        turn whose it is; in a window, pass or vote nothing of who else has
-        still to answer."""
-        state, deck = self.state, self.spec.deck
-        shown = action.text(deck) if action.tile < len(deck.kinds) else action.verb
-        if not legal:
-            if state.step is Step.TURN:
-                return f"{shown!r} refused: it is {self.spec.seats[state.turn]}'s turn"
-            return f"{shown!r} refused: you have nothing to decide now (waiting for the " \
-                   "other players)"
-        return f"{shown!r} is not legal now; legal: {', '.join(a.text(deck) for a in legal)}"
 
     def _apply(self, seat: int, action: Action) -> None:
         self.state.apply(seat, action)
