@@ -27,12 +27,11 @@ import pytest
 from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
+from jongg.web import protocol
+from jongg.web.tables import refusal
 
 from .test_conformance import resample_hidden
 from .webrig import open_table, seats, served
-
-from jongg.web import protocol  # noqa: I001  (after webrig: skipped without the web extra)
-from jongg.web.tables import refusal
 
 
 def twin(state: State, seat: int, rng: random.Random) -> State:
