@@ -88,8 +88,9 @@ class Hall:
         except JonggError as error:
             raise Refused("; ".join(str(d) for d in error.diagnostics[:5])) from None
         spec = game.spec
-        if len(seats) != spec.players:
+        if not seats or len(seats) > spec.players:
             raise Refused(f"{len(seats)} seats chosen for {spec.players} players")
+        seats = [*seats, *[seats[-1]] * (spec.players - len(seats))]  # the last repeats
         for agent in seats:
             if agent != HUMAN and agent not in self.agents:
                 raise Refused(f"no agent {agent[:60]!r} here; agents: {', '.join(self.agents)} "
