@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from jongg.runtime.game.log import read_log
-
-from .webrig import open_table, seats, served, token
-
 from jongg.web import store as store_module  # noqa: I001  (after webrig: needs the web extra)
 from jongg.web.store import Store, StoreError
+
+from .webrig import open_table, seats, served, token
 
 
 def until_deciding(ws: Any) -> dict[str, Any]:
