@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from jongg.runtime.game.log import read_log
-from jongg.web import store as store_module  # noqa: I001  (after webrig: needs the web extra)
+from jongg.web import store as store_module
 from jongg.web.store import Store, StoreError
 
+from .conftest import run_cli
 from .webrig import open_table, seats, served, token
 
 
@@ -287,3 +289,39 @@ def test_uploads_never_reach_beyond_their_folder_nor_replace_a_file(tmp_path: Pa
     with pytest.raises(StoreError, match="name the file"):
         store.save_ruleset("../up.yaml", CARD)
     assert (store.rulesets / "mine.yaml").read_text() == CARD
+
+
+def test_the_pages_set_text_as_text() -> None:
+    """No script of the pages builds markup from data: a title, a seat name
+    or a line id an uploaded ruleset writes is shown as written."""
+    static = Path(__file__).resolve().parents[1] / "jongg" / "web" / "static"
+    scripts = sorted(static.glob("*.js"))
+    assert scripts
+    for script in scripts:
+        text = script.read_text()
+        for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+            assert risky not in text, f"{script.name} uses {risky}"
+
+
+def test_serve_says_how_to_install_the_web_extra(capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("jongg.web.command.missing", lambda: ["starlette", "uvicorn"])
+    status, _, err = run_cli(capsys, "serve", "--port", "0")
+    assert status == 1
+    assert "starlette, uvicorn" in err and "pip install 'jongg[web]'" in err
+
+
+def test_serve_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, _, err = run_cli(capsys, "serve", "--port", str(port), "--data",
+                                 str(tmp_path))
+        assert status == 1 and f"--port {port}: cannot listen there" in err
+    for argv, said in [(["--port", "70000"], "--port: give 0 to 65535"),
+                       (["--pace", "-1"], "--pace"),
+                       (["--agents", "nosuch"], "--agents: unknown agent 'nosuch'")]:
+        status, _, err = run_cli(capsys, "serve", "--data", str(tmp_path), *argv)
+        assert status == 1 and said in err, err

@@ -1,7 +1,9 @@
 """The web table: `jongg serve`, any compiled variant in the browser.
 
+    command.py   `jongg serve` on the command line (says how to install the extra)
     server.py    the ASGI application: pages, the JSON API, one WebSocket a seat
-    tables.py    the live tables: a State each, its seats (people and bots), its log
+    hall.py      the server's tables: opened, found, taken up from the data folder
+    tables.py    a live table: its State, its seats (people and bots), its log, its sockets
     store.py     the data folder: each table's log and its seats file, never replaced
     protocol.py  the messages: what each seat is sent (its own view only), what it may send
     replays.py   a saved game stepped through from its log, from a seat or all hands open

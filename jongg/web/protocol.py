@@ -129,8 +129,10 @@ def open_update(state: State, since: int) -> dict[str, Any]:
     observation with each seat's own tiles filled in from its own
     observation, and every event whole."""
     seen = [state.observation(s) for s in range(state.spec.players)]
-    view = {**seen[0], "seat": None, "hand": [], "passing": [], "deciding": False}
+    view = {**seen[0], "seat": None, "hand": [], "passing": [], "deciding": False, "blind": 0}
     view.pop("drawn", None)
+    if "aside" in view:
+        view["aside"] = []
     view["seats"] = [{**public, "hand": seen[s]["hand"], "passing": seen[s]["passing"],
                       **({"aside": seen[s]["aside"]} if "aside" in seen[s] else {})}
                      for s, public in enumerate(view["seats"])]

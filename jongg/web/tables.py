@@ -140,6 +140,8 @@ class Table:
         self.state.apply(seat, action)
         try:
             self.writer.action(self.state, seat, action)
+            if self.state.is_terminal():
+                self.writer.close()  # its end line written: the log is whole
         except LogFileError as error:
             self.stop(f"{error}; the game stops here, its log kept up to the last move "
                       "written (make room, then restart the server to go on)")

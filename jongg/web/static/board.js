@@ -58,6 +58,8 @@ const Board = (() => {
   function mahjong(info) { const w = word(info, "mahjong"); return w === "mahjong" ? "Mah Jongg" : w; }
   function who(info, seat, me) { return seat === me ? "you" : info.seats[seat]; }
   function Who(info, seat, me) { const w = who(info, seat, me); return w.charAt(0).toUpperCase() + w.slice(1); }
+  function whose(info, seat, me) { return seat === me ? "your" : `${info.seats[seat]}'s`; }
+  function Whose(info, seat, me) { return seat === me ? "Your" : `${info.seats[seat]}'s`; }
 
   // what happened, as a seat was told it: a sentence of text parts and tiles
   function tell(info, e, me) {
@@ -78,18 +80,18 @@ const Board = (() => {
       case "drew": return e.tiles ? [`${name(e.seat)} ${verb(e.seat, "draw", "draws")} `, e.tiles, "."] : null;
       case "discarded": return [`${name(e.seat)} ${verb(e.seat, "discard", "discards")} `, e.tiles, "."];
       case "claimed": {
-        const head = [`${name(e.seat)} ${verb(e.seat, word(info, "claim"), word(info, "claim") + "s")} ${who(info, e.giver, me)}'s `, e.tiles.slice(0, 1)];
+        const head = [`${name(e.seat)} ${verb(e.seat, word(info, "claim"), word(info, "claim") + "s")} ${whose(info, e.giver, me)} `, e.tiles.slice(0, 1)];
         if (e.mahjong) return [...head, ` for ${mahjong(info)}.`];
         return [...head, ` and ${verb(e.seat, "expose", "exposes")} `, e.tiles, e.rack !== undefined ? ` on rack ${e.rack + 1}.` : "."];
       }
-      case "outranked": return [`${name(e.seat)}'s ${e.claim} ${word(info, "claim")} loses to ${who(info, e.by, me)}'s.`];
-      case "exchanged": return [`${name(e.seat)} ${verb(e.seat, "give", "gives")} `, e.tiles, ` for a joker in ${who(info, e.owner, me)}'s exposure.`];
+      case "outranked": return [`${Whose(info, e.seat, me)} ${e.claim} ${word(info, "claim")} loses to ${whose(info, e.by, me)}.`];
+      case "exchanged": return [`${name(e.seat)} ${verb(e.seat, "give", "gives")} `, e.tiles, ` for a joker in ${whose(info, e.owner, me)} exposure.`];
       case "declared": return [`${name(e.seat)} ${verb(e.seat, "declare", "declares")} ${mahjong(info)}${info.racks > 1 ? ` on rack ${e.rack + 1}` : ""}: ${e.line} (value ${e.value}) `, e.tiles, "."];
       case "penalised": return [`${name(e.seat)}: a mistake, penalised (${e.penalty}${e.rack !== undefined ? `, rack ${e.rack + 1}` : ""}).`];
       case "went_off": return [`${name(e.seat)} ${verb(e.seat, "go", "goes")} off the pledge on rack ${e.rack + 1}${e.forced ? " (forced)" : ""}.`];
       case "paid": return [payment(info, e, me)];
       case "round_ended": return [e.winner === null ? (e.how === "dead" ? "The round ends on dead hands." : "The wall is empty: nobody wins this round.")
-        : `${name(e.winner)} ${verb(e.winner, "win", "wins")} round ${e.round + 1}${e.line ? ` with ${e.line}` : ""}${e.self_drawn ? ", self-drawn" : e.discarder !== null ? ` on ${who(info, e.discarder, me)}'s discard` : ""}.`];
+        : `${name(e.winner)} ${verb(e.winner, "win", "wins")} round ${e.round + 1}${e.line ? ` with ${e.line}` : ""}${e.self_drawn ? ", self-drawn" : e.discarder !== null ? ` on ${whose(info, e.discarder, me)} discard` : ""}.`];
       case "match_ended": return [`The match is over. Winner${e.winners.length > 1 ? "s" : ""}: ${e.winners.map((s) => who(info, s, me)).join(", ")}.`];
       default: return [e.kind];
     }

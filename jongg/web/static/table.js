@@ -21,6 +21,7 @@ let socket = null;
 let retry = 0;
 let busy = false;      // an action sent, not yet answered
 let closedForGood = false;
+let decisions = 0;     // decisions made at the table so far
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -79,6 +80,7 @@ function update(m) {
   view = m.view;
   legal = m.legal;
   next = m.next;
+  decisions = m.decisions;
   for (const e of m.events) event(e);
   arrange(before);
   if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
@@ -307,5 +309,13 @@ $("sort-mine").addEventListener("click", () => { sortBy = "mine"; drawHand(); })
 $("hint").addEventListener("click", () => send({type: "hint"}));
 $("result-close").addEventListener("click", () => { $("result").hidden = true; $("result-body").replaceChildren(); });
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
+// what the page shows, for tests and the curious: this seat's own view only
+window.jongg = {
+  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy,
+                  step: view ? view.step : null, legal: legal.slice(), hand: view ? view.hand.slice() : [],
+                  passing: view ? view.passing.slice() : [], rounds: view ? view.results.length : 0,
+                  over: Boolean(view && view.step === "over"), decisions,
+                  connected: Boolean(socket && socket.readyState === WebSocket.OPEN)}),
+};
 if (!token) { $("head").textContent = "This link has no seat token: open the link you were given."; }
 else connect();
