@@ -1,7 +1,9 @@
 """The web table in a real browser (headless Chromium, selenium): a reconnect
 and a server restart mid-round, and a replay, in the default suite; a full
 round of mjcg with its Charleston played by clicking, a nymj round, and a
-Siamese Mah Jongg declared on a rack under @slow."""
+Siamese Mah Jongg declared on a rack under @slow. Screenshots are kept as
+artifacts (tests/conftest.py: $JONGG_TEST_ARTIFACTS); the README's picture
+is the slow mjcg test's mjcg-play.png."""
 
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ pytest.importorskip("selenium", reason="the test extras: pip install -e '.[test]
 pytestmark = needs_browser
 
 
-def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path: Path) -> None:
+def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path: Path,
+                                                                       artifacts: Path) -> None:
     from selenium.webdriver.common.by import By
 
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
@@ -48,17 +51,17 @@ def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path:
         driver.get(url)  # a reload: a new socket, the same seat
         again = wait(driver, lambda s: s["deciding"], "the seat again")
         assert (again["hand"], again["passing"]) == (chosen["hand"], chosen["passing"])
-        driver.save_screenshot(str(tmp_path / "reloaded.png"))
+        driver.save_screenshot(str(artifacts / "reloaded.png"))
         port = running.port
     with server(tmp_path / "data", port) as running, browser(tmp_path / "profile2") as driver:
         driver.get(url)  # the same link, after the server restarted on its folder
         back = wait(driver, lambda s: s["deciding"], "the seat after the restart")
         assert (back["hand"], back["passing"]) == (chosen["hand"], chosen["passing"])
         assert "(2 of" in driver.find_element(By.ID, "prompt").text
-        driver.save_screenshot(str(tmp_path / "restarted.png"))
+        driver.save_screenshot(str(artifacts / "restarted.png"))
 
 
-def test_a_finished_game_replays_step_by_step(tmp_path: Path) -> None:
+def test_a_finished_game_replays_step_by_step(tmp_path: Path, artifacts: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -83,7 +86,14 @@ def test_a_finished_game_replays_step_by_step(tmp_path: Path) -> None:
         driver.find_element(By.ID, "last").click()
         _until(lambda: where.text.split()[1] == where.text.split()[3])
         assert "match is over" in driver.find_element(By.ID, "story").text
-        driver.save_screenshot(str(tmp_path / "replay.png"))
+        # the last round's winning hand, in the groups of its line
+        final = running.api(f"/api/replays/{made['id']}?view=all&step={10**6}")
+        won = [e for e in final["events"] if e["kind"] == "round_ended"][-1]
+        assert won["winner"] is not None and won["filled"], "seed 4: the last round is won"
+        groups = driver.find_elements(By.CSS_SELECTOR, "#story .winning-hand .filled .group")
+        assert [len(g.find_elements(By.CSS_SELECTOR, "svg.tile")) for g in groups] == \
+            [len(g) for g in won["filled"]]
+        driver.save_screenshot(str(artifacts / "replay.png"))
 
 
 def _until(ready: Any, seconds: float = 30) -> None:
@@ -97,34 +107,35 @@ def _until(ready: Any, seconds: float = 30) -> None:
 
 @pytest.mark.slow
 @pytest.mark.clause("MJCG-04")
-def test_a_round_of_mjcg_with_its_charleston_played_by_clicking(tmp_path: Path) -> None:
+def test_a_round_of_mjcg_with_its_charleston_played_by_clicking(tmp_path: Path,
+                                                                artifacts: Path) -> None:
     rng = random.Random(3)
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
         made = open_table(running, "mjcg", ["human", "greedy"], seed=21)
         driver.get(seat_url(running, made))
-        played = play_by_clicking(driver, rng, rounds=1, shot=(24, tmp_path / "mjcg-play.png"))
+        played = play_by_clicking(driver, rng, rounds=1, shot=(24, artifacts / "mjcg-play.png"))
         assert sum(a.startswith("pass ") for a in played) >= 6  # two passes of the Charleston
         assert any(a.startswith(("vote", "offer", "blind")) for a in played)
         assert any(a.startswith("discard") for a in played)
         wait(driver, lambda s: s["rounds"] >= 1, "the round's end")
-        driver.save_screenshot(str(tmp_path / "mjcg.png"))
+        driver.save_screenshot(str(artifacts / "mjcg.png"))
     log = read_log(tmp_path / "data" / "tables" / f"{made['id']}.jsonl")
     assert any(r.data.get("event") == "round" for r in log.records)
 
 
 @pytest.mark.slow
-def test_a_round_of_nymj_played_by_clicking(tmp_path: Path) -> None:
+def test_a_round_of_nymj_played_by_clicking(tmp_path: Path, artifacts: Path) -> None:
     rng = random.Random(5)
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
         made = open_table(running, "nymj", ["human", "greedy"], seed=8)
         driver.get(seat_url(running, made))
         play_by_clicking(driver, rng, rounds=1)
-        driver.save_screenshot(str(tmp_path / "nymj.png"))
+        driver.save_screenshot(str(artifacts / "nymj.png"))
 
 
 @pytest.mark.slow
 @pytest.mark.clause("SMJ-12")
-def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path) -> None:
+def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path, artifacts: Path) -> None:
     """The seat is played as the greedy agent would play it, on a copy of
     the game kept from the table's log; its first Mah Jongg is declared on
     its rack by clicking, and the page shows it on that rack."""
@@ -161,7 +172,7 @@ def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path) -> Non
                 assert shown, "the Mah Jongg is shown on its rack"
                 racks = driver.find_elements(By.CSS_SELECTOR, "#seats .seat.me .rack")
                 assert "Mah Jongg" in racks[rack - 1].text
-                driver.save_screenshot(str(tmp_path / "siamese.png"))
+                driver.save_screenshot(str(artifacts / "siamese.png"))
                 return
             wait(driver, lambda s, b=now["decisions"]: s["decisions"] > b or s["rounds"],
                  "the table to take it")

@@ -31,6 +31,8 @@ from typing import Any
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.state import State
 
+from . import look
+
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
 TYPES = ("hello", "act", "hint")
 
@@ -118,7 +120,7 @@ def update(state: State, seat: int, since: int) -> dict[str, Any]:
     events from `since` as it may be told them, and its own legal actions."""
     deck = state.spec.deck
     return {"type": "update", "view": state.observation(seat),
-            "events": [e.to_json() for e in state.events_for(seat, since)],
+            "events": [look.told(state.rules, e) for e in state.events_for(seat, since)],
             "next": len(state.events),
             "legal": [a.text(deck) for a in state.legal_actions(seat)],
             "decisions": state.decisions, "over": state.is_terminal()}
@@ -137,6 +139,6 @@ def open_update(state: State, since: int) -> dict[str, Any]:
                       **({"aside": seen[s]["aside"]} if "aside" in seen[s] else {})}
                      for s, public in enumerate(view["seats"])]
     return {"type": "update", "view": view,
-            "events": [e.to_json() for e in state.events_for(None, since)],
+            "events": [look.told(state.rules, e) for e in state.events_for(None, since)],
             "next": len(state.events), "legal": [], "decisions": state.decisions,
             "over": state.is_terminal()}

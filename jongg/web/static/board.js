@@ -22,7 +22,7 @@ const Board = (() => {
     svg.setAttribute("class", `tile c-${t.colour}${options.small ? " small" : ""}${options.cls ? " " + options.cls : ""}`);
     svg.dataset.code = code;
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${t.name} (${code})`;
+    title.textContent = `${t.name} (${code})${options.as ? `, standing for ${options.as}` : ""}`;
     const face = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 1, y: 1, width: 38, height: 52, rx: 5, class: "face"})) face.setAttribute(k, v);
     const big = document.createElementNS(SVG, "text");
@@ -30,7 +30,8 @@ const Board = (() => {
     big.textContent = t.big;
     const small = document.createElementNS(SVG, "text");
     for (const [k, v] of Object.entries({x: 20, y: 46, "text-anchor": "middle", class: "small-label"})) small.setAttribute(k, v);
-    small.textContent = (t.small || "").slice(0, 7);
+    small.textContent = options.as ? `=${options.as}`.slice(0, 7) : (t.small || "").slice(0, 7);
+    if (options.as) svg.dataset.as = options.as;
     svg.append(title, face, big, small);
     return svg;
   }
@@ -39,6 +40,17 @@ const Board = (() => {
     const row = el("span", null, "tiles");
     for (const code of codes) row.append(tile(info, code, options));
     return row;
+  }
+
+  // a winning hand in its line's groups, each joker with the tile it stands for
+  function filled(info, groups) {
+    const hand = el("span", null, "filled");
+    for (const group of groups) {
+      const row = el("span", null, "tiles group");
+      for (const t of group) row.append(tile(info, t.tile, {as: t.as}));
+      hand.append(row);
+    }
+    return hand;
   }
 
   // a hand's tiles grouped by family (suit, dragons, winds...), each in deck order
@@ -182,17 +194,21 @@ const Board = (() => {
     box.append(sentence(info, tell(info, {...end, kind: "round_ended"}, me)));
     if (end.shown && end.shown.length && (!end.mahjongs || info.racks === 1)) {
       const hand = el("div", null, "winning-hand");
-      for (const group of end.shown) hand.append(tiles(info, group));
+      if (end.filled) hand.append(filled(info, end.filled));
+      else for (const group of end.shown) hand.append(tiles(info, group));
       box.append(hand);
     }
     for (const m of end.mahjongs || []) {
       if (info.racks === 1) break;
-      box.append(sentence(info, [`${info.seats[m.seat]}, rack ${m.rack + 1}: ${m.line} `, m.tiles]));
+      const line = el("div", null, "winning-hand");
+      line.append(el("span", `${info.seats[m.seat]}, rack ${m.rack + 1}: ${m.line} `));
+      line.append(m.filled ? filled(info, m.filled) : tiles(info, m.tiles));
+      box.append(line);
     }
     for (const p of payments) box.append(el("div", payment(info, p, me), "payment"));
     box.append(el("div", `${word(info, "points")}: ${scores.map((v, s) => `${info.seats[s]} ${v}`).join("  ")}`, "scores"));
     return box;
   }
 
-  return {el, tile, tiles, grouped, tell, sentence, header, drawSeats, result, word, mahjong, phaseText};
+  return {el, tile, tiles, filled, grouped, tell, sentence, header, drawSeats, result, word, mahjong, phaseText};
 })();
