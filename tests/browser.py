@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,13 +21,16 @@ from typing import Any
 
 import pytest
 
-CHROMIUM, DRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+# Debian's chromium and chromium-driver packages (found on PATH first)
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
+DRIVER = Path(shutil.which("chromedriver") or "/usr/bin/chromedriver")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1400,1000")
 needs_browser = pytest.mark.skipif(
     not CHROMIUM.exists() or not DRIVER.exists(),
-    reason="Debian's chromium and chromium-driver are needed (.ci/run installs them)")
+    reason=f"no browser here: {CHROMIUM} or {DRIVER} is missing (Debian's chromium and "
+           "chromium-driver packages; .ci/run installs them)")
 
 
 class Server:

@@ -31,8 +31,7 @@ from .browser import (
     wait,
 )
 
-pytest.importorskip("selenium", reason="the test extras: pip install -e '.[test]'")
-pytestmark = needs_browser
+pytestmark = needs_browser  # selenium comes with the test extras; Chromium from Debian
 
 
 def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path: Path,
@@ -172,6 +171,8 @@ def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path, artifa
                 assert shown, "the Mah Jongg is shown on its rack"
                 racks = driver.find_elements(By.CSS_SELECTOR, "#seats .seat.me .rack")
                 assert "Mah Jongg" in racks[rack - 1].text
+                told = driver.find_elements(By.CSS_SELECTOR, "#story .said .filled .group")
+                assert told, "the declaration told in the groups of its line"
                 driver.save_screenshot(str(artifacts / "siamese.png"))
                 return
             wait(driver, lambda s, b=now["decisions"]: s["decisions"] > b or s["rounds"],

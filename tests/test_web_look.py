@@ -1,6 +1,6 @@
-"""How the web table shows a round's end: the winning hand in the groups of
-its line, each joker with the tile it stands for (exposures as they were
-made, their jokers standing for the exposure's tile)."""
+"""How the web table shows a Mah Jongg (declared, and at a round's end): the
+hand in the groups of its line, each joker with the tile it stands for
+(exposures as they were made, their jokers standing for the exposure's tile)."""
 
 from __future__ import annotations
 
@@ -65,3 +65,12 @@ def test_a_rounds_end_is_sent_with_each_mahjong_filled_and_the_event_unchanged()
     assert sorted(shown(told(rules("mjcg", 4), one)["filled"])) == [
         "4D 4D 4D J=4D", "F F F F", "N N N N", "WD WD"]
     assert "filled" not in told(rules("mjcg", 4), Event(EventKind.DEALT, 0))
+
+
+def test_a_mahjong_declared_on_a_rack_is_told_in_its_lines_groups() -> None:
+    rack = ("3C", "3C", "7D", "7D", "7D", "9D", "9D", "9D", "F", "F", "J", "J", "J", "J")
+    declared = Event(EventKind.DECLARED, 0, rack, {"rack": 1, "line": "odd-3", "value": 25})
+    sent = told(rules("siamese", 2), declared)
+    assert sorted(shown(sent["filled"])) == [
+        "3C 3C J=3C J=3C", "7D 7D 7D J=7D", "9D 9D 9D J=9D", "F F"]
+    assert sent["tiles"] == list(rack)  # the tiles as declared, kept

@@ -10,15 +10,11 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
+from starlette.testclient import TestClient  # the web extra: the test extras install it
 
-pytest.importorskip("starlette", reason="the web extra: pip install 'jongg[web]'")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from jongg.web.hall import Hall  # noqa: E402
-from jongg.web.server import application  # noqa: E402
-from jongg.web.store import Store  # noqa: E402
+from jongg.web.hall import Hall
+from jongg.web.server import application
+from jongg.web.store import Store
 
 BASE = "http://127.0.0.1"
 

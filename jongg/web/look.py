@@ -95,10 +95,12 @@ def hints(state: State, seat: int, top: int = 3) -> list[dict[str, Any]]:
 
 
 def told(rules: Rules, event: Event) -> dict[str, Any]:
-    """An event as the page is sent it: a round's end with each Mah Jongg
-    shown in its line's groups, jokers resolved ("filled"). Built from the
-    event alone (what every seat is told at the round's end)."""
+    """An event as the page is sent it: a Mah Jongg declared, and a round's
+    end with each Mah Jongg, shown in its line's groups, jokers resolved
+    ("filled"). Built from the event alone (tiles every seat is shown)."""
     out = event.to_json()
+    if event.kind is EventKind.DECLARED and event.tiles and out.get("line"):
+        out["filled"] = winning(rules, [list(event.tiles)], out["line"])
     if event.kind is not EventKind.ROUND_ENDED:
         return out
     several = "mahjongs" in out and rules.spec.racks > 1

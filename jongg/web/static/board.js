@@ -43,11 +43,11 @@ const Board = (() => {
   }
 
   // a winning hand in its line's groups, each joker with the tile it stands for
-  function filled(info, groups) {
+  function filled(info, groups, options = {}) {
     const hand = el("span", null, "filled");
     for (const group of groups) {
       const row = el("span", null, "tiles group");
-      for (const t of group) row.append(tile(info, t.tile, {as: t.as}));
+      for (const t of group) row.append(tile(info, t.tile, {...options, as: t.as}));
       hand.append(row);
     }
     return hand;
@@ -98,7 +98,7 @@ const Board = (() => {
       }
       case "outranked": return [`${Whose(info, e.seat, me)} ${e.claim} ${word(info, "claim")} loses to ${whose(info, e.by, me)}.`];
       case "exchanged": return [`${name(e.seat)} ${verb(e.seat, "give", "gives")} `, e.tiles, ` for a joker in ${whose(info, e.owner, me)} exposure.`];
-      case "declared": return [`${name(e.seat)} ${verb(e.seat, "declare", "declares")} ${mahjong(info)}${info.racks > 1 ? ` on rack ${e.rack + 1}` : ""}: ${e.line} (value ${e.value}) `, e.tiles, "."];
+      case "declared": return [`${name(e.seat)} ${verb(e.seat, "declare", "declares")} ${mahjong(info)}${info.racks > 1 ? ` on rack ${e.rack + 1}` : ""}: ${e.line} (value ${e.value}) `, e.filled ? {groups: e.filled} : e.tiles, "."];
       case "penalised": return [`${name(e.seat)}: a mistake, penalised (${e.penalty}${e.rack !== undefined ? `, rack ${e.rack + 1}` : ""}).`];
       case "went_off": return [`${name(e.seat)} ${verb(e.seat, "go", "goes")} off the pledge on rack ${e.rack + 1}${e.forced ? " (forced)" : ""}.`];
       case "paid": return [payment(info, e, me)];
@@ -127,6 +127,7 @@ const Board = (() => {
     const line = el("div", null, "said");
     for (const part of parts) {
       if (Array.isArray(part)) line.append(tiles(info, part, {small: true}));
+      else if (part && part.groups) line.append(filled(info, part.groups, {small: true}));
       else line.append(document.createTextNode(part));
     }
     return line;
