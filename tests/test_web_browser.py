@@ -1,5 +1,6 @@
-"""The web table in a real browser (headless Chromium, selenium): a reconnect
-and a server restart mid-round, and a replay, in the default suite; a full
+"""The web table in a real browser (headless Chromium, selenium): a table
+opened from the lobby with a user's card, a reconnect and a server restart
+mid-round, and a replay, in the default suite; a full
 round of mjcg with its Charleston played by clicking, a nymj round, and a
 Siamese Mah Jongg declared on a rack under @slow. Screenshots are kept as
 artifacts (tests/conftest.py: $JONGG_TEST_ARTIFACTS); the README's picture
@@ -30,6 +31,7 @@ from .browser import (
     server,
     wait,
 )
+from .test_web import CARD
 
 pytestmark = needs_browser  # selenium comes with the test extras; Chromium from Debian
 
@@ -58,6 +60,43 @@ def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path:
         assert (back["hand"], back["passing"]) == (chosen["hand"], chosen["passing"])
         assert "(2 of" in driver.find_element(By.ID, "prompt").text
         driver.save_screenshot(str(artifacts / "restarted.png"))
+
+
+def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
+        tmp_path: Path, artifacts: Path) -> None:
+    """By clicking: a card uploaded, mjcg chosen with it for four players,
+    two people and two bots; each person's link opens that person's seat."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    card = tmp_path / "mine.yaml"
+    card.write_text(CARD)
+    with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
+        driver.get(running.url)
+        _until(lambda: bool(driver.find_elements(By.CSS_SELECTOR, "#variant option")))
+        driver.find_element(By.ID, "ruleset-file").send_keys(str(card))
+        result = driver.find_element(By.ID, "ruleset-result")
+        _until(lambda: "mine.yaml: ok (card)" in result.text)
+        Select(driver.find_element(By.ID, "variant")).select_by_value("mjcg")
+        Select(driver.find_element(By.ID, "players")).select_by_value("4")
+        Select(driver.find_element(By.ID, "card")).select_by_value("mine.yaml")
+        Select(driver.find_element(By.ID, "seat-3")).select_by_value("human")
+        Select(driver.find_element(By.ID, "seat-4")).select_by_value("random")
+        driver.find_element(By.ID, "open-table").click()
+        _until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "a.seat-link")) == 2)
+        links = {a.get_attribute("data-seat"): a.get_attribute("href")
+                 for a in driver.find_elements(By.CSS_SELECTOR, "a.seat-link")}
+        assert set(links) == {"0", "2"}
+        table = links["0"].split("/table/")[1].split("#")[0]
+        _until(lambda: table in driver.find_element(By.ID, "table-list").text)
+        driver.save_screenshot(str(artifacts / "lobby.png"))
+        driver.get(links["2"])
+        wait(driver, lambda s: s["step"] is not None, "the seat's table")
+        head = driver.find_element(By.ID, "head").text
+        assert "you are West" in head, head
+        assert driver.find_element(By.ID, "card-name").text == "mine"
+        tables = running.api("/api/tables")["tables"]
+        assert [t["agents"] for t in tables] == [["human", "greedy", "human", "random"]]
 
 
 def test_a_finished_game_replays_step_by_step(tmp_path: Path, artifacts: Path) -> None:
