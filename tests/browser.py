@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -44,10 +45,18 @@ class Server:
              "--pace", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env=env)
         assert self.process.stdout is not None
-        first = self.process.stdout.readline()
-        assert first.startswith("jongg serve: http://"), first
-        self.url = first.split()[2]
+        self.said: list[str] = []  # what the server printed, for a failing test's message
+        for line in self.process.stdout:
+            self.said.append(line)
+            if line.startswith("jongg serve: http://"):
+                break
+        else:
+            raise AssertionError(f"jongg serve did not start: {''.join(self.said)[-2000:]}")
+        self.url = self.said[-1].split()[2]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+        # keep reading what it prints, so a full pipe never stops the server
+        threading.Thread(target=self.said.extend, args=(self.process.stdout,),
+                         daemon=True).start()
 
     def api(self, path: str, body: dict[str, Any] | None = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
