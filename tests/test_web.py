@@ -325,3 +325,12 @@ def test_serve_refuses_what_it_cannot_do(capsys: pytest.CaptureFixture[str],
                        (["--agents", "nosuch"], "--agents: unknown agent 'nosuch'")]:
         status, _, err = run_cli(capsys, "serve", "--data", str(tmp_path), *argv)
         assert status == 1 and said in err, err
+
+
+def test_serve_listens_on_this_machine_only_unless_told() -> None:
+    from jongg.cli import build_parser
+    from jongg.web.command import local
+
+    assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
+    assert local("127.0.0.1") and local("::1") and local("localhost")
+    assert not local("0.0.0.0") and not local("192.168.1.2")
