@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from .web import PACE
 
 # the game modes (jongg.runtime.game.rules.Mode), written out so that the
 # parser needs no game; tests/test_cli.py holds the two together
@@ -161,6 +162,21 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("log", metavar="LOG", help="a log written by simulate --log-dir or play")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(run="game_commands:cmd_replay")
+
+    serve = commands.add_parser("serve", help="a web table: play any variant in the browser, "
+                                "against bots and other people (needs jongg[web])")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any "
+                       "free port, printed)")
+    serve.add_argument("--data", metavar="DIR", help="where tables are kept, each game's log "
+                       "written as it goes (default: jongg's folder in your data directory)")
+    serve.add_argument("--pace", type=float, default=PACE, metavar="SECONDS",
+                       help=f"bots wait this long before each move on their turn (default "
+                            f"{PACE}; 0: full speed)")
+    serve.add_argument("--agents", metavar="NAMES", help="agents a table may seat besides "
+                       "the shipped ones, comma-separated module:Class names")
+    serve.set_defaults(run="web.command:cmd_serve")
     return parser
 
 
