@@ -26,7 +26,6 @@ machine, any other value is a Ray address (`ray start --head` prints it).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import ctypes
 import json
@@ -80,16 +79,6 @@ def workers(asked: int | None) -> int:
         print(f"jongg: --jobs {asked}: this machine has {jobs} core(s) for it; "
               f"using {jobs}", file=sys.stderr)
     return jobs
-
-
-def add_scale_options(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --cluster: where the work runs (never what it finds)."""
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="processes, at most the cores (results do not change); with "
-                             "--cluster local, the CPUs of the Ray instance")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="run on a Ray cluster (ray start --head prints its address), or "
-                             "'local' to start one here; needs jongg[cluster]")
 
 
 def chunks(seeds: range, size: int) -> Iterator[range]:
