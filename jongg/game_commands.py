@@ -27,13 +27,15 @@ from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .simulate import Job, clashes, cores, file_stem, simulate, wilson
+from .scale import workers
+from .simulate import Job, clashes, file_stem, simulate
+from .stats import wilson
 
 if TYPE_CHECKING:
     from . import terminal
 
 
-def _agents(text: str) -> tuple[str, ...]:
+def agents_arg(text: str) -> tuple[str, ...]:
     """Agents by seat from --agents: shipped names or module:Class."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
@@ -47,7 +49,7 @@ def _agents(text: str) -> tuple[str, ...]:
     return names
 
 
-def _console(*, stderr: bool = False) -> Console:
+def plain_console(*, stderr: bool = False) -> Console:
     """A console that never reads text as markup (names, titles and what a
     person types may hold brackets) and sends no escape codes at all under
     NO_COLOR (rich alone would still send bold) or when not a terminal."""
@@ -69,26 +71,21 @@ def _log_game(path: str, header: Header) -> Game:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games: give at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs: give at least 1")
-    jobs = min(args.jobs, cores())
-    if jobs < args.jobs:
-        print(f"jongg: --jobs {args.jobs}: this machine has {jobs} core(s) for it; "
-              f"using {jobs}", file=sys.stderr)
-    agents = _agents(args.agents)
+    jobs = workers(args.jobs)
+    agents = agents_arg(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     load_game(args.variant, spec.players)  # compile the matcher once, into the cache
     if args.log_dir:
         _log_dir(args.log_dir, spec.variant, spec.players, args.seed, args.games)
     job = Job(args.variant, spec.players, agents, Mode(args.mode), args.log_dir, True)
-    console = _console(stderr=True)
+    console = plain_console(stderr=True)
     show = console.is_terminal and not args.quiet
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=not show) as bar:
         task = bar.add_task(escape(f"{spec.variant}, {spec.players} players"), total=args.games)
         try:
             summary = simulate(job, args.games, args.seed, jobs,
-                               lambda n: bar.advance(task, n))
+                               lambda n: bar.advance(task, n), args.cluster)
         except LogExists as error:  # another run began writing here since the check
             raise UsageError(f"--log-dir: {error}; another run writes its logs there") from None
     result = summary.to_json()
@@ -121,7 +118,7 @@ def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                    racks: bool) -> None:
-    console = _console()
+    console = plain_console()
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
         else ""
@@ -204,7 +201,7 @@ def resume_command(path: Path) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     from . import terminal
 
-    console = _console()
+    console = plain_console()
     table = _resumed(args, console) if args.resume else _started(args, console)
     again = resume_command(table.writer.path)
     try:
@@ -232,7 +229,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
         raise UsageError("play: name a variant (or --resume LOG)")
     if args.overwrite and not args.log:
         raise UsageError("--overwrite: name the log to start over in, with --log FILE")
-    agents = _agents(args.agents)
+    agents = agents_arg(args.agents)
     game = load_game(args.variant, args.players)
     if not 1 <= args.seat <= game.spec.players:
         raise UsageError(f"--seat: give 1 to {game.spec.players}")
