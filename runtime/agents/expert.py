@@ -90,7 +90,7 @@ class ExpertAgent:
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self.racks = RackPlayer(seed, seat)
+        self.racks = RackPlayer(seed, seat)  # several racks: the plan, discarding by the odds
         self._table: CardTable | None = None
         self._shapes: Shapes | None = None
         self._seated: Memo[tuple[tuple[int, ...], ...], Seated] = Memo(2_000)
@@ -193,6 +193,8 @@ class ExpertAgent:
             if aways[i] == nearest:
                 values = shapes.values(rules, h, seen.unseen, reading.draws)
                 out[i] = [values.get(li, 0.0) for li in shapes.order]
+            else:  # further: below every nearest hand, the further the lower
+                out[i, 0] = -(aways[i] - nearest) * self.table.scale
         return out
 
     def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
@@ -241,7 +243,9 @@ class ExpertAgent:
         chosen = min(moves, key=key)
         if seen.step == "turn":
             self._last = (reading.hand.minus(chosen.tile), reading.prospects)
-        elif not seen.me.outgoing:  # the first tile of a pass: the rest are planned with it
+        elif not seen.me.outgoing and not self.shapes.order:
+            # the first tile of a pass: the rest are planned with it (lines of free
+            # groups are weighed only for the nearest hands, so they ask again)
             spare = Counter(seen.me.counts)
             self._plan = []
             for a in sorted(moves, key=key):
@@ -311,7 +315,12 @@ class ExpertAgent:
     def _vote(self, seen: Observation, legal: list[Action]) -> Action:
         """Yes to another Charleston when the hand is far from every line."""
         phase = seen.phase
-        yes = isinstance(phase, Vote) and self._read(seen).best_chance() < FAR
+        reading = self._read(seen)
+        best = reading.best_chance()
+        if self.shapes.order:
+            best = max([best, *self.shapes.chances(seen.rules, reading.hand, seen.unseen,
+                                                   reading.draws).values()])
+        yes = isinstance(phase, Vote) and best < FAR
         return next(a for a in legal if a.verb == "vote" and a.number == int(yes))
 
     def _count(self, seen: Observation, legal: list[Action]) -> Action:

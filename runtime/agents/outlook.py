@@ -99,8 +99,8 @@ def _build(card: Card) -> CardTable:
     scale = sum(float(line.value or 1) for line in lines) / max(len(lines), 1)
     used_row, used_kind = np.nonzero(need + wild)
     starts = np.searchsorted(used_row, np.arange(n)).astype(np.int64)
-    return CardTable(need, wild, sets, plain, line_of, value, concealed, used_kind, used_row, starts,
-                     tuple(structural), runs, scale)
+    return CardTable(need, wild, sets, plain, line_of, value, concealed, used_kind, used_row,
+                     starts, tuple(structural), runs, scale)
 
 
 @dataclass(frozen=True, eq=False)

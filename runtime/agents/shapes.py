@@ -9,8 +9,6 @@ that rate: P(Poisson(draws x accepting / unseen) >= away).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 
 from jongg.runtime.agents.outlook import CardTable, poisson_at_least
@@ -58,15 +56,15 @@ class Shapes:
                             kinds.add(near.index)
         return kinds
 
-    def values(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float,
-               kinds: Iterable[int] | None = None) -> dict[int, float]:
-        """Each structural line's expected value: the odds of completing it
-        (from its tiles away and acceptance) times what it pays."""
+    def chances(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
+                ) -> dict[int, float]:
+        """Each structural line's odds of completion, from its tiles away and
+        the hand's acceptance."""
         now = self.aways(rules, hand)
         if not now:
             return {}
         accepting = dict.fromkeys(now, 0)
-        for k in (self.related(rules, hand) if kinds is None else kinds):
+        for k in self.related(rules, hand):
             if not unseen[k]:
                 continue
             after = self.aways(rules, hand.plus(k))
@@ -74,10 +72,14 @@ class Shapes:
                 if after.get(li, away) < away:
                     accepting[li] += unseen[k]
         total = sum(unseen) or 1
-        lines = rules.lines
         order = list(now)
         rate = np.array([draws * accepting[li] / total for li in order])
-        need = np.array([now[li] for li in order])
-        chance = poisson_at_least(rate, need)
-        return {li: float(p) * (lines[li].value or 1)
-                for li, p in zip(order, chance.tolist(), strict=True)}
+        chance = poisson_at_least(rate, np.array([now[li] for li in order]))
+        return dict(zip(order, chance.tolist(), strict=True))
+
+    def values(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
+               ) -> dict[int, float]:
+        """Each structural line's expected value: its odds times what it pays."""
+        lines = rules.lines
+        return {li: p * (lines[li].value or 1)
+                for li, p in self.chances(rules, hand, unseen, draws).items()}
