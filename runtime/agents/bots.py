@@ -4,6 +4,7 @@ match seed, so a simulated match replays exactly."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Protocol
 
 from jongg.runtime.agents.planner import Plan, RackPlanner
@@ -90,7 +91,7 @@ class GreedyAgent:
     def _without(self, seen: Observation, tile: int) -> Hand:
         return self._hand(seen).minus(tile)
 
-    def _best(self, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
+    def _best(self, scored: Sequence[tuple[tuple[float, ...], Action]]) -> Action:
         top = min(n for n, _ in scored)
         choices = [a for n, a in scored if n == top]
         return choices[self.rng.randrange(len(choices))]
