@@ -52,6 +52,7 @@ FAR = 0.12  # below this chance of its best line the hand is far (defence, votes
 DEFENCE = 1.0  # far from winning: worth given up to keep a needed tile from an opponent
 WORTHLESS = 0.03  # a tile whose loss costs less than this share of the worth
 EPSILON = 1e-9
+WANTED = 1  # a discard is weighed for a claim when a variation this near needs it
 
 
 class Reading:
@@ -99,6 +100,8 @@ class ExpertAgent:
         self._last: tuple[Hand, Prospects] | None = None
         self._plan: list[int] = []  # the tiles still to pass in this Charleston pass
         self._reading: tuple[object, Reading] | None = None
+        self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
+            Memo(256)
 
     # -- what the card gives --------------------------------------------------------
 
@@ -152,6 +155,9 @@ class ExpertAgent:
             planned = self._planned(seen, legal)
             if planned is not None:
                 return planned
+        drawn = self._useless_draw(seen, legal)
+        if drawn is not None:
+            return drawn
         reading = self._read(seen)
         exchange = self._exchange(seen, reading, legal)
         if exchange is not None:
@@ -255,6 +261,24 @@ class ExpertAgent:
             self._plan = self._plan[1:]
         return chosen
 
+    def _useless_draw(self, seen: Observation, legal: list[Action]) -> Action | None:
+        """The tile just drawn, when no line weighed for the hand before it
+        can use it (read off the prospects the last discard was chosen by), and
+        there is nothing else to weigh: no joker to take, no opponent to
+        defend against while far."""
+        drawn = seen.last
+        if seen.step != "turn" or drawn is None or self.shapes.order or self._last is None \
+                or drawn == seen.rules.joker or any(a.verb == "exchange" for a in legal):
+            return None
+        hand, p = self._last
+        if hand.plus(drawn) != seen.me.hand():
+            return None
+        if not len(p.rows) or self._danger(seen) is not None:
+            return None  # among tiles worth as little, the safest goes: weigh them all
+        if (p.need[:, drawn] + p.wild[:, drawn] > hand.concealed.count(drawn)).any():
+            return None
+        return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
+
     def _planned(self, seen: Observation, legal: list[Action]) -> Action | None:
         """The next tile planned with a pass's first one (still held)."""
         if not seen.me.outgoing:
@@ -276,26 +300,32 @@ class ExpertAgent:
             return True
         p = self._last[1]
         tile = seen.discard[1]
-        near = p.away <= p.nearest + 1
+        near = p.away <= p.nearest + WANTED
         return bool((p.short_wild[near, tile] > 0).any())  # a set fills slots jokers may
 
     def _danger(self, seen: Observation) -> np.ndarray | None:
         """Per kind, how surely an opponent's exposures say they need it:
         the share of the card's variations their exposures leave open that
         use it, times how much of a hand they have exposed."""
-        rules = seen.rules
-        size = rules.judge.card.hand_size
+        shown = tuple(tuple(e.tiles for e in other.exposures if not e.mahjong)
+                      for o, other in enumerate(seen.seats)
+                      if o != seen.seat and not other.dead)
+        if not any(shown):
+            return None
+        return self._dangers.get(shown, lambda: self._needed(seen, shown))
+
+    def _needed(self, seen: Observation, shown: tuple[tuple[tuple[int, ...], ...], ...]
+                ) -> np.ndarray | None:
+        size = seen.rules.judge.card.hand_size
         danger: np.ndarray | None = None
-        for o, other in enumerate(seen.seats):
-            if o == seen.seat or other.dead:
-                continue
-            exposures = tuple(e.tiles for e in other.exposures if not e.mahjong)
+        for exposures in shown:
             if not exposures:
                 continue
             seated = self.seated(seen, exposures)
             if not seated.open.any():
                 continue
-            left = seated.need[seated.open] + seated.wild[seated.open]
+            need, wild = seated.dense(np.flatnonzero(seated.open))
+            left = need + wild
             share = (left > 0).mean(axis=0) * (sum(map(len, exposures)) / size)
             danger = share if danger is None else np.maximum(danger, share)
         return danger

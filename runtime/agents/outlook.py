@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -34,7 +35,7 @@ SLACK = 3  # variations this much further than the nearest are still weighed
 CANDIDATES = 48  # at most this many variations weighed per hand
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class CardTable:
     """The card's concrete variations as arrays over tile kinds."""
 
@@ -55,6 +56,24 @@ class CardTable:
     @property
     def kinds(self) -> int:
         return int(self.need.shape[1])
+
+    @cached_property
+    def need_used(self) -> np.ndarray:
+        found: np.ndarray = self.need[self.row, self.kind]
+        return found
+
+    @cached_property
+    def wild_used(self) -> np.ndarray:
+        found: np.ndarray = self.wild[self.row, self.kind]
+        return found
+
+    def entries(self, kind: int) -> np.ndarray:
+        """The table's entries of one kind."""
+        return self._entries[kind]
+
+    @cached_property
+    def _entries(self) -> list[np.ndarray]:
+        return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
 
 
 _TABLES: dict[int, tuple[Card, CardTable]] = {}
@@ -108,11 +127,19 @@ class Seated:
     """The variations a set of exposures leaves open, with what is left of
     each once the exposures are seated in its groups."""
 
+    table: CardTable
     open: np.ndarray  # (V,) bool
-    need: np.ndarray  # (V, K)
-    wild: np.ndarray  # (V, K)
-    need_used: np.ndarray  # (E,): need at the table's entries
-    wild_used: np.ndarray  # (E,)
+    need_used: np.ndarray  # (E,): slots no joker may fill, at the table's entries
+    wild_used: np.ndarray  # (E,): slots a joker may fill
+    taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
+
+    def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, K): the need and wild slots left on these variations."""
+        need, wild = self.table.need[rows], self.table.wild[rows]
+        for kind, plain, jokered in self.taken:
+            need[:, kind] -= plain[rows]
+            wild[:, kind] -= jokered[rows]
+        return need, wild
 
 
 def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | None,
@@ -121,29 +148,29 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
     size (one holding a joker only where jokers may go)."""
     rows = len(table.line)
     if not exposures:
-        return _seated(table, np.ones(rows, dtype=bool), table.need, table.wild)
+        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used)
     ok = np.ones(rows, dtype=bool) if open_hands else ~table.concealed
-    need, wild = table.need.copy(), table.wild.copy()
     seen: dict[tuple[int, int], list[int]] = {}  # (kind, size) -> [with jokers, natural only]
     for tiles in exposures:
         naturals = [t for t in tiles if t != joker]
         if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
-            return _seated(table, np.zeros(rows, dtype=bool), need, wild)  # a run: no group
+            return Seated(table, np.zeros(rows, dtype=bool), table.need_used,
+                          table.wild_used)  # a run, or a pair: no group takes it
         counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
         counts[len(naturals) == len(tiles)] += 1
+    need_used, wild_used = table.need_used.copy(), table.wild_used.copy()
+    taken = []
     for (kind, size), (mixed, natural) in seen.items():
         jokered = table.sets[:, kind, size - 3]
         plain = table.plain_sets[:, kind, size - 3]
         on_plain = np.minimum(plain, natural)
         on_wild = mixed + natural - on_plain
         ok &= on_wild <= jokered
-        need[:, kind] -= size * on_plain
-        wild[:, kind] -= size * on_wild
-    return _seated(table, ok, need, wild)
-
-
-def _seated(table: CardTable, ok: np.ndarray, need: np.ndarray, wild: np.ndarray) -> Seated:
-    return Seated(ok, need, wild, need[table.row, table.kind], wild[table.row, table.kind])
+        at = table.entries(kind)
+        need_used[at] -= size * on_plain[table.row[at]]
+        wild_used[at] -= size * on_wild[table.row[at]]
+        taken.append((kind, size * on_plain, size * on_wild))
+    return Seated(table, ok, need_used, wild_used, tuple(taken))
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,9 +182,6 @@ class Odds:
     mean_closed: np.ndarray  # (K, MOST+1): E[min(copies drawn, b)]
     joker_rate: float  # jokers expected to be drawn
     draws: float
-
-
-FACTORIALS = np.array([math.factorial(i) for i in range(MOST + 1)], dtype=float)
 
 
 def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None) -> Odds:
@@ -178,11 +202,13 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
 
 
 def _survival(rate: np.ndarray) -> np.ndarray:
-    """(K, MOST+1): P(Poisson(rate) >= a) for a = 0..MOST."""
-    pmf = np.exp(-rate)[:, None] * rate[:, None] ** np.arange(MOST + 1) / FACTORIALS
-    sf: np.ndarray = np.ones_like(pmf)
-    sf[:, 1:] = np.maximum(1.0 - np.cumsum(pmf, axis=1)[:, :-1], 0.0)
-    return sf
+    """(K, MOST+1): P(Poisson(rate) >= a) for a = 0..MOST, read off the grid."""
+    at = np.minimum(rate, RATE_TOP) / RATE_STEP
+    low = at.astype(np.int64)
+    frac = (at - low)[:, None]
+    grid = POISSON[:, :MOST + 1]
+    found: np.ndarray = grid[low] * (1 - frac) + grid[low + 1] * frac
+    return found
 
 
 def _capped_means(sf: np.ndarray) -> np.ndarray:
@@ -217,7 +243,7 @@ def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
     at = np.minimum(np.asarray(rate, dtype=float), RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
     frac = at - low
-    n = np.clip(need, 0, JOKER_TERMS)
+    n = np.minimum(np.maximum(need, 0), JOKER_TERMS)
     found = POISSON[low, n] * (1 - frac) + POISSON[low + 1, n] * frac
     return np.where(need > JOKER_TERMS, 0.0, found)
 
@@ -249,7 +275,7 @@ class Prospects:
             order = np.lexsort((-table.value[rows[keep]], away[keep]))
             keep = np.sort(keep[order[:CANDIDATES]])
         self.rows = rows[keep]
-        need, wild = seated.need[self.rows], seated.wild[self.rows]
+        need, wild = seated.dense(self.rows)
         short_kept = np.maximum(need - counts, 0)
         self.need, self.wild = need, wild
         self.short = short_kept
@@ -265,7 +291,7 @@ class Prospects:
         self.wild_short = self.short_wild.sum(axis=1)
         self.chance = self._chance(self.log_draw, self.mean, self.wild_short, jokers)
         lines = table.line[self.rows]
-        self.starts = np.flatnonzero(np.r_[True, lines[1:] != lines[:-1]]) if len(lines) \
+        self.starts = np.flatnonzero(np.diff(lines, prepend=-1)) if len(lines) \
             else np.zeros(0, dtype=np.int64)
         self.lines = lines[self.starts]  # the lines weighed, in card order
 
