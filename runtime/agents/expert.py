@@ -32,11 +32,11 @@ from jongg.runtime.agents.outlook import (
     Odds,
     Prospects,
     Seated,
-    card_table,
     odds,
     seat,
     worth,
 )
+from jongg.runtime.agents.payoff import line_pays, priced_table
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.game.actions import Action
@@ -133,8 +133,10 @@ class ExpertAgent:
     def act(self, seen: Observation, legal: list[Action]) -> Action:
         rules = seen.rules
         if self._table is None:
-            self._table = card_table(rules.judge.card)
-            self._shapes = Shapes(self._table)
+            self._table = priced_table(rules)
+            self._shapes = Shapes(self._table, {li: line_pays(rules.spec, rules.lines[li],
+                                                              not rules.lines[li].jokers)
+                                                for li in self._table.structural})
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):
             return self.racks.act(seen, legal)
         won = self._win(seen, legal)

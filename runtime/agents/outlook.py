@@ -178,6 +178,7 @@ class Odds:
     """The chances of drawing tiles before the wall ends, by kind."""
 
     log_sf: np.ndarray  # (K, MOST+1): log P(at least a copies drawn)
+    log_claimed: np.ndarray  # (K, MOST+1): log P(at least a copies drawn or claimed)
     mean_open: np.ndarray  # (K, MOST+1): E[min(copies drawn or claimed, b)]
     mean_closed: np.ndarray  # (K, MOST+1): E[min(copies drawn, b)]
     joker_rate: float  # jokers expected to be drawn
@@ -198,7 +199,8 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
     sf, claimed = np.split(_survival(np.concatenate([rate, claimable])), 2)
     log_sf = np.log(np.maximum(sf, 1e-30))
-    return Odds(log_sf, _capped_means(claimed), _capped_means(sf), joker_rate, draws)
+    return Odds(log_sf, np.log(np.maximum(claimed, 1e-30)), _capped_means(claimed),
+                _capped_means(sf), joker_rate, draws)
 
 
 def _survival(rate: np.ndarray) -> np.ndarray:
@@ -284,21 +286,33 @@ class Prospects:
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
         cols = np.arange(table.kinds)
-        self.log_draw = chances.log_sf[cols, np.minimum(self.short, MOST)].sum(axis=1)
+        missing = np.minimum(self.short, MOST)
+        self.log_draw = chances.log_sf[cols, missing].sum(axis=1)
+        self.log_claim = chances.log_claimed[cols, missing].sum(axis=1)
+        self.need_short = self.short.sum(axis=1)
         capped = np.minimum(self.short_wild, MOST)
-        self.mean = np.where(self.closed, chances.mean_closed[cols, capped].sum(axis=1),
-                             chances.mean_open[cols, capped].sum(axis=1))
+        self.any_closed = bool(self.closed.any())
+        self.mean = chances.mean_open[cols, capped].sum(axis=1)
+        if self.any_closed:
+            self.mean = np.where(self.closed, chances.mean_closed[cols, capped].sum(axis=1),
+                                 self.mean)
         self.wild_short = self.short_wild.sum(axis=1)
-        self.chance = self._chance(self.log_draw, self.mean, self.wild_short, jokers)
+        self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                                   self.wild_short, jokers)
         lines = table.line[self.rows]
-        self.starts = np.flatnonzero(np.diff(lines, prepend=-1)) if len(lines) \
-            else np.zeros(0, dtype=np.int64)
+        change = np.ones(len(lines), dtype=bool)
+        np.not_equal(lines[1:], lines[:-1], out=change[1:])
+        self.starts = np.flatnonzero(change)
         self.lines = lines[self.starts]  # the lines weighed, in card order
 
-    def _chance(self, log_draw: np.ndarray, mean: np.ndarray, wild_short: np.ndarray,
-                jokers: int) -> np.ndarray:
+    def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
+                mean: np.ndarray, wild_short: np.ndarray, jokers: int) -> np.ndarray:
+        """The chance of a variation: its no-joker slots drawn, but the last
+        one may be claimed from a discard (for Mah Jongg), taken as one of
+        them in turn; its joker slots from the pool of naturals and jokers."""
+        last = (log_claim - log_draw) / np.maximum(need_short, 1)
         jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
-        chance: np.ndarray = np.exp(log_draw) * jokered
+        chance: np.ndarray = np.exp(log_draw + last) * jokered
         return chance
 
     def without(self, tiles: Sequence[int], joker: int | None) -> np.ndarray:
@@ -311,7 +325,8 @@ class Prospects:
         naturals = [i for i, t in enumerate(tiles) if t != joker]
         for i, t in enumerate(tiles):
             if t == joker:
-                out[i] = self._chance(self.log_draw, self.mean, self.wild_short, self.jokers - 1)
+                out[i] = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                                      self.wild_short, self.jokers - 1)
         if not naturals:
             return out
         kinds = np.array([tiles[i] for i in naturals])
@@ -322,15 +337,19 @@ class Prospects:
         new_short = short + more
         new_wild = short_wild + (~more & (held <= need + wild))
         col = kinds[:, None]
-        log_sf = self.chances.log_sf
-        log_draw = self.log_draw + log_sf[col, np.minimum(new_short, MOST)] - \
-            log_sf[col, np.minimum(short, MOST)]
+        now, then = np.minimum(short, MOST), np.minimum(new_short, MOST)
+        log_sf, log_claimed = self.chances.log_sf, self.chances.log_claimed
+        log_draw = self.log_draw + log_sf[col, then] - log_sf[col, now]
+        log_claim = self.log_claim + log_claimed[col, then] - log_claimed[col, now]
         old, new = np.minimum(short_wild, MOST), np.minimum(new_wild, MOST)
-        closed, opened = self.chances.mean_closed, self.chances.mean_open
-        gained = np.where(self.closed, closed[col, new] - closed[col, old],
-                          opened[col, new] - opened[col, old])
+        opened = self.chances.mean_open
+        gained = opened[col, new] - opened[col, old]
+        if self.any_closed:
+            closed = self.chances.mean_closed
+            gained = np.where(self.closed, closed[col, new] - closed[col, old], gained)
         wild_short = self.wild_short - short_wild + new_wild
-        out[naturals] = self._chance(log_draw, self.mean + gained, wild_short, self.jokers)
+        out[naturals] = self._chance(log_draw, log_claim, self.need_short + more,
+                                     self.mean + gained, wild_short, self.jokers)
         return out
 
     def line_values(self, chance: np.ndarray) -> np.ndarray:

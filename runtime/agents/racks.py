@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from jongg.runtime.agents.bots import GreedyAgent
-from jongg.runtime.agents.outlook import Prospects, card_table, odds, seat, worth
+from jongg.runtime.agents.outlook import Prospects, odds, seat, worth
+from jongg.runtime.agents.payoff import priced_table
 from jongg.runtime.agents.planner import Plan
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.view import Observation
@@ -32,7 +33,7 @@ class RackPlayer(GreedyAgent):
         me = seen.me
         rules = seen.rules
         joker = rules.joker
-        table = card_table(rules.judge.card)
+        table = priced_table(rules)
         spare = [a for a in discards if me.counts[a.tile] > plan.reserved[a.tile]]
         moves = spare or discards
         tiles = sorted({a.tile for a in moves})

@@ -23,7 +23,8 @@ class Shapes:
     """One seat's questions about the card's structural lines (memoised:
     a round asks the same hands many times)."""
 
-    def __init__(self, table: CardTable):
+    def __init__(self, table: CardTable, pays: dict[int, float]):
+        self.pays = pays  # what winning with each structural line pays
         self.lines = frozenset(table.structural)
         self.order = sorted(self.lines)
         self.runs = table.runs
@@ -80,6 +81,5 @@ class Shapes:
     def values(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
                ) -> dict[int, float]:
         """Each structural line's expected value: its odds times what it pays."""
-        lines = rules.lines
-        return {li: p * (lines[li].value or 1)
+        return {li: p * self.pays.get(li, 1.0)
                 for li, p in self.chances(rules, hand, unseen, draws).items()}
