@@ -25,7 +25,10 @@ from jongg.runtime.matching.matcher import Matcher
 
 from . import registry
 from .card import load_card
+from .errors import LoadError
 from .matcher import build_tables
+from .source import read_text
+from .variant import played
 
 # the modules whose code shapes an artifact
 _CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.runtime.matching": None,
@@ -68,20 +71,25 @@ def _code_digest() -> bytes:
 _DECK_PATHS = re.compile(r"[\w./-]+\.ya?ml")
 
 
-def source_key(card: str, deck: str | None = None, open_hands: bool = False) -> str:
-    """The cache key of a card (shipped name or path) compiled against `deck`:
-    every shipped deck counts, and so does any deck file the card names by path."""
+def source_key(card: str, deck: str | None = None, open_hands: bool = False,
+               flags: tuple[str, ...] | None = None) -> str:
+    """The cache key of a card (shipped name or path) compiled against `deck`,
+    with the lines a variant plays (`flags`; None: every line): every shipped
+    deck counts, and so does any deck file the card names by path."""
     digest = hashlib.sha256(_code_digest())
     entry = registry.locate("card", card)
-    text = entry.read_text(encoding="utf-8")
+    text = read_text(entry, registry.display_name(entry, "card"))
     digest.update(text.encode())
-    digest.update(f"deck={deck} open={open_hands}".encode())
+    digest.update(f"deck={deck} open={open_hands} flags={flags}".encode())
     for name in registry.shipped("deck"):
         digest.update(registry.locate("deck", name).read_bytes())
-    for name in sorted({*_DECK_PATHS.findall(text), *([deck] if deck else [])}):
-        path = Path(name.partition("*")[0])
-        if path.is_file():
-            digest.update(path.read_bytes())
+    named = [(n, entry) for n in _DECK_PATHS.findall(text)] + ([(deck, None)] if deck else [])
+    for name, beside in sorted(named, key=lambda pair: pair[0]):
+        try:
+            path = registry.locate("deck", name.partition("*")[0], beside)
+        except LoadError:  # not a deck: compiling the card says so
+            continue
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -90,25 +98,30 @@ def _file_name(card: str, key: str) -> str:
     return f"{stem}-{key[:20]}.npz"
 
 
-def _build(card: str, deck: str | None, open_hands: bool) -> tuple[Matcher, float]:
+def _build(card: str, deck: str | None, open_hands: bool,
+           flags: tuple[str, ...] | None) -> tuple[Matcher, float]:
     start = time.perf_counter()
     compiled_card = load_card(card, deck)
+    if flags is not None:
+        compiled_card = played(compiled_card, flags)
     built = Matcher(compiled_card, build_tables(compiled_card), open_hands=open_hands)
     return built, time.perf_counter() - start
 
 
 def compile_to(path: str | Path, card: str, deck: str | None = None, *,
-               open_hands: bool = False, key: str = "") -> Compiled:
-    """Compile a card and write its matcher to `path`."""
-    built, seconds = _build(card, deck, open_hands)
+               open_hands: bool = False, key: str = "",
+               flags: tuple[str, ...] | None = None) -> Compiled:
+    """Compile a card (the lines of `flags` a variant plays) and write its matcher to `path`."""
+    built, seconds = _build(card, deck, open_hands, flags)
     artifact.save(path, built.card, built.tables, key=key, open_hands=open_hands)
     return Compiled(built, Path(path), key, False, seconds)
 
 
-def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> Compiled:
-    """The compiled matcher of a card: from the cache when it is there and
-    sound, else built and cached."""
-    key = source_key(card, deck, open_hands)
+def matcher(card: str, deck: str | None = None, *, open_hands: bool = False,
+            flags: tuple[str, ...] | None = None) -> Compiled:
+    """The compiled matcher of a card (of the lines a variant plays, by
+    `flags`): from the cache when it is there and sound, else built and cached."""
+    key = source_key(card, deck, open_hands, flags)
     path = cache_dir() / _file_name(card, key)
     note = ""
     if path.exists():
@@ -117,8 +130,8 @@ def matcher(card: str, deck: str | None = None, *, open_hands: bool = False) -> 
             loaded = artifact.load(path, key=key)
             return Compiled(loaded, path, key, True, time.perf_counter() - start)
         except artifact.ArtifactError as error:
-            note = f"rebuilt {path.name}: {error}"
-    built, seconds = _build(card, deck, open_hands)
+            note = f"rebuilt {path} ({error.reason})"
+    built, seconds = _build(card, deck, open_hands, flags)
     try:
         artifact.save(path, built.card, built.tables, key=key, open_hands=open_hands)
     except OSError as error:  # no cache to write to: the matcher serves this run only

@@ -28,8 +28,8 @@ from .errors import (
 )
 from .expand import ExpansionError, Problem, Rules, expand
 from .notation import parse
-from .schema import validate
-from .source import Document, load_text
+from .schema import readable
+from .source import Document
 
 
 @dataclass
@@ -39,6 +39,7 @@ class CardReport:
     file: str
     card: Card | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    schema_errors: int = 0  # how many of the errors break the schema
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -111,6 +112,8 @@ class _CardChecker:
         self.doc = doc
         self.diagnostics: list[Diagnostic] = []
         self.deck_override = deck_override
+        self.skipped: set[int] = set()  # lines that break the schema
+        self.schema_errors = 0
 
     def problem(self, where: Location, message: str, *, warning: bool = False,
                 hint: str | None = None) -> None:
@@ -120,12 +123,15 @@ class _CardChecker:
     def decks(self, data: dict[str, Any]) -> list[Deck]:
         names = [self.deck_override] if self.deck_override else \
             [data["deck"], *data.get("decks", [])]
+        # the card's own decks are named relative to it; an override, from the command line
+        # or a variant, is already resolved
+        beside = None if self.deck_override else self.doc.source
         decks = []
         for i, name in enumerate(names):
+            where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
             try:
-                decks.append(load_deck(name))
+                decks.append(load_deck(name, beside, where))
             except JonggError as error:
-                where = self.doc.locate(("deck",) if i == 0 else ("decks", i - 1))
                 for d in error.diagnostics:  # each at the card's reference, naming the deck's spot
                     inside = f"{d.location}: " if d.location and d.location.file != where.file \
                         else ""
@@ -134,12 +140,15 @@ class _CardChecker:
 
     def run(self) -> Card | None:
         self.ids()
-        try:
-            validate(self.doc, "card")
-        except SchemaError as error:
-            self.diagnostics += error.diagnostics
+        # schema errors do not stop the check: a broken line is set aside, a broken
+        # top-level key is read as absent, and the rest is checked all the same
+        screened = readable(self.doc, "card", items=("lines",))
+        self.diagnostics += screened.diagnostics
+        self.schema_errors = len(screened.diagnostics)
+        self.skipped = screened.skipped["lines"]
+        data = screened.data
+        if data is None:
             return None
-        data = self.doc.data
         decks = self.decks(data)
         if not decks:
             return None
@@ -148,6 +157,8 @@ class _CardChecker:
         lines: list[Line] = []
         seen_ids: dict[str, int] = {}
         for i, raw in enumerate(data["lines"]):
+            if i in self.skipped:
+                continue
             line = self.line(i, raw, data, deck, decks, hand_size)
             if raw["id"] in seen_ids:
                 self.problem(self.doc.locate(("lines", i, "id")),
@@ -258,7 +269,8 @@ class _CardChecker:
         keys = [frozenset(v.key() for v in line.variations) for line in lines]
         index: dict[str, int] = {}
         for i, raw in enumerate(self.doc.data["lines"]):
-            index.setdefault(raw["id"], i)
+            if i not in self.skipped:
+                index.setdefault(raw["id"], i)
         for b, line in enumerate(lines):
             where = self.doc.locate(("lines", index[line.id]))
             for a in range(b):
@@ -281,21 +293,23 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
         return CardReport(doc.file, None, checker.diagnostics + error.diagnostics)
     if any(d.is_error for d in checker.diagnostics):
         card = None
-    return CardReport(doc.file, card, checker.diagnostics)
+    return CardReport(doc.file, card, checker.diagnostics, checker.schema_errors)
 
 
 def compile_card_document(doc: Document, deck: str | None = None) -> Card:
     report = check_card(doc, deck)
-    raise_if_errors(report.diagnostics, SemanticError)
+    raise_if_errors(report.diagnostics, SchemaError if report.schema_errors else SemanticError)
     assert report.card is not None
     return report.card
 
 
-def load_card(name: str, deck: str | None = None) -> Card:
-    """A card by shipped name (`sample`) or path."""
-    return compile_card_document(load_ruleset("card", name), deck)
+def load_card(name: str, deck: str | None = None, beside: registry.Entry | None = None,
+              where: Location | None = None) -> Card:
+    """A card by shipped name (`sample`) or path (relative to the file `beside`
+    that names it)."""
+    return compile_card_document(registry.load("card", name, beside, where), deck)
 
 
 def load_ruleset(kind: str, name: str) -> Document:
-    entry = registry.locate(kind, name)
-    return load_text(entry.read_text(encoding="utf-8"), registry.display_name(entry, kind))
+    """A ruleset's document by shipped name or path."""
+    return registry.load(kind, name)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from jongg.runtime.tiles import Category, Deck, Suit, TileKind
 
 from . import registry
-from .errors import Diagnostic, SemanticError, raise_if_errors
-from .schema import validate
-from .source import Document, load_text
+from .errors import Diagnostic, Location, SchemaError, SemanticError, excerpt, raise_if_errors
+from .schema import readable
+from .source import Document
 
 # The most copies of one tile a deck file may hold (real sets hold 4 or 8),
 # and the most sets `name*N` may play together: bounds that keep every table
 # the matcher builds small.
-MAX_COPIES = 32
+MAX_COPIES = 16  # of one tile in one set (real sets hold 3, 4 or 8)
 MAX_SETS = 4
 
 
@@ -29,12 +27,19 @@ def _copies(doc: Document, path: tuple[str | int, ...], copies: int) -> list[Dia
 
 
 def compile_deck(doc: Document) -> Deck:
-    validate(doc, "deck")
-    data = doc.data
+    """A deck; every problem, schema and semantic, is reported at once (a suit
+    or tile that breaks the schema is set aside and the rest checked)."""
+    screened = readable(doc, "deck", items=("suits", "tiles"))
+    broken = SchemaError if screened.diagnostics else SemanticError
+    data = screened.data
+    if data is None:
+        raise_if_errors(screened.diagnostics, SchemaError)
+    problems: list[Diagnostic] = list(screened.diagnostics)
     kinds: list[TileKind] = []
     suits: list[Suit] = []
-    problems: list[Diagnostic] = []
     for s, suit in enumerate(data.get("suits", [])):
+        if screened.skips("suits", s):
+            continue
         first, last = suit["numbers"]
         names = suit.get("names") or []
         if names and len(names) != last - first + 1:
@@ -49,10 +54,13 @@ def compile_deck(doc: Document) -> Deck:
                                   suit=suit["code"], number=n))
     suit_codes = {s.code for s in suits}
     for t, tile in enumerate(data.get("tiles", [])):
+        if screened.skips("tiles", t):
+            continue
         matches = tile.get("matches")
         if matches is not None and matches not in suit_codes:
             problems.append(Diagnostic(doc.locate(("tiles", t, "matches")),
-                                       f"matches {matches!r}, which is not a suit of this deck"))
+                                       f"matches {excerpt(matches)}, which is not a suit of "
+                                       "this deck"))
         problems += _copies(doc, ("tiles", t, "copies"), tile["copies"])
         kinds.append(TileKind(len(kinds), tile["code"], tile["name"], Category(tile["category"]),
                               tile["copies"], matches=matches, zero=tile.get("zero", False),
@@ -60,22 +68,32 @@ def compile_deck(doc: Document) -> Deck:
     seen: set[str] = set()
     for kind in kinds:
         if kind.code in seen:
-            problems.append(Diagnostic(doc.locate(()), f"tile code {kind.code!r} is used twice"))
+            problems.append(Diagnostic(doc.locate(()),
+                                       f"tile code {excerpt(kind.code)} is used twice"))
         seen.add(kind.code)
-    raise_if_errors(problems, SemanticError)
+    raise_if_errors(problems, broken)
     return Deck(data["deck"], data.get("title", data["deck"]), tuple(kinds), tuple(suits))
 
 
-@cache
-def load_deck(name: str) -> Deck:
-    """A deck by shipped name or path; `name*2` plays that many sets together."""
+def load_deck(name: str, beside: registry.Entry | None = None,
+              where: Location | None = None) -> Deck:
+    """A deck by shipped name or path (relative to the file `beside` that
+    names it); `name*2` plays that many sets together."""
     base, _, times = name.partition("*")
-    entry = registry.locate("deck", base)
-    deck = compile_deck(load_text(entry.read_text(encoding="utf-8"),
-                                  registry.display_name(entry, "deck")))
+    found = registry.read("deck", base, beside, where)
+    key = (found.file, found.text)
+    deck = _COMPILED.get(key)
+    if deck is None:
+        if len(_COMPILED) > 64:  # a process checking many files keeps only the latest
+            _COMPILED.clear()
+        deck = _COMPILED[key] = compile_deck(found.document())
     if times:
         if not times.isdigit() or not 1 <= int(times[:3]) <= MAX_SETS:
-            raise SemanticError([Diagnostic(None, f"deck {name[:40]!r}: after '*' give a number "
-                                                  f"of sets, 1 to {MAX_SETS}")])
+            raise SemanticError([Diagnostic(where, f"deck {excerpt(name)}: after '*' give a "
+                                                   f"number of sets, 1 to {MAX_SETS}")])
         deck = deck.combined(int(times))
     return deck
+
+
+# decks compiled, by file and text: a deck is named again and again
+_COMPILED: dict[tuple[str, str], Deck] = {}

@@ -36,6 +36,18 @@ class UsageError(JonggError):
     """A bad command-line argument (a tile code, a hand too large...)."""
 
 
+EXCERPT = 40  # the most characters of a value any message quotes
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """A value as a message quotes it: its repr, cut short when long (a file
+    named by mistake must never be printed whole)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
 def raise_if_errors(diagnostics: Iterable[Diagnostic], error: type[JonggError]) -> None:
     found = list(diagnostics)
     if any(d.is_error for d in found):

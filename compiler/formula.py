@@ -12,12 +12,18 @@ from collections.abc import Collection
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark import Lark, Token, Transformer, Tree, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedEOF
 
 from jongg.runtime.game.formula import ARITY, FUNCTIONS, Formula, Node
 
-from .errors import Diagnostic, Location, NotationError
+from .errors import Diagnostic, Location, NotationError, excerpt
+
+# Bounds that keep a formula cheap to check and to evaluate, and its values
+# exact: no real formula comes near them.
+MAX_DEPTH = 64  # operators nested in one another (a sum of n terms nests n deep)
+MAX_DIGITS = 9  # in a number written in a formula
+SNIPPET = 60  # characters of the formula shown around a mistake
 
 SYNTAX = ("a formula is numbers and facts joined by + - *, comparisons (== != < <= > >=), "
           "and/or/not, 'if ... then ... else ...', min(...), max(...), abs(...) and "
@@ -77,6 +83,37 @@ class _Tree(Transformer[Token, Any]):
         return ("binary", str(op), a, b)
 
 
+def _snippet(row: str, column: int) -> str:
+    """The formula's row around `column`, and a caret under it (a long row is cut)."""
+    start = max(0, column - 1 - SNIPPET // 2)
+    end = start + SNIPPET
+    shown = ("..." if start else "") + row[start:end] + ("..." if end < len(row) else "")
+    caret = column - start + (3 if start else 0)
+    return f"{shown}\n    {' ' * (caret - 1)}^"
+
+
+def _bounds(tree: Tree[Token]) -> tuple[int, int, str, str] | None:
+    """Where a parsed formula nests too deep or writes too large a number,
+    found without recursion (a hostile formula nests thousands deep)."""
+    stack: list[tuple[Tree[Token] | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "NUMBER" and len(node.lstrip("0")) > MAX_DIGITS:
+                return (node.line or 1, node.column or 1,
+                        f"the number {excerpt(str(node), 20)} has more than {MAX_DIGITS} digits",
+                        "points and counts are far smaller")
+            continue
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line = getattr(meta, "line", 1) if not meta.empty else 1
+            column = getattr(meta, "column", 1) if not meta.empty else 1
+            return (line, column, f"the formula nests more than {MAX_DEPTH} operations "
+                    "inside one another", "split a long sum, or name fewer conditions")
+        stack.extend((child, depth + 1) for child in node.children)
+    return None
+
+
 def compile_formula(text: str, facts: Collection[str], *,
                     origin: Location | None = None) -> Formula:
     """A formula over `facts`; NotationError lists every problem, located."""
@@ -98,10 +135,13 @@ def compile_formula(text: str, facts: Collection[str], *,
         rows = text.split("\n")
         line = len(rows) if at_end else getattr(error, "line", 1) or 1
         column = len(rows[-1]) + 1 if at_end else error.column or 1
-        snippet = f"{rows[line - 1]}\n{' ' * (column - 1)}^"
         raise NotationError([Diagnostic(at(line, column), f"{SYNTAX}\n    "
-                                        + snippet.replace("\n", "\n    "))],
+                                        + _snippet(rows[line - 1], column))],
                             label=SYNTAX) from None
+    bounded = _bounds(tree)
+    if bounded:
+        line, column, message, advice = bounded
+        raise NotationError([Diagnostic(at(line, column), message, hint=advice)])
     build = _Tree()
     node: Node = build.transform(tree)
     problems = []
@@ -113,11 +153,11 @@ def compile_formula(text: str, facts: Collection[str], *,
                 continue
             close = difflib.get_close_matches(name, list(facts), n=1)
             hint = f"did you mean {close[0]!r}?" if close else None
-            problems.append(Diagnostic(at(line, column), f"unknown fact {name!r}; facts here: "
-                                       f"{', '.join(sorted(facts))}", hint=hint))
+            problems.append(Diagnostic(at(line, column), f"unknown fact {excerpt(name)}; "
+                                       f"facts here: {', '.join(sorted(facts))}", hint=hint))
         elif name not in FUNCTIONS:
-            problems.append(Diagnostic(at(line, column), f"unknown function {name!r}; functions: "
-                                       f"{', '.join(sorted(FUNCTIONS))}"))
+            problems.append(Diagnostic(at(line, column), f"unknown function {excerpt(name)}; "
+                                       f"functions: {', '.join(sorted(FUNCTIONS))}"))
         else:
             least, most = ARITY[name]
             if args < least or (most is not None and args > most):

@@ -13,6 +13,7 @@ def load_game(name: str, players: int | None = None) -> Game:
     """The game `name` (shipped name or path) at `players` (default: the
     variant's default count). SemanticError lists every problem."""
     spec = compile_variant(name, players)  # its deck may change with the player count
-    compiled = cache.matcher(spec.card, spec.deck_source, open_hands=spec.open_hands)
+    compiled = cache.matcher(spec.card, spec.deck_source, open_hands=spec.open_hands,
+                             flags=spec.card_flags)
     compiled.matcher.prepare(cache.tables_dir())
     return Game(spec, compiled.matcher)

@@ -1,39 +1,126 @@
-"""Finding rulesets by name (shipped with the package) or by path."""
+"""Finding rulesets: by shipped name, or by a path to a YAML file.
+
+A ruleset names others (a variant its deck, card and base; a card its deck).
+A path there is relative to the file that writes it, so a variant and its card
+can sit together anywhere; a path given on the command line is relative to
+the current directory. Only YAML files are rulesets: any other name is
+refused before anything is read, so a reference can never read another kind
+of file.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from .errors import Diagnostic, LoadError
+from .errors import Diagnostic, LoadError, Location, excerpt
+from .source import Document, load_text, read_text
 
 KINDS = {"card": "cards", "deck": "decks", "variant": "variants"}
+SUFFIXES = (".yaml", ".yml")
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+Entry = Traversable | Path
+
+
+def _root() -> Traversable:
+    return resources.files("jongg.rulesets")
 
 
 def shipped(kind: str) -> list[str]:
     """Names of the rulesets of one kind that ship with jongg."""
-    folder = resources.files("jongg.rulesets").joinpath(KINDS[kind])
+    folder = _root().joinpath(KINDS[kind])
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
-def locate(kind: str, name: str) -> Traversable | Path:
-    """A ruleset file: `name` is a shipped name (`sample`) or a path to a YAML file."""
-    path = Path(name)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        if not path.is_file():
-            raise LoadError([Diagnostic(None, f"{name}: no such {kind} file")])
+def locate(kind: str, name: str, beside: Entry | None = None,
+           where: Location | None = None) -> Entry:
+    """A ruleset file: `name` is a shipped name (`sample`) or a path to a YAML
+    file, relative to the file `beside` that names it (else to the current
+    directory). `where` locates a refusal at the reference."""
+    if name.endswith(SUFFIXES):
+        path = Path(name)
+        if beside is not None and not path.is_absolute():
+            if not isinstance(beside, Path):  # a shipped file in an archive
+                raise LoadError([Diagnostic(where, f"{excerpt(name)}: a shipped ruleset "
+                                            "names others by name")])
+            path = beside.parent / path
+        if not _is_file(path):
+            relative = f" (relative to {beside})" if beside is not None and \
+                not Path(name).is_absolute() else ""
+            shown = str(path) if len(str(path)) <= 120 else excerpt(str(path), 120)
+            raise LoadError([Diagnostic(where, f"{shown}: no such {kind} file{relative}")])
         return path
-    entry = resources.files("jongg.rulesets").joinpath(KINDS[kind], f"{name}.yaml")
+    if not _NAME.fullmatch(name):
+        raise LoadError([Diagnostic(where, f"{excerpt(name)} is not a {kind}: give a shipped "
+                                    f"name or a path to a .yaml or .yml file",
+                                    hint=f"shipped {KINDS[kind]}: {', '.join(shipped(kind))}")])
+    entry = _root().joinpath(KINDS[kind], f"{name}.yaml")
     if not entry.is_file():
         known = ", ".join(shipped(kind))
-        raise LoadError([Diagnostic(None, f"unknown {kind} {name!r}",
-                                    hint=f"known {KINDS[kind]}: {known}; or give a path")])
+        raise LoadError([Diagnostic(where, f"unknown {kind} {excerpt(name)}",
+                                    hint=f"known {KINDS[kind]}: {known}; or give a path "
+                                    "to a .yaml file")])
     return entry
 
 
-def display_name(entry: Traversable | Path, kind: str) -> str:
+def is_shipped(entry: Entry) -> bool:
+    root = _root()
+    return not isinstance(entry, Path) or (isinstance(root, Path) and entry.parent.parent == root)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, a loop of links
+        return False
+
+
+def display_name(entry: Entry, kind: str) -> str:
     """A short file name for messages: rulesets/cards/sample.yaml or the given path."""
-    if isinstance(entry, Path):
-        return str(entry)
-    return f"rulesets/{KINDS[kind]}/{entry.name}"
+    if is_shipped(entry):
+        return f"rulesets/{KINDS[kind]}/{entry.name}"
+    return str(entry)
+
+
+def reference(entry: Entry) -> str:
+    """How to name a located ruleset again, from anywhere in this process: a
+    shipped file by its name, any other by its path."""
+    if is_shipped(entry):
+        return entry.name.removesuffix(".yaml")
+    return str(entry)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A ruleset file's text, and where it was read: enough to know whether it
+    was compiled before, without parsing it again."""
+
+    entry: Entry
+    file: str  # as messages name it
+    text: str
+
+    def document(self) -> Document:
+        return load_text(self.text, self.file, self.entry)
+
+
+def read(kind: str, name: str, beside: Entry | None = None,
+         where: Location | None = None) -> Text:
+    """A ruleset's text, read from where `locate` finds it."""
+    entry = locate(kind, name, beside, where)
+    shown = display_name(entry, kind)
+    return Text(entry, shown, read_text(entry, shown))
+
+
+def identity(entry: Entry) -> str:
+    """The file itself, however a path names it (`a.yaml`, `sub/../a.yaml`)."""
+    return str(entry.resolve()) if isinstance(entry, Path) else str(entry)
+
+
+def load(kind: str, name: str, beside: Entry | None = None,
+         where: Location | None = None) -> Document:
+    """A ruleset's document, read from where `locate` finds it."""
+    return read(kind, name, beside, where).document()

@@ -7,13 +7,15 @@ column. Loading is safe: only plain YAML types are built, never Python objects.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import Diagnostic, LoadError, Location
+from .errors import Diagnostic, LoadError, Location, excerpt
 
 PathKey = tuple[str | int, ...]
 
@@ -30,6 +32,8 @@ class Document:
     key_locations: dict[PathKey, Location] = field(default_factory=dict)
     # the quoting style of scalar strings, so positions inside them are exact
     styles: dict[PathKey, str | None] = field(default_factory=dict)
+    # the file it was read from: the references it makes are relative to it
+    source: Traversable | Path | None = None
 
     def locate(self, path: PathKey | list[str | int]) -> Location:
         """The location of the deepest node of `path` that exists."""
@@ -56,60 +60,154 @@ class Document:
 
 
 _PLAIN = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+# libyaml's parser where PyYAML was built with it: the same nodes, ten times sooner
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# Bounds checked before any node is built: a ruleset is a few hundred values
+# deep a dozen levels; a file past these is refused, not ground through.
+MAX_BYTES = 1 << 20
+MAX_DEPTH = 64
+MAX_VALUES = 100_000  # every value of the file, aliases counted as what they expand to
+# what YAML refuses to read (PyYAML's test), found first so it can be located
+_UNPRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD"
+                          "\U00010000-\U0010FFFF]")
 
 
 def _mark(file: str, node: yaml.Node) -> Location:
     return Location(file, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _unreadable(text: str, file: str, exc: yaml.reader.ReaderError) -> LoadError:
-    """A character YAML does not allow (a control character), at its position."""
-    at = exc.position
-    line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
-    return LoadError([Diagnostic(Location(file, line, column),
-                                 f"malformed YAML: the character {exc.character:#04x} is not "
-                                 "allowed in a YAML file")])
+def _at(file: str, mark: Any) -> Location:
+    """The location of a PyYAML mark (None: the file's start)."""
+    return Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1, 1)
 
 
-def load_text(text: str, file: str) -> Document:
-    doc = Document(file, None, text)
+def _offset(text: str, index: int, file: str) -> Location:
+    line = text.count("\n", 0, index) + 1
+    return Location(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _screen(text: str, file: str, reader: Any) -> None:
+    """Refuse, before building anything, what YAML cannot read and what would
+    take unbounded work: control characters, deep nesting, alias bombs (a few
+    anchors that expand to millions of values) and aliases inside their anchor."""
+    bad = _UNPRINTABLE.search(text)
+    if bad:
+        raise LoadError([Diagnostic(_offset(text, bad.start(), file),
+                                    f"control character U+{ord(bad.group()):04X} is not "
+                                    "allowed in YAML", hint="remove it; a ruleset is text")])
+    sizes: dict[str, int] = {}  # anchor -> the values it stands for
+    reading: set[str] = set()  # anchors of the collections being read
+    open_: list[tuple[str | None, int]] = []  # the collections being read: anchor, values
+    total = 0
+    for event in yaml.parse(text, Loader=reader):
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in reading:
+                raise LoadError([Diagnostic(_at(file, event.start_mark),
+                                            f"the alias *{excerpt(event.anchor)} is used inside "
+                                            "the value it names: it would never end")])
+            count = sizes.get(event.anchor or "", 1)  # an unknown one: composing says so
+        elif isinstance(event, yaml.ScalarEvent):
+            count = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            if len(open_) >= MAX_DEPTH:
+                raise LoadError([Diagnostic(_at(file, event.start_mark),
+                                            f"nested more than {MAX_DEPTH} levels deep",
+                                            hint="a ruleset needs a dozen at most")])
+            open_.append((event.anchor, 1))
+            if event.anchor:
+                reading.add(event.anchor)
+            count = 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, inner = open_.pop()
+            if anchor:
+                sizes[anchor] = inner
+                reading.discard(anchor)
+            if open_:
+                open_[-1] = (open_[-1][0], open_[-1][1] + inner)
+            continue
+        else:
+            continue
+        total += count
+        if open_:
+            open_[-1] = (open_[-1][0], open_[-1][1] + count)
+        if total > MAX_VALUES:
+            raise LoadError([Diagnostic(_at(file, event.start_mark),
+                                        f"this file expands to more than {MAX_VALUES:,} values "
+                                        "(aliases count as what they repeat)",
+                                        hint="a ruleset needs a few hundred")])
+
+
+def load_text(text: str, file: str, source: Traversable | Path | None = None) -> Document:
     try:
-        loader = yaml.SafeLoader(text)
-    except yaml.reader.ReaderError as exc:
-        raise _unreadable(text, file, exc) from None
+        return _load(text, file, source, _LOADER)
+    except LoadError:
+        if _LOADER is yaml.SafeLoader:
+            raise
+    # libyaml words some mistakes less well, and places a refusal where its
+    # events are built: the Python reader says the same again, exactly
+    return _load(text, file, source, yaml.SafeLoader)
+
+
+def _load(text: str, file: str, source: Traversable | Path | None, reader: Any) -> Document:
+    doc = Document(file, None, text, source=source)
+    loader: Any = None
     try:
+        _screen(text, file, reader)
+        loader = reader(text)
         root = loader.get_single_node()
         doc.data = None if root is None else _build(loader, root, (), doc)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file, 1, 1)
         problem = exc.problem or exc.context or "malformed YAML"
-        raise LoadError([Diagnostic(loc, f"malformed YAML: {problem}")]) from None
-    except yaml.reader.ReaderError as exc:
-        raise _unreadable(text, file, exc) from None
+        raise LoadError([Diagnostic(_at(file, mark), f"malformed YAML: {problem}")]) from None
     except yaml.YAMLError as exc:
-        raise LoadError([Diagnostic(Location(file, 1, 1), f"malformed YAML: {exc}")]) from None
+        raise LoadError([Diagnostic(Location(file, 1, 1),
+                                    f"malformed YAML: {excerpt(str(exc), 200)}")]) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return doc
+
+
+def read_text(entry: Traversable | Path, file: str) -> str:
+    """A ruleset file's text, or a LoadError saying why it cannot be read: a
+    missing file, one too large to be a ruleset, bytes that are not UTF-8
+    (located at the first bad byte)."""
+    try:
+        if not entry.is_file():
+            raise LoadError([Diagnostic(None, f"{file}: no such file" if not
+                                        (isinstance(entry, Path) and entry.exists())
+                                        else f"{file}: not a file")])
+        with entry.open("rb") as stream:
+            raw = stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise LoadError([Diagnostic(None, f"{file}: cannot read: {exc.strerror or exc}")]) \
+            from None
+    if len(raw) > MAX_BYTES:
+        raise LoadError([Diagnostic(None, f"{file}: more than {MAX_BYTES // 1024} KiB: too "
+                                    "large for a ruleset")])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8", errors="replace")
+        raise LoadError([Diagnostic(_offset(good, len(good), file),
+                                    f"not UTF-8 text: the byte 0x{raw[exc.start]:02X} cannot "
+                                    "be read", hint="save the file as UTF-8")]) from None
 
 
 def load_file(path: str | Path) -> Document:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError([Diagnostic(None, f"{path}: no such file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError([Diagnostic(None, f"{path}: cannot read: {exc}")]) from None
-    return load_text(text, str(path))
+    return load_text(read_text(path, str(path)), str(path), path)
 
 
-def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, doc: Document) -> Any:
+def _build(loader: Any, node: yaml.Node, path: PathKey, doc: Document) -> Any:
     doc.locations[path] = _mark(doc.file, node)
     if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
-        raise LoadError([Diagnostic(_mark(doc.file, node),
-                                    f"the tag {node.tag!r} is not allowed: plain YAML only")])
+        raise LoadError([Diagnostic(_mark(doc.file, node), f"the tag {excerpt(node.tag)} is "
+                                    "not allowed: plain YAML only")])
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
         result: dict[Any, Any] = {}
@@ -117,14 +215,18 @@ def _build(loader: yaml.SafeLoader, node: yaml.Node, path: PathKey, doc: Documen
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, str | int) or isinstance(key, bool):
                 raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"a key must be a string, not {key!r}")])
+                                            f"a key must be a string, not {excerpt(key)}")])
             if key in result:
                 raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"duplicate key {key!r} in this mapping")])
+                                            f"duplicate key {excerpt(key)} in this mapping")])
             doc.key_locations[(*path, key)] = _mark(doc.file, key_node)
             result[key] = _build(loader, value_node, (*path, key), doc)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(loader, item, (*path, i), doc) for i, item in enumerate(node.value)]
     doc.styles[path] = getattr(node, "style", None)
-    return loader.construct_object(node, deep=True)
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, OverflowError) as exc:  # a number of 5000 digits, the 45th of May
+        raise LoadError([Diagnostic(_mark(doc.file, node), f"cannot read the value "
+                                    f"{excerpt(node.value)}: {excerpt(str(exc), 60)}")]) from None

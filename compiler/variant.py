@@ -13,13 +13,16 @@ A variant is read in four steps:
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator
+import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
-from jongg.runtime.card import Card
+from jongg.runtime.card import Card, Line
 from jongg.runtime.game.formula import Formula
 from jongg.runtime.game.scoring import (
     DEAD_FACTS,
@@ -50,23 +53,60 @@ from jongg.runtime.game.spec import (
 )
 from jongg.runtime.tiles import Deck
 
-from .card import load_card, load_ruleset
+from . import registry
+from .bounds import ANY, TRUTH, Bound, bound
+from .card import compile_card_document
 from .deck import load_deck
-from .errors import Diagnostic, JonggError, Location, SemanticError, raise_if_errors
+from .errors import (
+    Diagnostic,
+    JonggError,
+    Location,
+    SchemaError,
+    SemanticError,
+    Severity,
+    excerpt,
+    raise_if_errors,
+)
 from .formula import compile_formula
-from .schema import schema, validate
+from .schema import Readable, readable, schema
 from .source import Document, PathKey
+
+MAX_ROUNDS = 1000  # a match must be able to end within as many rounds
+MAX_AMOUNT = 10**9  # the most points one payment may pay
+
+
+# A file's own words about itself: a variant that extends another does not
+# inherit them, since they would describe the base (its title names its card,
+# its open choices may be ones the variant changes).
+PROSE = ("title", "note", "open")
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A variant's deck and card (what matching needs), for any player count."""
+    """A variant's deck and card (what matching needs), at its default player count."""
 
     name: str
     title: str
     deck: Deck
-    card: Card
+    card: Card  # the lines the variant plays
     open_hands: bool = False
+    card_source: str = ""  # the card and deck as a matcher is compiled from them
+    deck_source: str = ""
+    flags: tuple[str, ...] = ()  # win.flags
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """One part of a variant's data: a file's top level, or its overrides for
+    one player count (`prefix` ("by_players", key))."""
+
+    doc: Document
+    prefix: PathKey
+    data: dict[str, Any]
+
+    def __str__(self) -> str:
+        name = PurePath(self.doc.file).name
+        return f"{name} by_players {self.prefix[1]}" if self.prefix else name
 
 
 @dataclass
@@ -75,11 +115,16 @@ class Resolved:
 
     name: str
     data: dict[str, Any]
-    sources: list[tuple[Document, PathKey]] = field(default_factory=list)  # most derived first
+    sources: list[tuple[Document, PathKey]] = field(default_factory=list)  # strongest first
+    # the layer that wrote each value (mappings merge, so a value is anything else)
+    origins: dict[PathKey, Layer] = field(default_factory=dict)
+    schema: list[Diagnostic] = field(default_factory=list)  # the chain's schema problems
+    broken: list[PathKey] = field(default_factory=list)  # parts set aside for them
+    docs: list[Document] = field(default_factory=list)  # the extends chain, most derived first
 
     def locate(self, path: PathKey) -> Location | None:
         """Where the value at `path` comes from: the file that writes the
-        deepest part of it (the most derived one on a tie)."""
+        deepest part of it (the strongest one on a tie)."""
         best: Location | None = None
         depth = -1
         for doc, prefix in self.sources:
@@ -90,7 +135,7 @@ class Resolved:
             if found > depth and (found or not path):
                 best, depth = doc.locations.get(key, Location(doc.file, 1, 1)), found
         if best is None and self.sources:
-            best = Location(self.sources[0][0].file, 1, 1)
+            best = self.sources[0][0].locate(())
         return best
 
     def string_start(self, path: PathKey) -> Location | None:
@@ -99,54 +144,142 @@ class Resolved:
                 return doc.string_start((*prefix, *path))
         return self.locate(path)
 
+    def writer(self, path: PathKey) -> Document | None:
+        """The file that wrote the value at `path` (its references are relative to it)."""
+        layer = self.origins.get(path)
+        return layer.doc if layer else None
 
-def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    def origin(self, path: PathKey) -> str:
+        """Where a value came from, in words: a file, a file's by_players count, a default."""
+        layer = self.origins.get(path)
+        return str(layer) if layer else "default"
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any], origins: dict[PathKey, Layer],
+           layer: Layer, path: PathKey = ()) -> dict[str, Any]:
+    """`override` over `base`: mappings merge key by key, anything else is
+    replaced; `origins` follows which layer wrote each value."""
     out = dict(base)
     for key, value in override.items():
+        at = (*path, key)
         if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = value
+            out[key] = _merge(out[key], value, origins, layer, at)
+            continue
+        for gone in [p for p in origins if p[: len(at)] == at]:
+            del origins[gone]
+        out[key] = value
+        _record(value, at, origins, layer)
     return out
 
 
-def _chain(name: str) -> list[Document]:
-    """The documents of `name`'s extends chain, most derived first."""
-    docs: list[Document] = []
-    seen: list[str] = []
+def _record(value: Any, at: PathKey, origins: dict[PathKey, Layer], layer: Layer) -> None:
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            _record(item, (*at, key), origins, layer)
+    else:
+        origins[at] = layer
+
+
+def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]]:
+    """The documents of `name`'s extends chain, most derived first, each with
+    what of it the schema lets the check read, and every schema problem. A
+    base is named relative to the file that extends it."""
+    docs: list[tuple[Document, Readable]] = []
+    problems: list[Diagnostic] = []
+    seen: list[str] = []  # the files, whatever path named them
+    names: list[str] = []  # as written
+    beside: registry.Entry | None = None
+    where: Location | None = None
     while True:
-        doc = load_ruleset("variant", name)
-        validate(doc, "variant")
-        docs.append(doc)
-        seen.append(name)
-        base = doc.data.get("extends")
+        try:
+            doc, screened = _read(registry.read("variant", name, beside, where))
+        except JonggError as error:
+            raise type(error)([*problems, *error.diagnostics]) from None
+        problems += screened.diagnostics
+        if screened.data is None:
+            raise SchemaError(problems)
+        docs.append((doc, screened))
+        assert doc.source is not None
+        seen.append(registry.identity(doc.source))
+        names.append(name)
+        base = screened.data.get("extends")
         if base is None:
-            return docs
-        if base in seen:
-            loop = " -> ".join([*seen, base])
-            raise SemanticError([Diagnostic(doc.locate(("extends",)),
-                                            f"extends makes a cycle: {loop}",
-                                            hint="a variant may not extend itself")])
+            return docs, problems
+        where = doc.locate(("extends",))
+        beside = doc.source
+        try:
+            again = registry.identity(registry.locate("variant", base, beside, where))
+        except JonggError as error:
+            raise type(error)([*problems, *error.diagnostics]) from None
+        if again in seen:
+            loop = " -> ".join([*names, base])
+            raise SemanticError([*problems, Diagnostic(where, f"extends makes a cycle: {loop}",
+                                                       hint="a variant may not extend itself")])
         name = base
+
+
+# variant files read, by file and text: a variant is resolved at every player count
+_READ: dict[tuple[str, str], tuple[Document, Readable]] = {}
+
+
+def _read(found: registry.Text) -> tuple[Document, Readable]:
+    """A variant file's document and what of it the schema lets the check read."""
+    key = (found.file, found.text)
+    if key not in _READ:
+        if len(_READ) > 64:  # a process checking many files keeps only the latest
+            _READ.clear()
+        doc = found.document()
+        _READ[key] = (doc, readable(doc, "variant"))
+    return _READ[key]
+
+
+def _count_key(overrides: dict[Any, Any], players: int) -> str | int | None:
+    """The by_players key of a count: YAML reads `3:` as a number, `"3":` as text."""
+    for key in (str(players), players):
+        if key in overrides:
+            return key
+    return None
 
 
 def resolve(name: str, players: int | None = None) -> Resolved:
     """The variant's data with its `extends:` chain applied; with `players`,
-    the `by_players` overrides of that count too and every default filled."""
-    docs = _chain(name)
-    data: dict[str, Any] = {}
-    for doc in reversed(docs):
-        data = _merge(data, {k: v for k, v in doc.data.items() if k != "extends"})
-    sources: list[tuple[Document, PathKey]] = [(doc, ()) for doc in docs]
-    if players is not None:
-        overrides = [(doc, key) for doc in docs
-                     for key in (str(players), players) if key in doc.data.get("by_players", {})]
-        for doc, key in reversed(overrides):  # YAML reads `3:` as a number, `"3":` as text
-            data = _merge(data, doc.data["by_players"][key])
-        sources = [(doc, ("by_players", key)) for doc, key in overrides] + sources
-        data.pop("by_players", None)
-        data = fill_defaults(data)
-    return Resolved(name, data, sources)
+    the `by_players` overrides of that count too and every default filled.
+
+    What a file writes beats everything it inherits, at every player count:
+    the layers apply base first, each file's top level and then its overrides
+    for the count, so a base's per-count values hold only where the variants
+    built on it are silent."""
+    chain, problems = _chain(name)
+    layers: list[Layer] = []
+    for doc, screened in reversed(chain):
+        own = doc is chain[0][0]
+        data = screened.data
+
+        def words(part: dict[str, Any], own: bool = own) -> dict[str, Any]:
+            return {k: v for k, v in part.items()
+                    if k not in ("extends", "by_players") and (own or k not in PROSE)}
+
+        layers.append(Layer(doc, (), words(data)))
+        overrides = data.get("by_players", {})
+        key = _count_key(overrides, players) if players is not None else None
+        if key is not None:
+            layers.append(Layer(doc, ("by_players", key), words(overrides[key])))
+    origins: dict[PathKey, Layer] = {}
+    merged: dict[str, Any] = {}
+    for layer in layers:
+        merged = _merge(merged, layer.data, origins, layer)
+    if players is None:  # every file's overrides, for display
+        shown: dict[str, Any] = {}
+        for _, screened in reversed(chain):
+            shown = _merge(shown, screened.data.get("by_players", {}), {}, layers[0])
+        if shown:
+            merged["by_players"] = shown
+    else:
+        merged = fill_defaults(merged)
+    broken = [p[2:] if p[0] == "by_players" else p
+              for _, screened in chain for p in screened.removed]
+    return Resolved(name, merged, [(layer.doc, layer.prefix) for layer in reversed(layers)],
+                    origins, problems, [p for p in broken if p], [doc for doc, _ in chain])
 
 
 def fill_defaults(data: dict[str, Any]) -> dict[str, Any]:
@@ -191,9 +324,38 @@ class _Compiler:
         self.players = players
         self.problems: list[Diagnostic] = []
         self.deck_value: Deck | None = None
+        self.deck_ref: str | None = None  # the deck and card, named from anywhere
+        self.card_ref: str | None = None
+        self.values: Bound = (0, 0)  # the lowest and highest value of the lines played
+        self.unplayed_flags: list[str] = []  # flags of the card the variant does not name
 
-    def problem(self, path: PathKey, message: str, hint: str | None = None) -> None:
-        self.problems.append(Diagnostic(self.resolved.locate(path), message, hint=hint))
+    def problem(self, path: PathKey, message: str, hint: str | None = None, *,
+                warning: bool = False, text: bool = False) -> None:
+        """A problem at the value `path` (with `text`, where its characters begin),
+        unless that value broke the schema and was set aside: the schema message
+        has said what is wrong there."""
+        for broken in self.resolved.broken:
+            if path[: len(broken)] == broken or (path and broken[: len(path)] == path):
+                return
+        where = self.resolved.string_start(path) if text else self.resolved.locate(path)
+        self.problems.append(Diagnostic(where, message,
+                                        Severity.WARNING if warning else Severity.ERROR, hint))
+
+    def reference(self, kind: str, path: PathKey) -> str | None:
+        """The ruleset a value names, relative to the file that writes it, as a
+        name that finds it again from anywhere; None (and a problem) when there
+        is none to be found."""
+        value: Any = self.data
+        for key in path:
+            value = value[key]
+        writer = self.resolved.writer(path)
+        try:
+            entry = registry.locate(kind, str(value), writer.source if writer else None,
+                                    self.resolved.locate(path))
+        except JonggError as error:
+            self.problems.extend(error.diagnostics)
+            return None
+        return registry.reference(entry)
 
     def formula(self, path: PathKey, facts: tuple[str, ...]) -> Formula | None:
         text: Any = self.data
@@ -202,8 +364,18 @@ class _Compiler:
         try:
             return compile_formula(str(text), facts, origin=self.resolved.string_start(path))
         except JonggError as error:
-            self.problems.extend(error.diagnostics)
+            self.problems.extend(self.unplayed(d) for d in error.diagnostics)
             return None
+
+    def unplayed(self, d: Diagnostic) -> Diagnostic:
+        """A flagged_<flag> fact of a flag the card has but the variant does not
+        play is unknown for that reason: say so."""
+        for flag in self.unplayed_flags:
+            if d.message.startswith(f"unknown fact 'flagged_{flag.replace('-', '_')}'"):
+                return Diagnostic(d.location, d.message, d.severity,
+                                  f"the card's lines flagged {excerpt(flag)} are not played: name "
+                                  "it in win.flags")
+        return d
 
     def compile(self) -> GameSpec | None:
         d = self.data
@@ -225,25 +397,26 @@ class _Compiler:
         racks = d["seats"]["racks"]
         for i, kind in enumerate(claims.kinds):
             if kind.mahjongs > 1 and not (kind.mahjong and kind.mahjongs <= racks):
-                self.problem(("claims", "kinds", i, "mahjongs"), f"claim {kind.name!r} completes "
-                             f"{kind.mahjongs} Mah Jonggs at once: it needs mahjong: true and "
-                             f"as many racks (seats.racks is {racks})")
+                self.problem(("claims", "kinds", i, "mahjongs"), f"claim {excerpt(kind.name)} "
+                             f"completes {kind.mahjongs} Mah Jonggs at once: it needs mahjong: "
+                             f"true and as many racks (seats.racks is {racks})")
         walls = d.get("walls")
         if d["seats"]["wins_needed"] > racks:
             self.problem(("seats", "wins_needed"), "a player cannot need more Mah Jonggs "
                          "than it has racks")
         if card is not None and "each" in d.get("deal", {}):
             self.deal_fits(card, racks, deal, extra)
-        if self.problems or deck is None or card is None or match is None:
+        if any(p.is_error for p in self.problems) or deck is None or card is None \
+                or match is None or self.card_ref is None:
             return None
         return GameSpec(
             variant=d["variant"], title=d.get("title", d["variant"]), players=self.players,
-            seats=seats, deck=deck, card=d["win"]["card"], deck_source=self.deck_source(),
+            seats=seats, deck=deck, card=self.card_ref, deck_source=self.deck_source(),
             hand_size=card.hand_size, deal=deal,
             dealer_extra=extra, racks=racks, wins_needed=d["seats"]["wins_needed"],
             walls=Walls(walls["per_seat"], walls["die"], walls["take"], walls["height"],
                         _clauses(walls.get("clause"))) if walls else None,
-            flags=self.flags(card),
+            flags=self.flags(card), card_flags=tuple(d["win"]["flags"]),
             open_hands=d["win"]["open_hands"], phases=phases, turn=turn, claims=claims,
             penalties=penalties, scoring=scoring, match=match, words=dict(d.get("words", {})),
             options={"visibility": d["visibility"]["hands"]},
@@ -251,10 +424,14 @@ class _Compiler:
 
     def deck(self) -> Deck | None:
         if "deck" not in self.data:
-            self.problem((), "the variant has no deck", hint="add deck: NAME, or extend a variant")
+            self.problem(("deck",), "the variant has no deck",
+                         hint="add deck: NAME, or extend a variant")
+            return None
+        self.deck_ref = self.reference("deck", ("deck",))
+        if self.deck_ref is None:
             return None
         try:
-            deck = load_deck(self.data["deck"])
+            deck = load_deck(self.deck_ref)
         except JonggError as error:
             self.problems.extend(error.diagnostics)
             return None
@@ -264,8 +441,9 @@ class _Compiler:
 
     def deck_source(self) -> str:
         """The deck the card is compiled against: every set the variant plays."""
+        assert self.deck_ref is not None
         sets = self.data["deck_sets"]
-        return f"{self.data['deck']}*{sets}" if sets > 1 else self.data["deck"]
+        return f"{self.deck_ref}*{sets}" if sets > 1 else self.deck_ref
 
     def without(self, deck: Deck) -> Deck:
         """The deck less the tiles `deck_without` takes out (Royale for three, SMJ-28)."""
@@ -274,11 +452,12 @@ class _Compiler:
         for code, n in removed.items():
             kind = deck.by_code.get(code)
             if kind is None:
-                self.problem(("deck_without", code), f"the deck {deck.name!r} has no tile "
-                             f"{code!r}", hint=f"tiles: {' '.join(k.code for k in deck.kinds)}")
+                self.problem(("deck_without", code), f"the deck {excerpt(deck.name)} has no "
+                             f"tile {excerpt(code)}",
+                             hint=f"tiles: {' '.join(k.code for k in deck.kinds)}")
             elif n > kind.copies:
                 self.problem(("deck_without", code), f"cannot take {n} {code} out of "
-                             f"{deck.name!r}, which holds {kind.copies}")
+                             f"{excerpt(deck.name)}, which holds {kind.copies}")
             else:
                 copies[kind.index] = kind.copies - n
         return deck.less(copies) if copies else deck
@@ -288,17 +467,36 @@ class _Compiler:
         return tuple(sorted({f for line in card.lines for f in line.flags}))
 
     def card(self, deck: Deck | None) -> Card | None:
+        """The card, less the flagged lines the variant does not play."""
         if "win" not in self.data:
-            self.problem((), "the variant has no winning hands",
+            self.problem(("win",), "the variant has no winning hands",
                          hint="add win: {card: NAME}, or extend a variant")
             return None
-        if deck is None:
+        self.card_ref = self.reference("card", ("win", "card"))
+        if deck is None or self.card_ref is None:
             return None
         try:
-            return load_card(self.data["win"]["card"], deck=self.deck_source())
+            card = _card(self.card_ref, self.deck_source())
         except JonggError as error:
             self.problems.extend(error.diagnostics)
             return None
+        named = self.data["win"]["flags"]
+        on_card = self.flags(card)
+        self.unplayed_flags = [f for f in on_card if f not in named]
+        for i, flag in enumerate(named):
+            if flag not in on_card:
+                self.problem(("win", "flags", i), f"no line of the card {excerpt(card.name)} is "
+                             f"flagged {excerpt(flag)}", hint=f"flags on the card: "
+                             f"{', '.join(on_card) or 'none'}")
+        chosen = played(card, named)
+        if not chosen.lines:
+            self.problem(("win", "flags"), f"the variant plays none of the lines of the card "
+                         f"{excerpt(card.name)}: each is flagged", hint="name their flags in "
+                         "win.flags")
+            return None
+        values = [line.value or 0 for line in chosen.lines]
+        self.values = (min(values), max(values))
+        return chosen
 
     def seats(self) -> tuple[str, ...]:
         names = self.data["seats"].get("names")
@@ -312,14 +510,15 @@ class _Compiler:
     def deal(self, deck: Deck | None) -> tuple[int, int]:
         each = self.data.get("deal", {}).get("each")
         if each is None:
-            self.problem((), "the variant has no deal", hint="add deal: {each: N, dealer: M}")
+            self.problem(("deal",), "the variant has no deal",
+                         hint="add deal: {each: N, dealer: M}")
             return 0, 0
         dealer = self.data["deal"].get("dealer", each + 1)
         if deck is not None:
             dealt = each * (self.players - 1) + dealer
             if dealt > deck.size:
                 self.problem(("deal",), f"the deal needs {dealt} tiles for {self.players} "
-                             f"players but the deck {deck.name!r} holds {deck.size}")
+                             f"players but the deck {excerpt(deck.name)} holds {deck.size}")
         return each, dealer - each
 
     def deal_fits(self, card: Card, racks: int, each: int, extra: int) -> None:
@@ -332,10 +531,10 @@ class _Compiler:
                          hint="deal.dealer counts the dealer's tiles, extra included")
         elif each + extra > room:
             self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, more than "
-                         f"{hands} the card {card.name!r} ({room})")
+                         f"{hands} the card {excerpt(card.name)} ({room})")
         if each + 1 > room:
             self.problem(("deal",), f"every seat is dealt {each} tiles and draws one: more "
-                         f"than {hands} the card {card.name!r} ({room})")
+                         f"than {hands} the card {excerpt(card.name)} ({room})")
 
     def phases(self, items: list[dict[str, Any]], path: PathKey) -> Iterator[Phase]:
         for i, item in enumerate(items):
@@ -360,6 +559,10 @@ class _Compiler:
             elif kind == "courtesy":
                 yield Courtesy(to, item["most"], item["agree"], item["jokers"], clauses)
             elif kind == "pledge":
+                if item["flag"] not in self.data.get("win", {}).get("flags", ()):
+                    self.problem((*where, "flag"), f"the pledge plays the lines flagged "
+                                 f"{excerpt(item['flag'])}, which win.flags does not name",
+                                 hint=f"add it: win: {{flags: [{item['flag']}]}}")
                 if item["rack"] > self.data["seats"]["racks"]:
                     self.problem((*where, "rack"), f"rack {item['rack']} is pledged, but a "
                                  f"player has {self.data['seats']['racks']}")
@@ -380,18 +583,20 @@ class _Compiler:
         names = [k.name for k in kinds]
         for i, k in enumerate(kinds):
             if names.index(k.name) != i:
-                self.problem(("claims", "kinds", i, "name"), f"claim {k.name!r} is defined twice")
+                self.problem(("claims", "kinds", i, "name"),
+                             f"claim {excerpt(k.name)} is defined twice")
             if not (k.mahjong or k.sizes or k.runs):
-                self.problem(("claims", "kinds", i), f"claim {k.name!r} completes nothing",
+                self.problem(("claims", "kinds", i), f"claim {excerpt(k.name)} completes nothing",
                              hint="give it mahjong: true, sizes: [...] or runs: true")
         priority = c.get("priority", names)
         for i, name in enumerate(priority):
             if name not in names:
-                self.problem(("claims", "priority", i), f"priority names no claim {name!r}",
+                self.problem(("claims", "priority", i), f"priority names no claim {excerpt(name)}",
                              hint=f"claims here: {', '.join(names) or 'none'}")
         for name in names:
             if name not in priority:
-                self.problem(("claims", "priority"), f"claim {name!r} has no place in priority")
+                self.problem(("claims", "priority"),
+                             f"claim {excerpt(name)} has no place in priority")
         return Claims(kinds, tuple(priority), c["ties"], c["jokers"], c["exposure_must_fit"],
                       _clauses(c.get("clause")))
 
@@ -419,6 +624,8 @@ class _Compiler:
                                  "hands died (payer: dead), and only it",
                                  hint="payer: dead goes in scoring.dead")
                 if amount is not None:
+                    self.amount_bounds(("scoring", key, i, "amount"), amount,
+                                       self.fact_bounds(facts))
                     out.append(Payment(item["payer"], amount, item["to"],
                                        _clauses(item.get("clause"))))
             return tuple(out)
@@ -427,15 +634,60 @@ class _Compiler:
                        s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")),
                        payments("mahjong", hand_facts), payments("dead", DEAD_FACTS))
 
+    def fact_bounds(self, facts: tuple[str, ...]) -> dict[str, Bound]:
+        """The range of each fact a formula may read: counts within the table's
+        size, values within the card's, flags true or false, scores anything."""
+        racks = self.data["seats"]["racks"]
+        tiles = (self.data.get("deal", {}).get("each") or 0) + 1 + 14 * racks
+        ranges: dict[str, Bound] = {
+            "value": self.values, "exposed_value": (0, self.values[1]),
+            "lowest_value": (self.values[0], self.values[0]), "exposures": (0, tiles),
+            "winner_position": (0, self.players - 1), "players": (self.players, self.players),
+            "round": (0, MAX_ROUNDS), "rounds": (1, MAX_ROUNDS), "racks": (racks, racks),
+            "together": (1, racks), "lowest": ANY, "highest": ANY}
+        return {f: ranges.get(f, (0, tiles) if f.startswith("held_") else TRUTH) for f in facts}
+
+    def amount_bounds(self, path: PathKey, amount: Formula, facts: dict[str, Bound]) -> None:
+        """A payment is paid from `payer` to `to`: a negative amount would pay
+        the other way, and an amount past MAX_AMOUNT cannot be summed exactly."""
+        low, high = bound(amount.tree, facts)
+        if high < 0:
+            self.problem(path, f"the payment {excerpt(amount.text)} is always negative: it "
+                         "would pay the other way", hint="write a positive amount and swap "
+                         "payer and to", text=True)
+        elif low < 0:
+            self.problem(path, f"the payment {excerpt(amount.text)} can be negative, which "
+                         "would pay the other way", hint="if it cannot, ignore this; "
+                         "max(0, ...) makes sure", warning=True, text=True)
+        if max(-low, high) > MAX_AMOUNT:
+            most = "has no bound" if max(-low, high) == math.inf else \
+                f"can reach {max(-low, high):.3g}"
+            self.problem(path, f"the payment {excerpt(amount.text)} {most}: a payment is at "
+                         f"most {MAX_AMOUNT:,} points", hint="use smaller numbers, or fewer "
+                         "factors", text=True)
+
+    def match_ends(self, end: Formula) -> None:
+        """The match must be able to end: its end must hold after some round,
+        for some scores, within MAX_ROUNDS rounds."""
+        facts = self.fact_bounds(MATCH_FACTS)
+        for rounds in range(1, MAX_ROUNDS + 1):
+            facts["rounds"] = (rounds, rounds)
+            if bound(end.tree, facts) != (0, 0):
+                return
+        self.problem(("match", "end"), f"match.end {excerpt(end.text)} never holds in the first "
+                     f"{MAX_ROUNDS:,} rounds, whatever the scores: the match would not end",
+                     hint="e.g. 'rounds >= players'", text=True)
+
     def match(self) -> MatchRules | None:
         m = self.data["match"]
         if "end" not in m:
-            self.problem(("match",), "the match has no end", hint="add match.end, e.g. "
+            self.problem(("match", "end"), "the match has no end", hint="add match.end, e.g. "
                          "'rounds >= players'")
             return None
         end = self.formula(("match", "end"), MATCH_FACTS)
         if end is None:
             return None
+        self.match_ends(end)
         payout = None
         if "payout" in m:
             p = m["payout"]
@@ -453,6 +705,49 @@ def player_counts(resolved: Resolved) -> range:
     return range(p["min"], p["max"] + 1)
 
 
+def played(card: Card, flags: Iterable[str]) -> Card:
+    """The card a variant plays: its unflagged lines, and the lines every one of
+    whose flags the variant names (win.flags)."""
+    named = set(flags)
+    lines = tuple(line for line in card.lines if set(line.flags) <= named)
+    return card if len(lines) == len(card.lines) else dataclasses.replace(card, lines=lines)
+
+
+# cards compiled against a deck, by file, text and deck: a variant is compiled at
+# every player count, each naming the same card
+_CARDS: dict[tuple[str, str, str], Card] = {}
+
+
+def _card(reference: str, deck: str) -> Card:
+    """A card compiled against a variant's deck, once per text."""
+    found = registry.read("card", reference)
+    key = (found.file, found.text, deck)
+    card = _CARDS.get(key)
+    if card is None:
+        if len(_CARDS) > 16:  # a process checking many files keeps only the latest
+            _CARDS.clear()
+        card = _CARDS[key] = compile_card_document(found.document(), deck)
+    return card
+
+
+def _counts_written(resolved: Resolved, counts: range) -> list[Diagnostic]:
+    """A by_players count the variant's own file writes must be one it is played at."""
+    doc = resolved.docs[0]
+    overrides = doc.data.get("by_players") if isinstance(doc.data, dict) else None
+    if not isinstance(overrides, dict):
+        return []
+    return [Diagnostic(doc.locate_key(("by_players", key)), f"by_players {excerpt(str(key))}: the "
+                       f"variant is played by {counts.start} to {counts.stop - 1} players",
+                       hint="remove it, or change players")
+            for key in overrides
+            if str(key).isdecimal() and int(key) not in counts]
+
+
+def _raise(resolved: Resolved, problems: list[Diagnostic]) -> None:
+    raise_if_errors([*resolved.schema, *problems],
+                    SchemaError if resolved.schema else SemanticError)
+
+
 def compile_variant(name: str, players: int | None = None) -> GameSpec:
     """The game specification of `name` for `players` (default: the variant's
     default count). Every problem at that count is reported at once."""
@@ -465,7 +760,7 @@ def compile_variant(name: str, players: int | None = None) -> GameSpec:
                                         f"{counts.stop - 1} players, not {players}")])
     compiler = _Compiler(resolve(name, players), players)
     spec = compiler.compile()
-    raise_if_errors(compiler.problems, SemanticError)
+    _raise(base, [*_counts_written(base, counts), *compiler.problems])
     assert spec is not None
     return spec
 
@@ -475,11 +770,13 @@ def check_variant(name: str) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     try:
         base = resolve(name)
+        problems += base.schema
         fill = fill_defaults(base.data)["players"]
         if not fill["min"] <= fill["default"] <= fill["max"]:
             problems.append(Diagnostic(base.locate(("players",)), "players: default must lie "
                                        "between min and max"))
         counts = player_counts(base)
+        problems += _counts_written(base, counts)
         found: dict[str, tuple[Diagnostic, list[int]]] = {}
         for players in counts:
             compiler = _Compiler(resolve(name, players), players)
@@ -496,12 +793,37 @@ def check_variant(name: str) -> list[Diagnostic]:
     return problems
 
 
+def notes(spec: GameSpec, resolved: Resolved) -> list[str]:
+    """What the resolved data alone does not say: which of the card's lines
+    the variant plays, and whose words its title and notes are."""
+    card = _card(spec.card, spec.deck_source)
+    chosen = {line.id for line in played(card, spec.card_flags).lines}
+    flagged = [line for line in card.lines if line.flags]
+
+    def listed(lines: list[Line]) -> str:
+        return ", ".join(f"{line.id} ({', '.join(line.flags)})" for line in lines) or "none"
+
+    share = "all" if len(chosen) == len(card.lines) else f"{len(chosen)} of the"
+    out = [f"lines played: {share} {len(card.lines)} of the card {excerpt(card.name)}"
+           + (": every unflagged line, and the flagged lines "
+              f"{listed([x for x in flagged if x.id in chosen])}" if flagged else "")]
+    if flagged:
+        out.append(f"flagged lines left out (not named in win.flags): "
+                   f"{listed([x for x in flagged if x.id not in chosen])}")
+    bases = [str(doc.data.get("variant", doc.file)) for doc in resolved.docs[1:]
+             if isinstance(doc.data, dict)]
+    if bases:
+        out.append(f"title, note and open are this file's own; those of {', '.join(bases)} "
+                   "describe those variants and are not inherited")
+    return out
+
+
 def load_variant(name: str) -> Variant:
-    """The deck and card of a variant (matching needs no more)."""
+    """The deck and card of a variant at its default player count (matching
+    needs no more), after every problem at every count is reported."""
     problems = check_variant(name)
     raise_if_errors(problems, SemanticError)
-    data = resolve(name).data
-    deck = load_deck(data["deck"])
-    card = load_card(data["win"]["card"], deck=data["deck"])
-    return Variant(data["variant"], data.get("title", data["variant"]), deck, card,
-                   bool(data["win"].get("open_hands", False)))
+    spec = compile_variant(name)
+    card = played(_card(spec.card, spec.deck_source), spec.card_flags)
+    return Variant(spec.variant, spec.title, load_deck(spec.deck_source.partition("*")[0]),
+                   card, spec.open_hands, spec.card, spec.deck_source, spec.card_flags)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jongg.compiler import registry
 from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
@@ -33,12 +35,28 @@ def _out(text: str = "") -> None:
     print(text)
 
 
+class _Notes(logging.Handler):
+    """What the runtime notes on its way (a damaged cache file found and
+    rebuilt), said on stderr as 'jongg: ...' (the stream looked up each time,
+    as tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"jongg: {self.format(record)}", file=sys.stderr)
+
+
+def _say_notes() -> None:
+    notes = logging.getLogger("jongg")
+    if not any(isinstance(h, _Notes) for h in notes.handlers):
+        notes.addHandler(_Notes(logging.WARNING))
+        notes.propagate = False
+
+
 # -- card check / card show ---------------------------------------------------
 def cmd_card_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
-            doc = load_file(path)
+            doc = registry.load("card", path)  # a YAML file (or a shipped card), never another
             result = check_card(doc, args.deck)
             diagnostics = result.diagnostics
         except JonggError as error:
@@ -133,13 +151,18 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     return hand
 
 
-def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
-    """(kind, card, deck, open hands) of a card or variant given by name or path."""
-    from jongg.compiler.variant import load_variant, resolve
+Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
+
+
+def _ruleset(name: str, kind: str | None) -> Ruleset:
+    """(kind, card, deck, open hands, flags of the lines played) of a card or
+    variant given by name or path."""
+    from jongg.compiler.variant import load_variant
 
     if kind is None:
         if name.endswith((".yaml", ".yml")):
-            kind = "variant" if "variant" in load_file(name).data else "card"
+            data = load_file(name).data
+            kind = "variant" if isinstance(data, dict) and "variant" in data else "card"
         elif name in shipped("variant"):
             kind = "variant"
         elif name in shipped("card"):
@@ -149,10 +172,9 @@ def _ruleset(name: str, kind: str | None) -> tuple[str, str, str | None, bool]:
                                          hint="variants: " + ", ".join(shipped("variant")) +
                                          "; cards: " + ", ".join(shipped("card")))])
     if kind == "card":
-        return kind, name, None, False
-    load_variant(name)  # every problem of the variant, reported before compiling
-    data = resolve(name).data
-    return kind, data["win"]["card"], data["deck"], bool(data["win"].get("open_hands", False))
+        return kind, name, None, False, None
+    variant = load_variant(name)  # every problem of the variant, reported before compiling
+    return kind, variant.card_source, variant.deck_source, variant.open_hands, variant.flags
 
 
 def _load_matcher(args: argparse.Namespace) -> Matcher:
@@ -165,8 +187,8 @@ def _load_matcher(args: argparse.Namespace) -> Matcher:
         except artifact.ArtifactError as error:
             raise UsageError(f"--matcher: {error}") from None
     kind = "variant" if args.variant else "card"
-    _, card, deck, open_hands = _ruleset(args.variant or args.card, kind)
-    compiled = cache.matcher(card, deck, open_hands=open_hands)
+    _, card, deck, open_hands, flags = _ruleset(args.variant or args.card, kind)
+    compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
     if compiled.note:
         print(f"jongg: {compiled.note}", file=sys.stderr)
     compiled.matcher.prepare(cache.tables_dir(), build=False)  # tables 'jongg compile' kept
@@ -202,16 +224,17 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     from jongg.compiler import cache
 
-    kind, card, deck, open_hands = _ruleset(args.ruleset, args.kind)
+    kind, card, deck, open_hands, flags = _ruleset(args.ruleset, args.kind)
     if args.output:
         try:
             compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
-                                        key=cache.source_key(card, deck, open_hands))
+                                        key=cache.source_key(card, deck, open_hands, flags),
+                                        flags=flags)
         except OSError as error:
             raise UsageError(f"-o: cannot write {args.output}: {error.strerror or error}") \
                 from None
     else:
-        compiled = cache.matcher(card, deck, open_hands=open_hands)
+        compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
         if compiled.note:
             print(f"jongg: {compiled.note}", file=sys.stderr)
     c = compiled.matcher.card
@@ -324,6 +347,7 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
+    _say_notes()
     try:
         status: int = args.run(args)
         return status

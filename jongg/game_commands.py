@@ -6,23 +6,34 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
+import shlex
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.compiler.errors import Diagnostic, JonggError, UsageError
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
-from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
+from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.runtime.agents.play import resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
-from jongg.runtime.game.log import LogError, read_header, replay
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay, short
+from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .simulate import Job, simulate, wilson
+from .resolved import annotated
+from .simulate import Job, clashes, cores, file_stem, simulate, wilson
+
+if TYPE_CHECKING:
+    from . import terminal
 
 
 def _clauses(node: Any, found: set[str]) -> set[str]:
@@ -41,7 +52,8 @@ def _clauses(node: Any, found: set[str]) -> set[str]:
 def cmd_variant_show(args: argparse.Namespace) -> int:
     if args.resolved:
         spec = compile_variant(args.variant, args.players)  # every problem first
-        data = resolve(args.variant, spec.players).data
+        resolved = resolve(args.variant, spec.players)
+        data = resolved.data
         if not args.json:
             print(f"# {spec.variant} resolved for {spec.players} players")
     else:
@@ -49,7 +61,12 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
-    print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
+    if args.resolved:
+        print(annotated(resolved))
+        for note in notes(spec, resolved):
+            print(f"# {note}")
+    else:
+        print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
     clauses = sorted(_clauses(data, set()), key=lambda c: (c.split("-")[0], int(c.split("-")[1])))
     print(f"# clauses: {', '.join(clauses) if clauses else 'none'}")
     return 0
@@ -86,39 +103,88 @@ def _agents(text: str) -> tuple[str, ...]:
     return names
 
 
+def _console(*, stderr: bool = False) -> Console:
+    """A console that never reads text as markup (names, titles and what a
+    person types may hold brackets) and sends no escape codes at all under
+    NO_COLOR (rich alone would still send bold) or when not a terminal."""
+    plain = bool(os.environ.get("NO_COLOR"))
+    return Console(highlight=False, markup=False, stderr=stderr,
+                   color_system=None if plain else "auto")
+
+
+def _log_game(path: str, header: Header) -> Game:
+    """The game a log's header names, its problems said to come from the log."""
+    try:
+        return load_game(header.variant, header.players)
+    except JonggError as error:
+        raise UsageError([Diagnostic(None, f"{path}:1: the log's game, {short(header.variant)} "
+                                           f"for {header.players} players, cannot be loaded"),
+                          *error.diagnostics]) from None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games: give at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs: give at least 1")
+    jobs = min(args.jobs, cores())
+    if jobs < args.jobs:
+        print(f"jongg: --jobs {args.jobs}: this machine has {jobs} core(s) for it; "
+              f"using {jobs}", file=sys.stderr)
     agents = _agents(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     load_game(args.variant, spec.players)  # compile the matcher once, into the cache
     if args.log_dir:
-        os.makedirs(args.log_dir, exist_ok=True)
+        _log_dir(args.log_dir, spec.variant, spec.players, args.seed, args.games)
     job = Job(args.variant, spec.players, agents, Mode(args.mode), args.log_dir, True)
-    console = Console(stderr=True)
+    console = _console(stderr=True)
     show = console.is_terminal and not args.quiet
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, disable=not show) as bar:
-        task = bar.add_task(f"{spec.variant}, {spec.players} players", total=args.games)
-        summary = simulate(job, args.games, args.seed, args.jobs,
-                           lambda n: bar.advance(task, n))
+        task = bar.add_task(escape(f"{spec.variant}, {spec.players} players"), total=args.games)
+        try:
+            summary = simulate(job, args.games, args.seed, jobs,
+                               lambda n: bar.advance(task, n))
+        except LogExists as error:  # another run began writing here since the check
+            raise UsageError(f"--log-dir: {error}; another run writes its logs there") from None
     result = summary.to_json()
     if args.json:
         print(json.dumps(result))
     else:
         _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1)
+    if summary.partial:
+        print(f"jongg: interrupted: {summary.games} of {summary.asked} matches finished; the "
+              "summary is of those alone (partial)", file=sys.stderr)
+        return 130
     return 1 if summary.violations else 0
+
+
+def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> None:
+    """A folder for this run's logs, where no log of an earlier run would be
+    replaced: a run that would write a log that is there is refused."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        there = clashes(folder, variant, players, seed, games)
+    except OSError as error:
+        raise UsageError(f"--log-dir: {folder}: {error.strerror or error}") from None
+    if there:
+        more = f" and {len(there) - 3} more" if len(there) > 3 else ""
+        raise UsageError([Diagnostic(None, f"--log-dir: {folder} holds logs this run would "
+                                           f"write: {', '.join(there[:3])}{more}",
+                                     hint="give another folder, or other seeds with --seed; "
+                                          "a log is never replaced")])
 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                    racks: bool) -> None:
-    console = Console()
+    console = _console()
     games, rounds = result["games"], result["rounds"]
-    console.print(f"{result['variant']}: {games} matches, {rounds} rounds, "
-                  f"{result['players']} players ({', '.join(result['agents'])}), "
-                  f"seeds {result['seed']}..{result['seed'] + games - 1}")
+    partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
+        else ""
+    seeds = f"seeds {result['seed']}..{result['seed'] + games - 1}" if games else \
+        "no match finished"
+    console.print(f"{result['variant']}: {games} matches{partial}, {rounds} rounds, "
+                  f"{result['players']} players ({', '.join(result['agents'])}), {seeds}")
     # several racks: Mah Jonggs are declared apart from round wins; payouts when paid
     paid = all("mean_payout" in s for s in result["seats"])
     columns = ["seat", "match wins", "95% interval", "round wins",
@@ -153,9 +219,10 @@ def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        header = read_header(args.log)
-        game = load_game(header.variant, header.players)
-        result = replay(args.log, game)
+        log = read_log(args.log)
+        header = log.header
+        game = _log_game(args.log, header)
+        result = replay(log, game)
     except LogError as error:
         raise UsageError(str(error)) from None
     state = result.state
@@ -163,57 +230,129 @@ def cmd_replay(args: argparse.Namespace) -> int:
            "seed": header.seed, "complete": result.complete, "rounds": state.round,
            "decisions": state.decisions, "scores": state.scores,
            "winners": state.winners() if state.is_terminal() else [],
-           "state": state.digest(), "same": not result.problems, "problems": result.problems}
+           "state": state.digest(), "same": not result.problems, "problems": result.problems,
+           "notes": result.notes, "last_line": result.last}
     if args.json:
         print(json.dumps(out))
     else:
+        for note in result.notes:
+            print(f"jongg: {note}", file=sys.stderr)
         for problem in result.problems:
             print(problem, file=sys.stderr)
-        end = "the end of the match" if result.complete else "where it stopped (no end recorded)"
-        verdict = "same final state and scores" if not result.problems else "DIFFERS"
+        if result.complete:
+            end = "the end of the match"
+        else:
+            end = f"where the log stops, line {result.last} (round {state.round + 1}, no end " \
+                  "recorded)"
+        verdict = "DIFFERS" if result.problems else "same final state and scores" \
+            if result.complete else "every recorded round agrees"
         print(f"{args.log}: replayed {state.decisions} decisions of {header.variant} "
               f"({header.players} players, seed {header.seed}) to {end}: {verdict}")
         print(f"scores: {' '.join(map(str, state.scores))}; state {state.digest()}")
     return 0 if not result.problems else 1
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def resume_command(path: Path) -> str:
+    """The command that goes on with a game, from any folder, quoted for the shell."""
+    return f"jongg play --resume {shlex.quote(str(path.absolute()))}"
 
+
+def cmd_play(args: argparse.Namespace) -> int:
     from . import terminal
 
-    console = Console(highlight=False)
-    if args.resume:
-        try:
-            header = read_header(args.resume)
-            game = load_game(header.variant, header.players)
-            table = terminal.resume(game, Path(args.resume), console=console, fast=args.fast)
-        except (LogError, ValueError) as error:
-            raise UsageError(f"--resume: {error}") from None
-        console.print(f"resuming {header.variant} from {args.resume} "
-                      f"({table.state.decisions} decisions played, state "
-                      f"{table.state.digest()})")
-    else:
-        if not args.variant:
-            raise UsageError("play: name a variant (or --resume LOG)")
-        agents = _agents(args.agents)
-        game = load_game(args.variant, args.players)
-        if not 1 <= args.seat <= game.spec.players:
-            raise UsageError(f"--seat: give 1 to {game.spec.players}")
-        log = Path(args.log or f"jongg-{game.spec.variant}-{args.seed}.jsonl")
-        mode = Mode.STRICT if args.strict else Mode.GUARDED
-        table = terminal.start(game, seat=args.seat - 1, agents=agents, seed=args.seed,
-                               mode=mode, log=log, console=console, fast=args.fast)
-        console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; "
-                      f"the game is written to {log} (type help for commands)")
+    console = _console()
+    table = _resumed(args, console) if args.resume else _started(args, console)
+    again = resume_command(table.writer.path)
     try:
         table.play()
     except (terminal.Quit, KeyboardInterrupt):  # Ctrl-C may come while a bot thinks
-        console.print(f"\nstopped at state {table.state.digest()}; resume with: "
-                      f"jongg play --resume {table.writer.path}")
+        console.print(f"\nstopped at state {table.state.digest()}; resume with: {again}",
+                      soft_wrap=True)  # the command whole on one line, to copy
+    except LogFileError as error:  # a full disk: the log keeps every whole line written
+        raise UsageError([Diagnostic(None, f"{error}; the game stops here, its log kept up to "
+                                           "the last move written",
+                                     hint=f"make room, then resume with: {again}")]) from None
+    except BaseException:
+        print(f"jongg: the game stopped; its log keeps it: resume with: {again}",
+              file=sys.stderr)
+        raise
     finally:
         table.writer.close()
     return 0
+
+
+def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
+    from . import terminal
+
+    if not args.variant:
+        raise UsageError("play: name a variant (or --resume LOG)")
+    if args.overwrite and not args.log:
+        raise UsageError("--overwrite: name the log to start over in, with --log FILE")
+    agents = _agents(args.agents)
+    game = load_game(args.variant, args.players)
+    if not 1 <= args.seat <= game.spec.players:
+        raise UsageError(f"--seat: give 1 to {game.spec.players}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    log = Path(args.log or f"jongg-{file_stem(game.spec.variant)}-{seed}.jsonl")
+    mode = Mode.STRICT if args.strict else Mode.GUARDED
+    try:
+        table = terminal.start(game, seat=args.seat - 1, agents=agents, seed=seed, mode=mode,
+                               log=log, console=console, fast=args.fast,
+                               overwrite=args.overwrite, fresh=args.log is None)
+    except LogExists:
+        raise UsageError([Diagnostic(None, f"--log: {log} is there already (a saved game?)",
+                                     hint=f"go on with it: {resume_command(log)}; or start "
+                                          "over in it with --overwrite")]) from None
+    except LogFileError as error:
+        raise UsageError(f"--log: {error}") from None
+    console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; seed {seed}; "
+                  f"the game is written to {table.writer.path} (type help for commands)",
+                  soft_wrap=True)
+    return table
+
+
+def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
+    from . import terminal
+
+    given = [name for name, value in (("VARIANT", args.variant), ("--seed", args.seed),
+                                      ("--log", args.log), ("--overwrite", args.overwrite),
+                                      ("--players", args.players), ("--strict", args.strict))
+             if value]
+    if given:
+        raise UsageError(f"--resume: the log holds the game ({', '.join(given)} cannot change "
+                         "it); give --resume LOG alone, with --fast if you like")
+    path = Path(args.resume)
+    try:
+        writer = LogWriter.reopen(path)  # locked first: no other jongg appends meanwhile
+    except LogFileError as error:
+        raise UsageError(f"--resume: {error}") from None
+    try:
+        log = writer.text()
+        game = _log_game(args.resume, log.header)
+        resumed = resume_match(game, log)
+        replayed = resumed.replayed
+        for note in replayed.notes:
+            print(f"jongg: {note}", file=sys.stderr)
+        for problem in replayed.problems:
+            print(f"jongg: warning: {problem}", file=sys.stderr)
+        if log.torn is not None:
+            print(f"jongg: {path}:{log.torn}: cutting the torn line off before the game goes "
+                  "on", file=sys.stderr)
+        writer.go_on(log, replayed)
+    except LogError as error:
+        writer.close()
+        raise UsageError(f"--resume: {error}") from None
+    except LogFileError as error:
+        writer.close()
+        raise UsageError(f"--resume: {error}") from None
+    except BaseException:
+        writer.close()
+        raise
+    table = terminal.resume(game, resumed, writer, console=console, fast=args.fast)
+    console.print(f"resuming {log.header.variant} from {args.resume} "
+                  f"({table.state.decisions} decisions played, state {table.state.digest()})",
+                  soft_wrap=True)
+    return table
 
 
 def register(commands: Any) -> None:
@@ -238,10 +377,12 @@ def register(commands: Any) -> None:
     sim.add_argument("--players", type=int, help="player count (default: the variant's)")
     sim.add_argument("--agents", default="random",
                      help="agents by seat, comma-separated; the last repeats (default random)")
-    sim.add_argument("--jobs", type=int, default=1, help="processes (results do not change)")
+    sim.add_argument("--jobs", type=int, default=1,
+                     help="processes, at most the cores (results do not change)")
     sim.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
                      help="strict: agents may make the rulebook's mistakes")
-    sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here")
+    sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
+                     "(VARIANT-Np-SEED.jsonl; a run that would replace a log is refused)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
@@ -252,12 +393,14 @@ def register(commands: Any) -> None:
     play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
     play.add_argument("--agents", default="greedy",
                       help="bots for the other seats, comma-separated (default greedy)")
-    play.add_argument("--seed", type=int, default=0, help="the match seed")
+    play.add_argument("--seed", type=int, help="the match seed (default: a fresh one, printed)")
     play.add_argument("--strict", action="store_true",
                       help="let mistakes be made, and apply the rulebook's penalty")
     play.add_argument("--fast", action="store_true", help="bots play without pauses")
-    play.add_argument("--log", metavar="FILE", help="where the game is written "
-                      "(default jongg-VARIANT-SEED.jsonl)")
+    play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
+                      "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
+    play.add_argument("--overwrite", action="store_true",
+                      help="start over in the --log FILE that is there (its game is lost)")
     play.add_argument("--resume", metavar="LOG", help="continue a game from its log")
     play.set_defaults(run=cmd_play)
 

@@ -6,11 +6,19 @@ are gathered in match order, so `--jobs` never changes the summary.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import math
+import multiprocessing
+import os
+import re
+import signal
+import sys
+import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -20,6 +28,9 @@ from jongg.compiler.game import load_game
 from jongg.runtime.agents.play import MatchRecord, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
+
+CHUNK = 20  # matches a worker plays per task, at most
+WATCH = 0.5  # seconds between a worker's looks at its parent
 
 
 @dataclass(frozen=True)
@@ -37,36 +48,107 @@ def _game(variant: str, players: int | None) -> Game:
     return load_game(variant, players)
 
 
+def file_stem(variant: str) -> str:
+    """A variant's name as part of a file name: letters, digits, '-', '_' and
+    '.' kept, so the file stays in its folder."""
+    return re.sub(r"[^\w.-]", "_", variant)
+
+
+def log_name(variant: str, players: int, seed: int) -> str:
+    """The file a match's log is written to in --log-dir."""
+    return f"{file_stem(variant)}-{players}p-{seed}.jsonl"
+
+
+def clashes(folder: str, variant: str, players: int, seed: int, games: int) -> list[str]:
+    """The logs already in `folder` that matches of seeds seed..seed+games-1 would write."""
+    stem = log_name(variant, players, 0).removesuffix("0.jsonl")
+    found = []
+    for name in os.listdir(folder):
+        number = name.removeprefix(stem).removesuffix(".jsonl")
+        if name.startswith(stem) and re.fullmatch(r"-?\d{1,30}", number) and \
+                seed <= int(number) < seed + games:
+            found.append(name)
+    return sorted(found, key=lambda n: int(n.removeprefix(stem).removesuffix(".jsonl")))
+
+
+def cores() -> int:
+    """The processors this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _play(job: Job, seed: int) -> MatchRecord:
     game = _game(job.variant, job.players)
     log = None
     if job.log_dir is not None:
-        log = Path(job.log_dir) / f"{game.spec.variant}-{game.spec.players}p-{seed}.jsonl"
+        log = Path(job.log_dir) / log_name(game.spec.variant, game.spec.players, seed)
     record, _ = play_match(game, seed, job.agents, mode=job.mode, log=log, check=job.check)
     return record
 
 
-def _play_many(job: Job, seeds: Sequence[int]) -> list[MatchRecord]:
-    return [_play(job, seed) for seed in seeds]
+def _play_many(job: Job, first: int, count: int) -> list[MatchRecord]:
+    return [_play(job, seed) for seed in range(first, first + count)]
+
+
+# -- workers that never outlive the run -------------------------------------------------
+def _worker_start(stop: Any) -> None:
+    """In each worker: Ctrl-C is the parent's to handle; the worker ends when
+    the parent dies (even by kill -9) or asks it to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):  # the kernel kills us with the parent
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    threading.Thread(target=_watch, args=(os.getppid(), stop), daemon=True).start()
+
+
+def _watch(parent: int, stop: Any) -> None:
+    """Where the kernel does not do it: end when reparented (the parent died)
+    or told to stop."""
+    while not stop.wait(WATCH):
+        if os.getppid() != parent:
+            break
+    os._exit(1)
+
+
+def _records(future: Future[list[MatchRecord]],
+             progress: Callable[[int], None] | None) -> list[MatchRecord]:
+    records = future.result()
+    if progress:
+        progress(len(records))
+    return records
 
 
 def run(job: Job, games: int, seed: int, jobs: int = 1,
         progress: Callable[[int], None] | None = None) -> Iterator[MatchRecord]:
-    """The records of `games` matches, in match order."""
-    seeds = [seed + i for i in range(games)]
+    """The records of `games` matches, in match order. Seeds are handed out
+    in chunks as workers take them (never listed whole), and a run that ends
+    early (Ctrl-C, an error) stops its workers at once."""
     if jobs <= 1:
-        for s in seeds:
+        for s in range(seed, seed + games):
             yield _play(job, s)
             if progress:
                 progress(1)
         return
-    size = max(1, min(20, games // (jobs * 4) or 1))
-    chunks = [seeds[i:i + size] for i in range(0, len(seeds), size)]
-    with ProcessPoolExecutor(jobs) as pool:
-        for records in pool.map(_play_many, [job] * len(chunks), chunks):
-            yield from records
-            if progress:
-                progress(len(records))
+    size = max(1, min(CHUNK, games // (jobs * 4) or 1))
+    context = multiprocessing.get_context()
+    stop = context.Event()
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start,
+                             initargs=(stop,)) as pool:
+        pending: deque[Future[list[MatchRecord]]] = deque()
+        try:
+            for first in range(seed, seed + games, size):
+                pending.append(pool.submit(_play_many, job, first,
+                                           min(size, seed + games - first)))
+                if len(pending) >= 2 * jobs:  # enough queued to keep every worker busy
+                    yield from _records(pending.popleft(), progress)
+            while pending:
+                yield from _records(pending.popleft(), progress)
+        finally:
+            if pending:  # stopped early: no worker plays on for nobody
+                for future in pending:
+                    future.cancel()
+                stop.set()
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -77,6 +159,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+PROBLEMS = 20  # violations kept for the summary to quote
 
 
 @dataclass
@@ -103,6 +188,7 @@ class Summary:
     violations: int = 0
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    asked: int = 0  # matches asked for: more than `games` when the run was interrupted
 
     def add(self, record: MatchRecord) -> None:
         if not self.match_wins:
@@ -141,7 +227,13 @@ class Summary:
             self.lines[str(r["line"])] += 1
         self.decisions += record.decisions
         self.violations += len(record.violations)
-        self.problems.extend(f"seed {record.seed}: {p}" for p in record.violations[:3])
+        if len(self.problems) < PROBLEMS:
+            self.problems.extend(f"seed {record.seed}: {p}" for p in record.violations[:3])
+
+    @property
+    def partial(self) -> bool:
+        """Interrupted: the summary of the matches finished before."""
+        return self.games < self.asked
 
     def to_json(self) -> dict[str, Any]:
         seats = [{"seat": s, "match_wins": w, "ci95": list(wilson(w, self.games)),
@@ -152,7 +244,8 @@ class Summary:
                  for s, w in enumerate(self.match_wins)]
         return {"variant": self.variant, "players": self.players, "agents": self.agents,
                 "seed": self.seed, "games": self.games, "rounds": self.rounds,
-                "violations": self.violations, "problems": self.problems[:20],
+                **({"partial": True, "asked": self.asked} if self.partial else {}),
+                "violations": self.violations, "problems": self.problems[:PROBLEMS],
                 "self_drawn": self.self_drawn, "by_claim": self.by_claim,
                 "wall_games": self.wall_games, "unwon": self.unwon, "dead_ends": self.dead_ends,
                 "mean_turns": self.turns / self.rounds if self.rounds else 0.0,
@@ -164,10 +257,15 @@ class Summary:
 
 def simulate(job: Job, games: int, seed: int, jobs: int = 1,
              progress: Callable[[int], None] | None = None) -> Summary:
+    """The summary of `games` matches; on Ctrl-C, of the matches finished
+    (`partial`)."""
     players = job.players or _game(job.variant, None).spec.players
-    summary = Summary(job.variant, players, list(job.agents), seed)
+    summary = Summary(job.variant, players, list(job.agents), seed, asked=games)
     start = time.perf_counter()
-    for record in run(job, games, seed, jobs, progress):
-        summary.add(record)
+    try:
+        for record in run(job, games, seed, jobs, progress):
+            summary.add(record)
+    except KeyboardInterrupt:
+        pass  # what was finished is summarised, and said to be partial
     summary.seconds = time.perf_counter() - start
     return summary

@@ -24,10 +24,11 @@ from rich.text import Text
 
 from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.planner import RackPlanner
+from jongg.runtime.agents.play import HUMAN, Resumed
 from jongg.runtime.agents.registry import agent_maker
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
-from jongg.runtime.game.log import Header, LogWriter, read_header, read_lines
+from jongg.runtime.game.log import Header, LogWriter
 from jongg.runtime.game.scoring import BANK, ScoreEvent
 from jongg.runtime.game.seat import Seat
 from jongg.runtime.game.spec import Pledge
@@ -35,7 +36,6 @@ from jongg.runtime.game.state import IllegalAction, Mode, State, Step
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import TileError
 
-HUMAN = "human"
 PAUSE = 0.6  # seconds between bot moves, unless --fast
 SUIT_STYLES = ["red", "blue", "green", "magenta", "cyan", "yellow"]
 CATEGORY_STYLES = {"dragon": "bold red", "wind": "bold white", "flower": "bold magenta",
@@ -84,6 +84,13 @@ class Before:
                    tuple(seat.won(r) for r in racks), seat.pledge)
 
 
+def typed_number(word: str) -> int | None:
+    """A number a person typed (a position, a choice, a rack), or None: ASCII
+    digits only ('²' and '①' are digits to str.isdigit, not to int), and a few
+    of them (never thousands)."""
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else None
+
+
 class Quit(Exception):
     """The person stopped the game (quit, end of input, Ctrl-C)."""
 
@@ -104,6 +111,11 @@ class Table:
     last_seat: int = -1  # who acted last: a person choosing pass tiles sees only the hand
 
     # -- drawing ---------------------------------------------------------------
+    def say(self, text: str | Text, style: str = "") -> None:
+        """Print a line. A str is never read as rich markup: titles, seat names,
+        line ids and what a person typed may hold brackets."""
+        self.console.print(text if isinstance(text, Text) else Text(text, style=style))
+
     def tile(self, index: int) -> Text:
         deck = self.game.spec.deck
         kind = deck.kinds[index]
@@ -163,9 +175,9 @@ class Table:
             return
         state, spec, console = self.state, self.game.spec, self.console
         playing = f" · to play: {spec.seats[state.turn]}" if state.step is Step.TURN else ""
-        console.rule(f"{spec.title} · round {state.round + 1} · {spec.word('dealer')}: "
-                     f"{spec.seats[state.dealer]} · wall {len(state.wall)}{playing}")
-        console.print(self.scores())
+        console.rule(Text(f"{spec.title} · round {state.round + 1} · {spec.word('dealer')}: "
+                          f"{spec.seats[state.dealer]} · wall {len(state.wall)}{playing}"))
+        self.say(self.scores())
         for seat, me in enumerate(state.seats):
             line = Text(f"{self.name(seat)}: {me.in_hand} in hand")
             if me.dead:
@@ -176,20 +188,20 @@ class Table:
                 line.append("  [")
                 line.append_text(self.tiles(e.tiles))
                 line.append("]")
-            console.print(line)
+            self.say(line)
             if me.discards:
-                console.print(Text("   discards: ").append_text(self.tiles(me.discards)))
+                self.say(Text("   discards: ").append_text(self.tiles(me.discards)))
         if state.discard is not None:
             seat, t = state.discard
-            console.print(Text("last discard: ").append_text(self.tile(t))
-                          .append(f" by {spec.seats[seat]}"))
+            self.say(Text("last discard: ").append_text(self.tile(t))
+                     .append(f" by {spec.seats[seat]}"))
         me = state.seats[self.human]
-        console.print(Text("your hand: ", style="bold").append_text(
+        self.say(Text("your hand: ", style="bold").append_text(
             self.tiles(me.concealed(), numbered=True)))
         if me.outgoing:
-            console.print(Text("passing: ").append_text(self.tiles(me.outgoing)))
+            self.say(Text("passing: ").append_text(self.tiles(me.outgoing)))
         if state.step is Step.TURN and state.turn == self.human and state.drawn is not None:
-            console.print(Text("you drew: ").append_text(self.tile(state.drawn)))
+            self.say(Text("you drew: ").append_text(self.tile(state.drawn)))
 
     def rack_screen(self) -> None:
         """The screen when every player plays several racks: drawn from what
@@ -200,34 +212,34 @@ class Table:
         if "die" in view:  # walls built on the table
             wall += f" (die {view['die']}, drawing from {spec.seats[view['wall_of']]}'s wall)"
         playing = f" · to play: {spec.seats[view['turn']]}" if view["turn"] is not None else ""
-        console.rule(f"{spec.title} · round {view['round'] + 1} · {spec.word('dealer')}: "
-                     f"{spec.seats[view['dealer']]} · {wall}{playing}")
-        console.print(self.scores() + f"  ({self.mahjong()}s to win the round: "
-                      f"{spec.wins_needed})")
+        console.rule(Text(f"{spec.title} · round {view['round'] + 1} · {spec.word('dealer')}: "
+                          f"{spec.seats[view['dealer']]} · {wall}{playing}"))
+        self.say(self.scores() + f"  ({self.mahjong()}s to win the round: "
+                 f"{spec.wins_needed})")
         for seat, seen in enumerate(view["seats"]):
             line = Text(f"{self.name(seat)}: {seen['concealed']} in hand")
             if seen["dead"]:
                 line.append("  OUT (no live rack)", style="bold red")
             if seen["skips"]:
                 line.append(f"  skips {seen['skips']}", style="yellow")
-            console.print(line)
+            self.say(line)
             for number, rack in enumerate(seen["racks"]):
-                console.print(self.rack_line(seat, number, rack))
+                self.say(self.rack_line(seat, number, rack))
             if seen["discards"]:
-                console.print(Text("   discards: ").append_text(self.codes(seen["discards"])))
+                self.say(Text("   discards: ").append_text(self.codes(seen["discards"])))
         if view["discard"] is not None:
             seat, code = view["discard"]
-            console.print(Text("last discard: ").append_text(self.codes([code]))
-                          .append(f" by {spec.seats[seat]}"))
+            self.say(Text("last discard: ").append_text(self.codes([code]))
+                     .append(f" by {spec.seats[seat]}"))
         pool = view["hand"]
-        console.print(Text(f"your pool ({len(pool)} tiles, for your {self.racks} racks): ",
-                           style="bold").append_text(self.tiles(
-                               state.seats[self.human].concealed(), numbered=True)))
+        self.say(Text(f"your pool ({len(pool)} tiles, for your {self.racks} racks): ",
+                 style="bold").append_text(self.tiles(
+                     state.seats[self.human].concealed(), numbered=True)))
         if view["passing"]:
-            console.print(Text("setting aside: " if self.pledging else "passing: ")
-                          .append_text(self.codes(view["passing"])))
+            self.say(Text("setting aside: " if self.pledging else "passing: ")
+                     .append_text(self.codes(view["passing"])))
         if "drawn" in view:
-            console.print(Text("you drew: ").append_text(self.codes([view["drawn"]])))
+            self.say(Text("you drew: ").append_text(self.codes([view["drawn"]])))
 
     def rack_line(self, seat: int, number: int, rack: dict[str, Any]) -> Text:
         """One rack: '   rack 2: [R2 R2 R2]  Mah Jongg even-3: 2B 2B ...  DEAD'."""
@@ -329,11 +341,11 @@ class Table:
         word = words[0].lower()
         hand = self.state.seats[self.human].concealed()
         choices = self.numbered(legal)
-        if word.isdigit() and len(words) == 1 and choices:
-            n = int(word)
+        n = typed_number(word)
+        if n is not None and len(words) == 1 and choices:
             return choices[n - 1] if 1 <= n <= len(choices) else \
                 f"choose 1 to {len(choices)}"
-        if word.isdigit() and len(words) == 1:  # a position in the hand
+        if n is not None and len(words) == 1:  # a position in the hand
             words = ["d", word]
         if word in ("p", "pass") and len(words) == 1:
             return Action("pass")
@@ -360,8 +372,8 @@ class Table:
         if words[0].lower() == "d" and len(words) == 2:
             verb = "pass" if self.state.step is Step.PASSING else "discard"
             words = [verb, words[1]]
-        if words[0].lower() in ("discard", "pass") and len(words) == 2 and words[1].isdigit():
-            position = int(words[1])
+        position = typed_number(words[1]) if len(words) == 2 else None
+        if words[0].lower() in ("discard", "pass") and position is not None:
             if not 1 <= position <= len(hand):
                 whole = "pool" if self.racks > 1 else "hand"
                 return f"your {whole} has {len(hand)} tiles: give a position from 1 to " \
@@ -388,9 +400,9 @@ class Table:
                 return f"claim the discard first ({', '.join(map(self.claim_text, claims))})" \
                     if claims else f"no {self.mahjong()} to declare now: it is not your turn"
             return f"no {self.mahjong()} to declare now: no rack's tiles complete a line"
-        if not words[0].isdigit():
+        number = typed_number(words[0])
+        if number is None:
             return f"say the rack: m RACK [LINE], RACK from 1 to {self.racks}"
-        number = int(words[0])
         if not 1 <= number <= self.racks:
             return f"there is no rack {number}: racks are 1 to {self.racks}"
         mine = [a for a in declares if a.number == number - 1]
@@ -416,8 +428,9 @@ class Table:
             text = self.read(f"declare which? {listed}  (Enter: back) > ").strip()
         except (EOFError, KeyboardInterrupt):
             raise Quit from None
-        if text.isdigit() and 1 <= int(text) <= len(declares):
-            return declares[int(text) - 1]
+        n = typed_number(text)
+        if n is not None and 1 <= n <= len(declares):
+            return declares[n - 1]
         return None
 
     def hint(self) -> None:
@@ -428,17 +441,17 @@ class Table:
         nearest = getattr(matcher, "nearest", None)
         me = self.state.seats[self.human]
         if nearest is None:
-            self.console.print("no hints from this matcher")
+            self.say("no hints from this matcher")
             return
         for m in nearest(me.hand(), 3):
             missing = " ".join(m.missing) if m.tiles_away else "complete"
-            self.console.print(f"  {m.line.id}: {m.tiles_away} away (value "
-                               f"{m.line.value or 0}); missing: {missing}")
+            self.say(f"  {m.line.id}: {m.tiles_away} away (value "
+                     f"{m.line.value or 0}); missing: {missing}")
 
     def rack_hint(self) -> None:
         """With several racks: the plan a greedy player would follow, one line
         per rack and the tiles each still wants from the shared pool."""
-        state, console = self.state, self.console
+        state = self.state
         me = state.seats[self.human]
         lines = state.matcher.card.lines
         plan = RackPlanner().plan(state.observe(self.human), me.concealed())
@@ -448,26 +461,26 @@ class Table:
             if me.won(rack):
                 made = next((m.line for m in [*state.mahjongs, *state.declared]
                              if m.seat == self.human and m.rack == rack), "")
-                console.print(f"{head}{self.mahjong()} declared {made}".rstrip())
+                self.say(f"{head}{self.mahjong()} declared {made}".rstrip())
             elif me.rack_dead[rack]:
-                console.print(f"{head}dead")
+                self.say(f"{head}dead")
             elif rack == me.pledge and me.aside:
-                console.print(head + self.pledge_hint(rack))
+                self.say(head + self.pledge_hint(rack))
             elif rack in planned:
                 line = lines[planned[rack]]
                 missing = plan.missing.get(rack, ())
                 wanted = f"missing: {' '.join(missing)}" if missing else \
                     f"complete: declare it (m {rack + 1} {line.id})"
-                console.print(f"{head}{line.id}: {len(missing)} away (value {line.value or 0});"
-                              f" {wanted}")
+                self.say(f"{head}{line.id}: {len(missing)} away (value {line.value or 0});"
+                         f" {wanted}")
             else:
-                console.print(f"{head}no line planned (enough racks are planned to win)")
+                self.say(f"{head}no line planned (enough racks are planned to win)")
         if not planned:
-            console.print("  no line is within reach of your racks")
+            self.say("  no line is within reach of your racks")
             return
         # the planner plays a pledged rack from its tiles set aside, the others from the pool
-        console.print(f"  the plan shares your one pool between your racks: {plan.away} "
-                      "tiles away in all")
+        self.say(f"  the plan shares your one pool between your racks: {plan.away} "
+                 "tiles away in all")
         nearest = getattr(state.matcher, "nearest", None)
         live = me.live_racks()
         if nearest is not None and live:
@@ -475,8 +488,8 @@ class Table:
             others = [m for m in nearest(me.hand(live[0]), 3 + len(chosen))
                       if m.line.id not in chosen][:3]
             if others:
-                console.print("  also near: " + ", ".join(f"{m.line.id} ({m.tiles_away} away)"
-                                                          for m in others))
+                self.say("  also near: " + ", ".join(f"{m.line.id} ({m.tiles_away} away)"
+                                                     for m in others))
 
     def pledge_hint(self, rack: int) -> str:
         """A pledged rack plays only its tiles set aside, for its flag's lines:
@@ -504,7 +517,7 @@ class Table:
         if self.last_seat == self.human and self.state.step is Step.PASSING:
             whole, going = ("your pool: ", "  setting aside: ") if self.pledging else \
                 ("your hand: ", "  passing: ")
-            self.console.print(Text(whole, style="bold").append_text(
+            self.say(Text(whole, style="bold").append_text(
                 self.tiles(me.concealed(), numbered=True)).append(going)
                 .append_text(self.tiles(me.outgoing)))
         else:
@@ -516,19 +529,22 @@ class Table:
                 raise Quit from None
             if not text:
                 continue
+            if len(text) > 200:
+                self.say("that is too long for a command (type help)", "yellow")
+                continue
             word = text.split()[0].lower()
             if word in ("quit", "q", "exit"):
                 raise Quit
             if word in ("help", "h", "?"):
-                self.console.print(HELP)
+                self.say(HELP)
                 spec = self.game.spec
                 if self.racks > 1:
-                    self.console.print(RACK_HELP.format(
+                    self.say(RACK_HELP.format(
                         racks=self.racks, wins=spec.wins_needed,
                         s="s" if spec.wins_needed > 1 else ""))
                 if any(isinstance(p, Pledge) for p in spec.phases):
-                    self.console.print(PLEDGE_HELP)
-                self.console.print("legal now: " + ", ".join(a.text(spec.deck) for a in legal))
+                    self.say(PLEDGE_HELP)
+                self.say("legal now: " + ", ".join(a.text(spec.deck) for a in legal))
                 continue
             if word == "hint":
                 self.hint()
@@ -540,11 +556,11 @@ class Table:
                     continue
                 found = chosen
             if isinstance(found, str):
-                self.console.print(f"[yellow]{found}[/yellow]")
+                self.say(found, "yellow")
                 continue
             if found not in legal:
-                self.console.print(f"[yellow]{found.text(self.game.spec.deck)!r} is not "
-                                   "legal now (type help)[/yellow]")
+                self.say(f"{found.text(self.game.spec.deck)!r} is not legal now (type help)",
+                         "yellow")
                 continue
             return found
 
@@ -557,10 +573,10 @@ class Table:
         spec = self.game.spec
         who = spec.seats[seat]
         if action.verb == "discard":
-            self.console.print(Text(f"{who} discards ").append_text(self.tile(action.tile)))
+            self.say(Text(f"{who} discards ").append_text(self.tile(action.tile)))
         elif action.verb == "exchange":
-            self.console.print(Text(f"{who} gives ").append_text(self.tile(action.tile))
-                               .append(" for an exposed joker"))
+            self.say(Text(f"{who} gives ").append_text(self.tile(action.tile))
+                     .append(" for an exposed joker"))
         elif action.verb == "declare" and self.racks > 1:
             rack = action.number
             if seats[seat].won(rack) and not before[seat].won[rack]:
@@ -569,23 +585,23 @@ class Table:
                 for e in seats[seat].exposures:
                     if e.rack == rack and e.mahjong:
                         made.append("[").append_text(self.tiles(e.tiles)).append("]")
-                self.console.print(made)
+                self.say(made)
         elif action.verb == "declare" and len(self.state.results) > self.shown_rounds and \
                 self.state.results[-1].winner == seat:
-            self.console.print(f"{who} declares {self.mahjong()}")
+            self.say(f"{who} declares {self.mahjong()}")
         for s, me in enumerate(seats):
             was = before[s].pledge
             if me.pledge >= 0 and was < 0 and me.pledged is not None:
-                self.console.print(f"{spec.seats[s]} pledges rack {me.pledge + 1} to the "
-                                   f"{me.pledged.flag} line")
+                self.say(f"{spec.seats[s]} pledges rack {me.pledge + 1} to the "
+                         f"{me.pledged.flag} line")
             elif was >= 0 and me.pledge < 0 and not me.won(was):
-                self.console.print(f"{spec.seats[s]} goes off the pledge on rack {was + 1}")
+                self.say(f"{spec.seats[s]} goes off the pledge on rack {was + 1}")
             for e in me.exposures[before[s].exposures:]:
                 if e.claimed >= 0 and not e.mahjong:
                     on = f" on rack {e.rack + 1}" if self.racks > 1 else ""
-                    self.console.print(Text(f"{spec.seats[s]} {spec.word('claim')}s and "
-                                            "exposes [").append_text(self.tiles(e.tiles))
-                                       .append(f"]{on}"))
+                    self.say(Text(f"{spec.seats[s]} {spec.word('claim')}s and "
+                                  "exposes [").append_text(self.tiles(e.tiles))
+                             .append(f"]{on}"))
         state = self.state
         if discard is not None and state.promised and state.step is Step.TURN and \
                 state.claimed_turn and state.discard is None:
@@ -593,9 +609,9 @@ class Table:
             taken = state.answers.get(state.turn, action)
             double = spec.claims.kind(taken.claim).mahjongs if taken.claim else 1
             what = f"{double} {self.mahjong()}s at once" if double > 1 else self.mahjong()
-            self.console.print(Text(f"{spec.seats[state.turn]} {spec.word('claim')}s "
-                                    f"{spec.seats[discard[0]]}'s ")
-                               .append_text(self.tile(discard[1])).append(f" for {what}"))
+            self.say(Text(f"{spec.seats[state.turn]} {spec.word('claim')}s "
+                          f"{spec.seats[discard[0]]}'s ")
+                     .append_text(self.tile(discard[1])).append(f" for {what}"))
 
     def mahjong(self) -> str:
         word = self.game.spec.word("mahjong")
@@ -616,47 +632,47 @@ class Table:
         while self.shown_rounds < len(state.results):
             end = state.results[self.shown_rounds]
             self.shown_rounds += 1
-            self.console.rule(f"round {end.round + 1} over")
+            self.console.rule(Text(f"round {end.round + 1} over"))
             how = "self-drawn" if end.self_drawn else \
                 f"on {spec.seats[end.discarder]}'s discard" if end.discarder is not None \
                 else "by a claim"
             if self.racks > 1:
                 self.report_racks(end.winner, end.how, how, end.mahjongs)
             elif end.winner is None:
-                self.console.print("the wall is empty: nobody wins this round")
+                self.say("the wall is empty: nobody wins this round")
             else:
-                self.console.print(f"{spec.seats[end.winner]} wins with {end.line} "
-                                   f"(value {self.value(end.line)}), {how}")
+                self.say(f"{spec.seats[end.winner]} wins with {end.line} "
+                         f"(value {self.value(end.line)}), {how}")
                 shown = Text("hand: ")
                 for group in end.shown:
                     shown.append("[" + " ".join(group) + "] ")
-                self.console.print(shown)
+                self.say(shown)
             for event in state.payments:
                 if event.round == end.round:
-                    self.console.print(f"  {self.payment(event)}")
-            self.console.print(self.scores())
+                    self.say(f"  {self.payment(event)}")
+            self.say(self.scores())
 
     def report_racks(self, winner: int | None, ended: str, how: str,
                      mahjongs: Sequence[dict[str, Any]]) -> None:
         """How a round of several racks ended, and every Mah Jongg declared in
         it (a round may end on the wall with Mah Jonggs declared)."""
-        seats, console = self.game.spec.seats, self.console
+        seats = self.game.spec.seats
         if winner is not None:
             mine = sum(1 for m in mahjongs if m["seat"] == winner)
-            console.print(f"{seats[winner]} wins the round with {mine} {self.mahjong()}s, "
-                          f"the last {how}")
+            self.say(f"{seats[winner]} wins the round with {mine} {self.mahjong()}s, "
+                     f"the last {how}")
         elif ended == "dead":
-            console.print("the round ends on dead hands: nobody wins it")
+            self.say("the round ends on dead hands: nobody wins it")
         else:
-            console.print("the wall is empty: nobody wins this round")
+            self.say("the wall is empty: nobody wins this round")
         if not mahjongs:
-            console.print(f"no {self.mahjong()} was declared")
+            self.say(f"no {self.mahjong()} was declared")
             return
-        console.print(f"{self.mahjong()}s declared:")
+        self.say(f"{self.mahjong()}s declared:")
         for m in mahjongs:
-            console.print(Text(f"  {seats[m['seat']]}, rack {m['rack'] + 1}: {m['line']} "
-                               f"(value {self.value(m['line'])}): ")
-                          .append_text(self.codes(m["tiles"])))
+            self.say(Text(f"  {seats[m['seat']]}, rack {m['rack'] + 1}: {m['line']} "
+                     f"(value {self.value(m['line'])}): ")
+                     .append_text(self.codes(m["tiles"])))
 
     def penalties(self, seats: list[Seat], before: list[Before]) -> None:
         """Mistakes punished by the action just made, on any seat (a claim
@@ -667,18 +683,18 @@ class Table:
             if self.racks > 1:
                 for rack, dead in enumerate(me.rack_dead):
                     if dead and not was.rack_dead[rack]:
-                        self.console.print(f"[bold red]{names[seat]}'s rack {rack + 1} is dead "
-                                           "for this round (a mistake, strict mode)[/bold red]")
+                        self.say(f"{names[seat]}'s rack {rack + 1} is dead "
+                                 "for this round (a mistake, strict mode)", "bold red")
                 if me.dead and not was.dead:
                     why = "every hand is dead" if all(me.rack_dead) else "no rack left to play"
-                    self.console.print(f"[bold red]{names[seat]} is out of the round: "
-                                       f"{why}[/bold red]")
+                    self.say(f"{names[seat]} is out of the round: "
+                             f"{why}", "bold red")
             elif me.dead and not was.dead:
-                self.console.print(f"[bold red]{names[seat]}'s hand is dead for "
-                                   "this round (a mistake, strict mode)[/bold red]")
+                self.say(f"{names[seat]}'s hand is dead for "
+                         "this round (a mistake, strict mode)", "bold red")
             if me.skips > was.skips:
-                self.console.print(f"[bold red]{names[seat]} will miss the next "
-                                   "turn (a mistaken claim, strict mode)[/bold red]")
+                self.say(f"{names[seat]} will miss the next "
+                         "turn (a mistaken claim, strict mode)", "bold red")
 
     def play(self) -> None:
         state = self.state
@@ -699,69 +715,49 @@ class Table:
             try:
                 state.apply(seat, action)
             except IllegalAction as error:  # cannot happen: ask() checked it
-                self.console.print(f"[yellow]{error}[/yellow]")
+                self.say(str(error), "yellow")
                 continue
             self.writer.action(state, seat, action)
             self.last_seat = seat
             self.announce(seat, action, seats, before, discard)
             self.penalties(seats, before)
             self.report_round()
-        self.console.rule("the match is over")
+        self.console.rule(Text("the match is over"))
         spec = self.game.spec
-        self.console.print(f"final {self.scores()}")
+        self.say(f"final {self.scores()}")
         money = state.payouts()
         if money is not None:
-            self.console.print("payouts: " + "  ".join(f"{spec.seats[s]} {v:+g}"
-                                                       for s, v in enumerate(money)))
+            self.say("payouts: " + "  ".join(f"{spec.seats[s]} {v:+g}"
+                                             for s, v in enumerate(money)))
         winners = ", ".join(spec.seats[s] for s in state.winners())
-        self.console.print(f"winner: {winners}")
+        self.say(f"winner: {winners}")
 
 
 def start(game: Game, *, seat: int, agents: Sequence[str], seed: int, mode: Mode,
-          log: Path, console: Console, fast: bool,
-          read: Callable[[str], str] = input) -> Table:
-    """A new game: the person at `seat`, bots in the other seats."""
+          log: Path, console: Console, fast: bool, overwrite: bool = False,
+          fresh: bool = False, read: Callable[[str], str] = input) -> Table:
+    """A new game: the person at `seat`, bots in the other seats. The log is
+    a new file (LogExists when one is there), unless `overwrite`; with
+    `fresh`, the first free name after `log`'s."""
     spec = game.spec
     names = list(agents) or ["greedy"]
     others = [s for s in range(spec.players) if s != seat]
     chosen = {s: names[min(i, len(names) - 1)] for i, s in enumerate(others)}
     seats = tuple(HUMAN if s == seat else chosen[s] for s in range(spec.players))
     state = game.new_match(seed, mode)
-    writer = LogWriter(log, Header(spec.variant, spec.players, seed, mode, spec.digest, seats))
+    header = Header(spec.variant, spec.players, seed, mode, spec.digest, seats)
+    writer = LogWriter.fresh(log, header) if fresh else \
+        LogWriter(log, header, overwrite=overwrite)
     return Table(game, state, seat, {s: agent_maker(n)(seed, s) for s, n in chosen.items()},
                  writer, console, fast, read)
 
 
-def resume(game: Game, log: Path, *, console: Console, fast: bool,
+def resume(game: Game, resumed: Resumed, writer: LogWriter, *, console: Console, fast: bool,
            read: Callable[[str], str] = input) -> Table:
-    """A game continued from its log: every recorded action is applied again,
-    bots choosing again (so their random sources stand where they stood),
-    and the log goes on from its last line."""
-    import json
-
-    header = read_header(log)
-    if HUMAN not in header.agents:
-        raise ValueError(f"{log}: not a game played at the terminal (no human seat)")
-    human = header.agents.index(HUMAN)
-    state = game.new_match(header.seed, header.mode)
-    agents: dict[int, Agent] = {s: agent_maker(n)(header.seed, s)
-                                for s, n in enumerate(header.agents) if n != HUMAN}
-    kept = [x for x in read_lines(log) if x.strip()]
-    for number, text in enumerate(kept[1:], start=2):
-        record = json.loads(text)
-        if "action" not in record:
-            continue
-        seat = int(record["seat"])
-        action = parse_action(game.spec.deck, record["action"])
-        if seat != human:
-            again = agents[seat].act(state.observe(seat), state.legal_actions(seat))
-            if again != action:
-                raise ValueError(f"{log}:{number}: the bot in seat {seat + 1} would now play "
-                                 f"{again.text(game.spec.deck)!r}, the log says "
-                                 f"{record['action']!r}")
-        state.apply(seat, action)
-    rounds = sum(1 for x in kept if '"event":"round"' in x)
-    writer = LogWriter.append(log, rounds)
-    table = Table(game, state, human, agents, writer, console, fast, read)
+    """A game continued where its log stopped (runtime/agents/play.py's
+    resume_match replayed it, the bots choosing again); `writer` goes on
+    writing the log."""
+    state = resumed.replayed.state
+    table = Table(game, state, resumed.human, resumed.agents, writer, console, fast, read)
     table.shown_rounds = len(state.results)
     return table

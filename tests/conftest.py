@@ -1,7 +1,11 @@
-"""Shared helpers: shipped cards, and hands written as tile codes."""
+"""Shared helpers: shipped cards, and hands written as tile codes; a private
+cache for the test session."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -14,6 +18,27 @@ from jongg.runtime.matching.reference import Hand
 from jongg.runtime.tiles import parse_tiles
 
 TEST_CARDS = Path(__file__).parent / "cards"  # cards written for the tests
+
+_CACHE_KEY = pytest.StashKey[str]()  # the folder this session made, to remove at its end
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point JONGG_CACHE_DIR at a fresh folder for this session, so tests never
+    read or write the user's cache. Made by the controlling process only:
+    xdist workers and the subprocesses tests start inherit the environment,
+    so they share it. A caller who set JONGG_CACHE_DIR keeps their own."""
+    if hasattr(config, "workerinput") or os.environ.get("JONGG_CACHE_DIR"):
+        return
+    folder = tempfile.mkdtemp(prefix="jongg-test-cache-")
+    os.environ["JONGG_CACHE_DIR"] = folder
+    config.stash[_CACHE_KEY] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_CACHE_KEY, None)
+    if folder is not None:
+        os.environ.pop("JONGG_CACHE_DIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @cache

@@ -275,3 +275,42 @@ def test_a_missing_tile_is_reported_once(tmp_path: Path,
     status, out, _ = run_cli(capsys, "card", "check", "--deck", "nymj-75", str(path))
     assert status == 1
     assert out.count("'F' in 'FFFF'") == 1, out
+
+
+# -- files no YAML reader should choke on: located, exit 1, and the next file still checked --
+def test_a_control_character_does_not_stop_the_next_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = _card(tmp_path, HEADER + GOOD_LINE.replace("kongs", "kon\x00gs"), "bad.yaml")
+    good = _card(tmp_path, HEADER + GOOD_LINE, "good.yaml")
+    status, out, _ = run_cli(capsys, "card", "check", str(bad), str(good))
+    assert status == 1
+    line, col = where(HEADER + GOOD_LINE, "kongs")
+    assert f"{bad}:{line}:{col + 3}: error: control character U+0000 is not allowed in YAML" \
+        in out
+    assert f"{good}: ok: card 'demo'" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["card", "show", "{card}"], ["match", "--card", "{card}", "--hand", "1B"],
+    ["compile", "{card}"], ["card", "check", "{card}"], ["variant", "check", "{variant}"],
+    ["variant", "show", "{variant}"], ["tiles", "{deck}"], ["simulate", "{variant}"],
+    ["variant", "check", "{uses_deck}"]])
+def test_a_file_that_is_not_utf8_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            argv: list[str]) -> None:
+    files = {"card": HEADER + GOOD_LINE, "variant": "variant: v\nextends: nymj\n",
+             "deck": "deck: d\n"}
+    paths = {}
+    for kind, text in files.items():
+        path = tmp_path / f"{kind}.yaml"
+        path.write_bytes(text.replace("\n", " # caf\xe9\n", 1).encode("latin-1"))
+        paths[kind] = path
+    paths["uses_deck"] = _card(tmp_path, f"variant: u\nextends: nymj\ndeck: {paths['deck']}\n",
+                               "uses.yaml")
+    status, out, err = run_cli(capsys, *[a.format(**paths) for a in argv])
+    assert status == 1
+    named = paths["deck"] if argv[-1] in ("{deck}", "{uses_deck}") else \
+        paths["variant" if "variant" in argv[-1] or argv[0] == "simulate" else "card"]
+    first = files[named.stem]
+    line, col = 1, len(first.split("\n")[0]) + len(" # caf") + 1
+    assert f"{named}:{line}:{col}: error: not UTF-8 text: the byte 0xE9 cannot be read" \
+        in out + err

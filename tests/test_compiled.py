@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -16,9 +17,10 @@ import pytest
 from jongg.cli import main
 from jongg.compiler import cache
 from jongg.compiler.matcher import build_tables, compile_matcher
+from jongg.compiler.variant import load_variant
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact
+from jongg.runtime.matching import artifact, store
 from jongg.runtime.matching.reference import match_line
 from jongg.runtime.matching.samples import sample_hands
 
@@ -280,3 +282,86 @@ def test_match_uses_the_tables_compile_kept(own_cache: Path) -> None:
     again = cache.matcher("nymj").matcher
     again.prepare(cache.tables_dir(), build=False)
     assert again.programme.shape_tables
+
+
+# -- a cache that is whole and sound, or rebuilt ----------------------------------------
+def _jokerless(name: str, count: int) -> list[Hand]:
+    c = card(name)
+    return [h for h in sample_hands(c, random.Random(f"kept:{name}"), count)
+            if not h.exposures and c.deck.joker not in h.concealed]
+
+
+def test_a_damaged_table_is_not_used_then_rebuilt_and_answers_right(
+        own_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The per-suit tables answer for many hands at once: a table whose data
+    was zeroed on disk (the file keeps its size) must never answer."""
+    assert main(["compile", "nymj"]) == 0
+    tables = sorted(cache.tables_dir().iterdir())
+    assert tables
+    for path in tables:
+        data = bytearray(path.read_bytes())
+        data[200:] = bytes(len(data) - 200)
+        path.write_bytes(bytes(data))
+    capsys.readouterr()
+    hands = _jokerless("nymj", 300)
+    right, _ = compile_matcher(card("nymj")).tiles_away_many(hands)  # no tables: the programme
+    kept = cache.matcher("nymj").matcher
+    kept.prepare(cache.tables_dir(), build=False)
+    assert not kept.programme.shape_tables  # the damaged tables are not used
+    assert "damaged (checksum mismatch); not used" in capsys.readouterr().err
+    assert main(["compile", "nymj"]) == 0
+    assert "building it again" in capsys.readouterr().err
+    again = cache.matcher("nymj").matcher
+    again.prepare(cache.tables_dir(), build=False)
+    assert again.programme.shape_tables
+    away, _ = again.tiles_away_many(hands)
+    assert (away == right).all()
+
+
+def test_an_empty_cache_file_is_rebuilt_with_a_note(
+        own_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a power loss leaves when a write was not made durable: a file of
+    zero bytes, matcher or table."""
+    assert main(["compile", "nymj"]) == 0
+    for path in [*own_cache.glob("*.npz"), *cache.tables_dir().iterdir()]:
+        path.write_bytes(b"")
+    capsys.readouterr()
+    assert main(["match", "--variant", "nymj", "--hand", "R1 R1 R1 B2 B2 B2 G3 G3 G3 S4 S4"]) == 0
+    out, err = capsys.readouterr()
+    assert "complete:\n  three-sets-and-a-pair" in out
+    assert "an empty file" in err and "rebuilt" in err
+    assert main(["compile", "nymj"]) == 0
+    err = capsys.readouterr().err
+    assert "an empty file; building it again" in err
+    assert main(["compile", "nymj"]) == 0
+    assert capsys.readouterr().err == ""  # sound again: nothing to say
+
+
+def test_processes_compiling_the_same_card_at_once_leave_a_sound_cache(own_cache: Path) -> None:
+    """Each writer writes a temporary file of its own and renames it whole:
+    none fails, and what is left verifies."""
+    env = dict(os.environ, JONGG_CACHE_DIR=str(own_cache))
+    runs = [subprocess.Popen([sys.executable, "-m", "jongg", "compile", "nymj"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(4)]
+    for run in runs:
+        out, err = run.communicate(timeout=600)
+        assert run.returncode == 0, err
+        assert "per-suit tables" in out and "internal error" not in err
+    assert not [p for p in own_cache.rglob("*") if p.name.endswith(".tmp")]
+    variant = load_variant("nymj")  # as the command compiled it: the lines nymj plays
+    key = cache.source_key(variant.card_source, variant.deck_source, flags=variant.flags)
+    kept = cache.matcher(variant.card_source, variant.deck_source, flags=variant.flags)
+    assert kept.from_cache and kept.key == key and kept.note == ""
+    for path in cache.tables_dir().iterdir():
+        store.load_array(path)  # raises when damaged
+
+
+def test_matcher_refuses_what_is_not_a_regular_file(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A FIFO would block the read forever."""
+    fifo = tmp_path / "pipe.npz"
+    os.mkfifo(fifo)
+    assert main(["match", "--matcher", str(fifo), "--hand", "1B"]) == 1
+    err = capsys.readouterr().err
+    assert f"--matcher: {fifo}: not a regular file" in err

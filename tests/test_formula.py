@@ -173,3 +173,42 @@ def test_the_facts_the_runtime_gives_are_the_facts_formulas_may_read() -> None:
     assert {f"flagged_{f}" for f in spec.flags} <= dynamic
     assert set(dead_facts(spec, 0, 50, 25)) == set(DEAD_FACTS)
     assert set(match_facts(spec, 3, [1, 2, 3, 4])) == set(MATCH_FACTS)
+
+
+# -- bounds: a formula nests and counts no further than a game could need ----------------
+@pytest.mark.parametrize(("text", "column", "message"), [
+    ("-" * 600 + "1", 65, "nests more than 64 operations"),  # at the 65th level
+    ("not " * 600 + "value", 4 * 64 + 1, "nests more than 64 operations"),
+    ("if value > 1 then " * 300 + "1" + " else 2" * 300, None, "nests more than 64 operations"),
+    ("1" + " + value" * 600, None, "nests more than 64 operations"),  # a sum nests
+    ("2 * " + "9" * 5000, 5, "has more than 9 digits"),
+    ("value * 1234567890", 9, "has more than 9 digits"),
+])
+def test_a_formula_past_its_bounds_is_refused_where_it_goes(text: str, column: int | None,
+                                                            message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        compile_formula(text, FACTS, origin=Location("v.yaml", 3, 10))
+    (d,) = info.value.diagnostics
+    assert message in d.message
+    assert d.location is not None and (d.location.file, d.location.line) == ("v.yaml", 3)
+    if column is not None:
+        assert d.location.column == 9 + column
+    assert 10 <= d.location.column < 10 + len(text)
+    assert len(str(d)) < 300  # a long formula is never printed whole
+
+
+def test_formulas_within_the_bounds_evaluate() -> None:
+    assert compile_formula("-" * 60 + "1", FACTS)(ROUND) == 1
+    assert compile_formula("1" + " + 1" * 60, FACTS)(ROUND) == 61
+    assert compile_formula("value * 999999999", FACTS)(ROUND) == 25 * 999999999
+    assert compile_formula("0000000000007", FACTS)(ROUND) == 7  # zeros in front count nothing
+
+
+def test_a_syntax_error_in_a_long_formula_is_quoted_around_the_mistake() -> None:
+    text = "value + " * 100 + "* 2"
+    with pytest.raises(NotationError) as info:
+        compile_formula(text, FACTS)
+    (d,) = info.value.diagnostics
+    quoted, caret = d.message.splitlines()[1:3]
+    assert len(quoted) < 80
+    assert quoted[caret.index("^")] == "*"

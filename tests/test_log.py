@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,77 @@ def test_simulate_refuses_bad_arguments(capsys: pytest.CaptureFixture[str], args
                                         message: str) -> None:
     status, _, err = run_cli(capsys, "simulate", "nymj", *args)
     assert status == 1 and message in err and "Traceback" not in err
+
+
+# -- tampered logs: a message naming the line, never an internal error ---------------------
+def _tampered(nymj_log: Path, tmp_path: Path, edit: str) -> Path:
+    lines = nymj_log.read_text().splitlines()
+    records = [json.loads(x) for x in lines]
+    first_round = next(i for i, r in enumerate(records) if r.get("event") == "round")
+    if edit.startswith("seat="):
+        records[1]["seat"] = json.loads(edit.removeprefix("seat="))
+    elif edit == "round index":
+        records[first_round]["round"] = "one"
+    elif edit.startswith("players="):
+        records[0]["players"] = int(edit.removeprefix("players="))
+    texts = [json.dumps(r) for r in records]
+    if edit == "nested":
+        texts[2] = "[" * 100_000 + "]" * 100_000
+    elif edit == "digits":
+        texts[2] = '{"seat": ' + "9" * 5000 + ', "action": "pass"}'
+    path = tmp_path / "tampered.jsonl"
+    path.write_text("\n".join(texts) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("edit,message", [
+    ("seat=null", ":2: \"seat\" must be a seat number from 0 to 3, not null"),
+    ("seat=99", ":2: \"seat\" must be a seat number from 0 to 3, not 99"),
+    ("seat=[1]", ":2: \"seat\" must be a seat number from 0 to 3, not [1]"),
+    ("seat=\"1\"", ":2: \"seat\" must be a seat number from 0 to 3, not \"1\""),
+    ("players=99", ":1: the log's game, \"nymj\" for 99 players, cannot be loaded"),
+    ("players=3", ":"),  # the first action a three-player game refuses
+    ("nested", ":3: not a log record (nested too deeply)"),
+    ("digits", ":3: not a log record (Exceeds the limit"),
+])
+def test_a_tampered_log_gets_a_located_error(
+        nymj_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str,
+        message: str) -> None:
+    path = _tampered(nymj_log, tmp_path, edit)
+    status, out, err = run_cli(capsys, "replay", str(path))
+    assert status == 1 and out == ""
+    assert err.startswith(f"error: {path}{message}"), err
+    assert re.match(rf"error: {re.escape(str(path))}:\d+: ", err)
+
+
+def test_a_round_line_that_is_not_the_next_round_differs(
+        nymj_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _tampered(nymj_log, tmp_path, "round index")
+    status, out, err = run_cli(capsys, "replay", str(path))
+    assert status == 1 and "DIFFERS" in out
+    assert "round 1 differs: \"round\": the log says \"one\", the replay 0" in err
+
+
+def test_a_log_without_its_round_and_end_lines_differs(
+        nymj_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The actions alone replay, but the log's own records are part of it:
+    a log whose round and end lines were removed is not the same game."""
+    lines = nymj_log.read_text().splitlines()
+    ended = [i + 1 for i in range(len(lines) - 1) if '"event":"round"' in lines[i + 1]]
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("\n".join(x for x in lines if '"event"' not in x) + "\n")
+    status, out, err = run_cli(capsys, "replay", str(bare))
+    assert status == 1 and "DIFFERS" in out and "same final state" not in out
+    # each round's missing line is named where the action that ended it stands
+    assert f"{bare}:{ended[0]}: this action ended round 1, but no round line follows it" in err
+    assert "the log stops before the lines of" in err and "the match's end" in err
+
+
+def test_a_log_that_stops_mid_match_says_where(
+        nymj_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = nymj_log.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:40]) + "\n")
+    status, out, _ = run_cli(capsys, "replay", str(cut))
+    assert status == 0 and "same final state" not in out
+    assert "to where the log stops, line 40 (round " in out and "no end recorded" in out

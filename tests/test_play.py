@@ -101,7 +101,8 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
         "the wall is empty" in seen + after
     play_until(child, r"your turn: discard a tile[^\n>]*> |p: pass > ")
     child.sendline("quit")
-    child.expect(r"stopped at state \w+; resume with: jongg play --resume game.jsonl")
+    child.expect(r"stopped at state \w+; resume with: jongg play --resume (\S+)\r?\n")
+    assert child.match.group(1) == str(tmp_path / "game.jsonl")  # works from any folder
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
@@ -138,7 +139,7 @@ def test_quit_and_resume_continue_exactly_where_the_game_stopped(tmp_path: Path)
         child.sendline("1")
     hand = _hand(play_until(child, PROMPTS["turn"]))
     child.sendeof()  # end of input: a clean stop
-    child.expect(r"stopped at state (\w+); resume with: jongg play --resume r.jsonl")
+    child.expect(r"stopped at state (\w+); resume with: jongg play --resume \S+/r.jsonl")
     digest = child.match.group(1)
     child.expect(pexpect.EOF)
     child.close()

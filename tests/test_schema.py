@@ -8,9 +8,11 @@ from importlib import resources
 import jsonschema
 import pytest
 
+from jongg.compiler.card import check_card, compile_card_document
+from jongg.compiler.deck import compile_deck
 from jongg.compiler.errors import Diagnostic, Location, SchemaError
 from jongg.compiler.registry import shipped
-from jongg.compiler.schema import json_path, schema, validate
+from jongg.compiler.schema import key_path, schema, validate
 from jongg.compiler.source import load_text
 
 SCHEMAS = ["card", "deck", "variant"]
@@ -77,7 +79,7 @@ lines:
 def test_card_unknown_key_inside_a_line() -> None:
     (d,) = _diagnostics(CARD_UNKNOWN_IN_LINE, "card")
     assert d.location == Location("c.yaml", 7, 5)
-    assert "$.lines[0]" in d.message and "unknown key 'flavour'" in d.message
+    assert "lines[0]" in d.message and "unknown key 'flavour'" in d.message
     assert d.hint is not None
     for key in ("clause", "concealed", "hand", "id", "jokers", "note", "section", "value"):
         assert key in d.hint
@@ -88,7 +90,7 @@ def test_wrong_type_at_the_value() -> None:
         "    flavour: sweet\n", "")
     (d,) = _diagnostics(text, "card")
     assert d.location == Location("c.yaml", 6, _at(text, 6, '"abc"'))
-    assert "$.lines[0].value" in d.message
+    assert "lines[0].value" in d.message
     assert "'abc' is not of type 'integer'" in d.message
 
 
@@ -96,7 +98,7 @@ def test_wrong_type_in_a_flow_mapping() -> None:
     text = "card: demo\ndeck: american-152\nlines:\n  - {id: one, hand: 7, value: 5}\n"
     (d,) = _diagnostics(text, "card")
     assert d.location == Location("c.yaml", 4, _at(text, 4, "7"))
-    assert "$.lines[0].hand" in d.message
+    assert "lines[0].hand" in d.message
 
 
 CARD_THREE_MISTAKES = """\
@@ -120,7 +122,7 @@ def test_every_error_is_reported_at_once() -> None:
     located = {(d.location.line, d.location.column) for d in diagnostics if d.location}
     assert located == {(3, 12), (8, 5), (11, 12)}
     text = "\n".join(d.message for d in diagnostics)
-    assert "$.hand_size" in text and "unknown key 'jokerz'" in text and "$.lines[1].value" in text
+    assert "hand_size" in text and "unknown key 'jokerz'" in text and "lines[1].value" in text
     assert all(d.is_error for d in diagnostics)
 
 
@@ -132,19 +134,22 @@ def test_every_unknown_key_of_a_mapping_is_reported() -> None:
 
 
 @pytest.mark.parametrize(("text", "path", "needle"), [
-    ("deck: demo\n", "$", "'card' is a required property"),
-    ("card: Demo Card\ndeck: x\nlines: [{id: a, hand: x}]\n", "$.card", "does not match"),
-    ("card: d\ndeck: x\nlines: []\n", "$.lines", "should be non-empty"),
-    ("card: d\ndeck: x\nlines: [{id: a, hand: ''}]\n", "$.lines[0].hand", "non-empty"),
-    ("card: d\ndeck: x\nlines: [{id: a}]\n", "$.lines[0]", "'hand' is a required property"),
-    ("card: d\ndeck: x\nyear: 20\nlines: [{id: a, hand: x}]\n", "$.year", "minimum"),
-    ("card: d\ndeck: x\nclause: XYZ-1\nlines: [{id: a, hand: x}]\n", "$.clause", "XYZ-1"),
-    ("- 1\n", "$", "is not of type 'object'"),
-    ("", "$", "None is not of type 'object'"),
+    ("deck: demo\n", "", "'card' is a required property"),
+    ("card: Demo Card\ndeck: x\nlines: [{id: a, hand: x}]\n", "card", "does not match"),
+    ("card: d\ndeck: x\nlines: []\n", "lines", "should be non-empty"),
+    ("card: d\ndeck: x\nlines: [{id: a, hand: ''}]\n", "lines[0].hand", "non-empty"),
+    ("card: d\ndeck: x\nlines: [{id: a}]\n", "lines[0]", "'hand' is a required property"),
+    ("card: d\ndeck: x\nyear: 20\nlines: [{id: a, hand: x}]\n", "year", "minimum"),
+    ("card: d\ndeck: x\nclause: XYZ-1\nlines: [{id: a, hand: x}]\n", "clause", "XYZ-1"),
+    ("- 1\n", "", "[1] is not of type 'object'"),
+    ("", "", "None is not of type 'object'"),
 ])
 def test_card_schema_violations(text: str, path: str, needle: str) -> None:
+    """Keys are named as the author writes them; a problem of the whole file has no key."""
     diagnostics = _diagnostics(text, "card")
-    assert any(d.message.startswith(f"{path}: ") and needle in d.message
+    prefix = f"{path}: " if path else ""
+    assert any(d.message.startswith(prefix + needle) or (path and d.message.startswith(prefix)
+                                                         and needle in d.message)
                for d in diagnostics), diagnostics
 
 
@@ -173,7 +178,7 @@ def test_deck_schema_errors() -> None:
     assert "unknown key 'colour'" in by_line[3].message
     assert by_line[3].hint is not None and "numbers" in by_line[3].hint
     assert by_line[5].location == Location("d.yaml", 5, _at(DECK, 5, "dragonn"))
-    assert "$.tiles[0].category" in by_line[5].message
+    assert "tiles[0].category" in by_line[5].message
     assert by_line[6].location == Location("d.yaml", 6, _at(DECK, 6, "many"))
 
 
@@ -194,7 +199,8 @@ def test_variant_schema_errors() -> None:
     assert "152 is not of type 'string'" in by_line[2].message
     assert by_line[5].location == Location("v.yaml", 5, 3)
     assert "unknown key 'open_hand'" in by_line[5].message
-    assert by_line[5].hint == "allowed keys: card, clause, open_hands"
+    assert by_line[5].hint == "did you mean 'open_hands'? allowed keys: card, clause, flags, " \
+        "open_hands"
 
 
 def test_valid_documents_pass() -> None:
@@ -203,6 +209,77 @@ def test_valid_documents_pass() -> None:
     validate(load_text(CARD_UNKNOWN_TOP.replace("colour: red\n", ""), "c.yaml"), "card")
 
 
-def test_json_path() -> None:
-    assert json_path(()) == "$"
-    assert json_path(("lines", 3, "hand")) == "$.lines[3].hand"
+def test_key_path_names_keys_as_the_author_writes_them() -> None:
+    assert key_path(()) == ""
+    assert key_path(("lines", 3, "hand")) == "lines[3].hand"
+    assert key_path(("before_play", 0, "to")) == "before_play[0].to"
+    assert key_path(("by_players", "3", "deal")) == "by_players.3.deal"
+
+
+# -- every problem at once, in the author's words ---------------------------------------
+@pytest.mark.parametrize(("text", "needle", "message", "hint"), [
+    ("before_play: [{phase: pass, to: acros, count: 3}]", "acros",
+     "before_play[0].to: 'acros' is not one of ['right', 'left', 'across']",
+     "did you mean 'across'?"),
+    ("before_play: [{phase: pas, to: left, count: 3}]", "pas",
+     "before_play[0].phase: 'pas' is not one of ['pass', 'vote', 'courtesy', 'pledge']",
+     "did you mean 'pass'?"),
+    ("scoring: {win: [{payer: each-oponent, amount: '1'}]}", "each-oponent",
+     "scoring.win[0].payer: 'each-oponent' is not one of", "did you mean 'each-opponent'?"),
+    ("by_players: {'3': {dael: {each: 9}}}", "dael", "by_players.3: unknown key 'dael'",
+     "did you mean 'deal'?"),
+])
+def test_a_misspelt_choice_or_key_gets_a_suggestion(text: str, needle: str, message: str,
+                                                    hint: str) -> None:
+    body = f"variant: v\n{text}\n"
+    (d,) = _diagnostics(body, "variant", "v.yaml")
+    assert d.message.startswith(message)
+    assert d.hint is not None and d.hint.startswith(hint)
+    assert d.location == Location("v.yaml", 2, _at(body, 2, needle))
+
+
+def test_a_long_value_is_quoted_in_short() -> None:
+    long = "x" * 5000
+    (d,) = _diagnostics(f"variant: v\ndeck: [{long}]\n", "variant", "v.yaml")
+    assert d.message.startswith("deck: ['xxxx")
+    assert "is not of type 'string'" in d.message
+    assert len(d.message) < 200
+
+
+CARD_BOTH = """\
+card: demo
+deck: american-152
+hand_size: fourteen
+lines:
+  - {id: one, hand: "3[kong] [pair]", value: 50, jokerz: false}
+  - {id: two, hand: "FF 2222a 2222b X", value: 25}
+  - {id: three, hand: "FF 1111a 2222b 3333c", value: 25}
+"""
+
+
+def test_a_card_gets_its_schema_and_semantic_problems_together() -> None:
+    """A line that breaks the schema is set aside; the others are checked all the same."""
+    report = check_card(load_text(CARD_BOTH, "c.yaml"))
+    messages = [d.message for d in report.errors]
+    assert any(m.startswith("hand_size: 'fourteen' is not of type 'integer'") for m in messages)
+    assert any(m.startswith("lines[0]: unknown key 'jokerz'") for m in messages)
+    assert any("unknown tile or suit letter" in m for m in messages)  # line two, still checked
+    assert report.schema_errors == 2
+    assert len(messages) == 3, messages
+    with pytest.raises(SchemaError) as info:
+        compile_card_document(load_text(CARD_BOTH, "c.yaml"))
+    assert len(info.value.diagnostics) == 3
+
+
+def test_a_deck_gets_its_schema_and_semantic_problems_together() -> None:
+    text = DECK.replace("{code: J, name: Joker, category: joker, copies: many}",
+                        "{code: J, name: Joker, category: joker, copies: 8}\n"
+                        "  - {code: J, name: Again, category: joker, copies: 8}")
+    with pytest.raises(SchemaError) as info:
+        compile_deck(load_text(text, "d.yaml"))
+    messages = [d.message for d in info.value.diagnostics]
+    assert any("unknown key 'colour'" in m for m in messages)
+    assert any("'dragonn' is not one of" in m for m in messages)
+    assert "tile code 'J' is used twice" in messages
+    (typo,) = [d for d in info.value.diagnostics if "dragonn" in d.message]
+    assert typo.hint == "did you mean 'dragon'?"

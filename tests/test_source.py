@@ -177,8 +177,12 @@ def test_load_file_names_the_path(tmp_path: Path) -> None:
 def test_undecodable_file_is_a_load_error(tmp_path: Path) -> None:
     bad = tmp_path / "latin.yaml"
     bad.write_bytes(b"card: caf\xe9\n")
-    with pytest.raises(LoadError, match="cannot read"):
+    with pytest.raises(LoadError) as info:
         load_file(bad)
+    (d,) = info.value.diagnostics
+    assert d.location == Location(str(bad), 1, 10)  # at the byte that is not UTF-8
+    assert "not UTF-8" in d.message and "0xE9" in d.message
+    assert d.hint == "save the file as UTF-8"
 
 
 def test_a_directory_is_a_load_error(tmp_path: Path) -> None:
@@ -215,3 +219,50 @@ def test_python_tags_never_build_objects() -> None:
         return
     assert doc.data["x"] != 3
     assert doc.data["x"] == [[1, 2, 3]]
+
+
+# -- what would take unbounded work, or cannot be read, is refused before any is done -------
+@pytest.mark.parametrize(("text", "line", "column", "message"), [
+    ("card: demo\nhand: \"FF\x00 2222a\"\n", 2, 10, "control character U+0000"),
+    ("card: demo\x07\n", 1, 11, "control character U+0007"),
+    # the root mapping is the first level, the 64th bracket the 65th
+    ("x: " + "[" * 5000 + "]" * 5000 + "\n", 1, 4 + 63, "nested more than 64 levels deep"),
+    ("x: &a [1, *a]\n", 1, 11, "the alias *'a' is used inside the value it names"),
+])
+def test_what_yaml_cannot_read_or_would_never_finish_is_located(
+        text: str, line: int, column: int, message: str) -> None:
+    (d,) = _load_error(text, "t.yaml").diagnostics
+    assert d.location == Location("t.yaml", line, column)
+    assert message in d.message
+
+
+def test_an_alias_bomb_is_refused_before_it_expands() -> None:
+    """Nine anchors, each repeating the last nine times: 9**9 values from 500 bytes."""
+    rows = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    rows += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
+    text = "\n".join(rows) + "\n"
+    assert len(text) < 700
+    (d,) = _load_error(text, "bomb.yaml").diagnostics
+    assert "expands to more than 100,000 values" in d.message
+    assert d.location is not None and d.location.file == "bomb.yaml" and d.location.line > 1
+
+
+def test_aliases_used_as_rulesets_use_them_still_load() -> None:
+    doc = load_text("a: &x [1, 2]\nb: *x\nc: {<<: {k: 1}, j: *x}\n", "t.yaml")
+    assert doc.data == {"a": [1, 2], "b": [1, 2], "c": {"k": 1, "j": [1, 2]}}
+
+
+def test_a_file_too_large_for_a_ruleset_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.yaml"
+    big.write_text("x: " + "y" * (2 << 20) + "\n", encoding="utf-8")
+    with pytest.raises(LoadError, match="too large for a ruleset"):
+        load_file(big)
+
+
+@pytest.mark.parametrize(("text", "column"), [("x: " + "9" * 5000 + "\n", 4),
+                                              ("x: [1, 2001-13-45]\n", 8)])
+def test_a_value_yaml_cannot_build_is_located(text: str, column: int) -> None:
+    (d,) = _load_error(text, "t.yaml").diagnostics
+    assert d.location == Location("t.yaml", 1, column)
+    assert d.message.startswith("cannot read the value ")
+    assert len(d.message) < 200

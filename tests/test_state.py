@@ -177,3 +177,18 @@ def test_print_shows_the_table() -> None:
     text = str(state)
     assert "round 1" in text and "Seat 1" in text and "wall: " in text
     assert " ".join(state.spec.deck.codes(state.seats[0].concealed())) in text
+
+
+def test_a_clone_shares_no_container_it_could_change() -> None:
+    """Every list, dict and seat of a clone is its own (a container added to
+    the State and forgotten by clone() fails here)."""
+    state = game("siamese", 2).new_match(4)
+    play(state, 120)
+    twin = state.clone()
+    for name, value in vars(state).items():
+        if isinstance(value, list | dict | set):
+            assert getattr(twin, name) is not value, name
+    for mine, theirs in zip(state.seats, twin.seats, strict=True):
+        for name, value in vars(mine).items():
+            if isinstance(value, list):
+                assert getattr(theirs, name) is not value, name

@@ -108,7 +108,7 @@ BAD = [
     # id, replacements, players, error class, needle (occurrence), message, hint
     ("unknown-phase", [(BEFORE_CLAIMS, "before_play: [{phase: dance}]\n" + BEFORE_CLAIMS)], 4,
      SchemaError, ("dance", 0),
-     "$.before_play[0].phase: 'dance' is not one of ['pass', 'vote', 'courtesy', 'pledge']",
+     "before_play[0].phase: 'dance' is not one of ['pass', 'vote', 'courtesy', 'pledge']",
      None),
     ("priority-names-no-claim", [(PRIORITY, "priority: [mahjong, set, chow]")], 4,
      SemanticError, ("chow", 0), "priority names no claim 'chow'", "claims here: mahjong, set"),
@@ -135,9 +135,9 @@ BAD = [
      ("{each: 10, dealer: 12}", 0), "the dealer is dealt 12 tiles, more than a complete hand "
      "of the card 'nymj' (11)", None),
     ("unknown-key", [("win: {card: nymj}", "flavour: sweet\nwin: {card: nymj}")], 4,
-     SchemaError, ("flavour", 0), "$: unknown key 'flavour'", "allowed keys: "),
+     SchemaError, ("flavour", 0), "unknown key 'flavour'", "allowed keys: "),
     ("unknown-nested-key", [(SET_KIND, SET_KIND[:-1] + ", steal: yes}")], 4, SchemaError,
-     ("steal", 0), "$.claims.kinds[1]: unknown key 'steal'", "allowed keys: "),
+     ("steal", 0), "claims.kinds[1]: unknown key 'steal'", "allowed keys: "),
 ]
 
 
@@ -192,11 +192,11 @@ SCHEMA_MISTAKES = _edit(
     ("win: {card: nymj}", "flavour: sweet\nwin: {card: nymj}"),
 )
 SCHEMA_EXPECTED = [  # needle, message
-    ("dance", "$.before_play[0].phase: 'dance' is not one of"),
-    ("0,", "$.deal.each: 0 is less than the minimum of 1"),
-    ("steal", "$.claims.kinds[1]: unknown key 'steal'"),
-    ("sometimes", "$.claims.ties: 'sometimes' is not one of"),
-    ("flavour", "$: unknown key 'flavour'"),
+    ("dance", "before_play[0].phase: 'dance' is not one of"),
+    ("0,", "deal.each: 0 is less than the minimum of 1"),
+    ("steal", "claims.kinds[1]: unknown key 'steal'"),
+    ("sometimes", "claims.ties: 'sometimes' is not one of"),
+    ("flavour", "unknown key 'flavour'"),
 ]
 
 SEMANTIC_MISTAKES = _edit(
@@ -337,10 +337,10 @@ def test_extends_overrides_only_what_it_names(tmp_path: Path,
         assert mine.claims.priority == ("mahjong", "set")
         assert mine.scoring == nymj.scoring
         assert mine.match.end == nymj.match.end
-        assert mine.title == "Not Your Ma's Jong"
+        assert mine.title == "mine"  # a title is not inherited: it names the base's game
         assert mine.digest != nymj.digest
         expected = dataclasses.replace(
-            nymj, variant="mine", match=dataclasses.replace(nymj.match, start=20),
+            nymj, variant="mine", title="mine", match=dataclasses.replace(nymj.match, start=20),
             claims=dataclasses.replace(nymj.claims, ties="random"), digest=mine.digest)
         assert mine == expected
 
@@ -417,9 +417,9 @@ def test_by_players_applies_only_at_its_count(tmp_path: Path,
     assert (four.deal, four.dealer_extra) == (10, 1)
     assert four.seats == ("Seat 1", "Seat 2", "Seat 3", "Seat 4")
     nymj3, nymj4 = compile_variant("nymj", 3), compile_variant("nymj", 4)
-    assert three == dataclasses.replace(nymj3, variant="bp", deal=9, seats=three.seats,
-                                        digest=three.digest)
-    assert four == dataclasses.replace(nymj4, variant="bp", digest=four.digest)
+    assert three == dataclasses.replace(nymj3, variant="bp", title="bp", deal=9,
+                                        seats=three.seats, digest=three.digest)
+    assert four == dataclasses.replace(nymj4, variant="bp", title="bp", digest=four.digest)
     assert "by_players" not in resolve("bp.yaml", 3).data
     # merged key by key like extends: the clause of nymj's deal stays
     assert resolve("bp.yaml", 3).data["deal"] == {"each": 9, "dealer": 10, "clause": "NYMJ-04"}
@@ -533,7 +533,7 @@ def _has(data: Any, path: str) -> bool:
 def test_show_resolved_prints_every_default(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(capsys, "variant", "show", "nymj", "--resolved")
     assert status == 0 and err == ""
-    lines = out.splitlines()
+    lines = [line.split("  # ")[0].rstrip() for line in out.splitlines()]  # values alone
     assert lines[0] == "# nymj resolved for 4 players"
     for text in ["  exchange_jokers: none", "  racks: 1", "  wins_needed: 1",
                  "  ties: next-in-turn", "  debt: pay-what-you-have", "deck_sets: 1",
@@ -725,3 +725,30 @@ def test_a_zero_sum_game_pays_no_penalty_to_the_bank(tmp_path: Path) -> None:
     path = _write(tmp_path, "z.yaml", text)
     assert {d.message.split(" (with")[0] for d in check_variant(str(path))} == {
         "a zero-sum game cannot award points from the bank or pay them to it"}
+
+
+def test_schema_and_semantic_problems_are_reported_together(tmp_path: Path) -> None:
+    """A value that breaks the schema is set aside and the rest is checked: the
+    priority naming no claim is found beside the misspelt tie rule, and the
+    value set aside brings no second message of its own."""
+    text = _edit(STANDALONE, (PRIORITY, "priority: [mahjong, set, chow]\n  ties: next-in-trun"),
+                 (BEFORE_CLAIMS, "before_play: [{phase: pass, to: acros, count: 3}]\n"
+                  + BEFORE_CLAIMS))
+    path = _write(tmp_path, "bad.yaml", text)
+    problems = check_variant(str(path))
+    assert sorted(d.message.split(":")[0] for d in problems) == sorted(
+        ["before_play[0].to", "claims.ties", "priority names no claim 'chow'"])
+    assert _one(problems, "claims.ties").hint == "did you mean 'next-in-turn'?"
+    assert _one(problems, "before_play[0].to").hint == "did you mean 'across'?"
+    error = _failure(path, 4)
+    assert type(error) is SchemaError and len(error.diagnostics) == 3
+
+
+def test_a_cycle_through_a_path_that_names_the_same_file_otherwise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sub/../a.yaml` is a.yaml: the cycle is found, not followed for ever."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    _write(tmp_path, "a.yaml", "variant: a\nextends: sub/../a.yaml\n")
+    (d,) = _failure("a.yaml").diagnostics
+    assert d.message == "extends makes a cycle: a.yaml -> sub/../a.yaml"

@@ -1,4 +1,5 @@
-"""Playing a match with agents: the loop simulations, benchmarks and tests share."""
+"""Playing a match with agents: the loop simulations, benchmarks and tests
+share; and taking up a match a person played, from its log."""
 
 from __future__ import annotations
 
@@ -8,13 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from jongg.runtime.agents.bots import Agent
-from jongg.runtime.agents.registry import AgentMaker, agent_name, make_agents
+from jongg.runtime.agents.registry import (
+    AgentMaker,
+    UnknownAgent,
+    agent_maker,
+    agent_name,
+    make_agents,
+)
+from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
-from jongg.runtime.game.log import Header, LogWriter
+from jongg.runtime.game.log import Header, LogError, LogText, LogWriter, Replay, replay
 from jongg.runtime.game.state import Mode, State
 
 DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
+HUMAN = "human"  # the seat a person plays, as a log's header names it
 
 
 @dataclass
@@ -38,17 +47,19 @@ def agents_for(names: Sequence[str | Agent | AgentMaker], seed: int, players: in
 
 
 def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker] = ("random",),
-               *, mode: Mode = Mode.GUARDED, log: Path | None = None,
+               *, mode: Mode = Mode.GUARDED, log: Path | None = None, overwrite: bool = False,
                check: bool = False) -> tuple[MatchRecord, State]:
     """Play one match to its end with these agents (names such as "greedy"
     or "module:Class", classes, or agents); with `check`, test the
-    invariants at every step."""
+    invariants at every step. A `log` is a new file (LogExists when one is
+    there, unless `overwrite`)."""
     state = game.new_match(seed, mode)
     seats = make_agents(agents, seed, game.spec.players)
     writer = None
     if log is not None:
         writer = LogWriter(log, Header(game.spec.variant, game.spec.players, seed, mode,
-                                       game.spec.digest, tuple(agent_name(a) for a in seats)))
+                                       game.spec.digest, tuple(agent_name(a) for a in seats)),
+                           overwrite=overwrite)
     problems: list[str] = violations(state) if check else []
     try:
         while not state.is_terminal() and state.decisions < DECISION_LIMIT:
@@ -85,3 +96,51 @@ def round_points(state: State) -> list[list[int]]:
         if payment.payer >= 0:
             row[payment.payer] -= payment.amount
     return points
+
+
+@dataclass
+class Resumed:
+    """A match a person played, replayed from its log to where it stopped."""
+
+    replayed: Replay
+    human: int  # the person's seat
+    agents: dict[int, Agent]  # the bots of the other seats, where they stood
+
+
+def resume_match(game: Game, log: LogText) -> Resumed:
+    """Replay a person's match from its log, the bots choosing again at each
+    of their recorded actions (so their random sources stand where they
+    stood); LogError, naming the line, for a log that does not hold together."""
+    header, where = log.header, f"{log.path}:1"
+    names = header.agents
+    humans = [s for s, n in enumerate(names) if n == HUMAN]
+    if not humans:
+        raise LogError(f"{log.path}: not a game played at the terminal (no human seat)")
+    makers: dict[int, AgentMaker] = {}
+    for seat, name in enumerate(names):
+        if name == HUMAN:
+            continue
+        try:
+            makers[seat] = agent_maker(name)
+        except UnknownAgent as error:
+            raise LogError(f"{where}: the header names the agent {name[:40]!r}, which this "
+                           f"jongg does not have ({error})") from None
+    if len(names) != game.spec.players:
+        raise LogError(f"{where}: the header names {len(names)} agent(s) for "
+                       f"{game.spec.players} players")
+    if len(humans) > 1:
+        raise LogError(f"{where}: the header seats a person at seats "
+                       f"{', '.join(str(s + 1) for s in humans)}; a game at the terminal has one")
+    human = humans[0]
+    agents = {s: make(header.seed, s) for s, make in makers.items()}
+    deck = game.spec.deck
+
+    def again(state: State, seat: int, action: Action, number: int) -> None:
+        if seat == human:
+            return
+        chosen = agents[seat].act(state.observe(seat), state.legal_actions(seat))
+        if chosen != action:
+            raise LogError(f"{log.path}:{number}: the bot in seat {seat + 1} would now play "
+                           f"{chosen.text(deck)!r}, the log says {action.text(deck)!r}")
+
+    return Resumed(replay(log, game, before=again), human, agents)

@@ -109,7 +109,7 @@ def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
 
 def fits(view: TableView, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> bool:
     """Whether some line can still use the rack once this set is exposed on it."""
-    return bool(view.rules.scores(exposed_hand(view, seat, tile, tiles, rack)))
+    return view.rules.admits(exposed_hand(view, seat, tile, tiles, rack).exposures)
 
 
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:

@@ -19,6 +19,7 @@ from jongg.runtime.card import Card
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import GameSpec, Pledge
 from jongg.runtime.hand import Hand
+from jongg.runtime.memo import Memo
 
 
 class Mode(StrEnum):
@@ -95,6 +96,7 @@ class Rules:
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
+        self._admits: Memo[tuple[tuple[int, ...], ...], bool] = Memo(50_000)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes."""
@@ -107,6 +109,13 @@ class Rules:
     def scores(self, hand: Hand) -> list[tuple[int, int, int]]:
         """(line, slots filled, variation) of every line the hand may still make."""
         return self.judge.scores(hand, open_hands=self.spec.open_hands)
+
+    def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether some line can still be made with these exposures. Which
+        lines a hand may make depends on its exposures alone (its concealed
+        tiles only say how near), so the answer is kept for the match."""
+        key = tuple(sorted(exposures))
+        return self._admits.get(key, lambda: bool(self.scores(Hand((), key))))
 
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None

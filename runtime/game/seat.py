@@ -84,3 +84,8 @@ class Seat(SeatQueries):
     rack_dead: list[bool] = field(default_factory=lambda: [False])
     pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
     aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+
+    def copy(self) -> Seat:
+        return Seat(list(self.counts), list(self.exposures), list(self.discards), self.dead,
+                    self.skips, list(self.outgoing), list(self.rack_dead), self.pledged,
+                    list(self.aside))

@@ -225,7 +225,10 @@ class GameSpec:
     penalties: Penalties = Penalties()
     scoring: Scoring = Scoring(())
     match: MatchRules | None = None
-    flags: tuple[str, ...] = ()  # the card's line flags: facts flagged_<flag> of a Mah Jongg
+    flags: tuple[str, ...] = ()  # the played lines' flags: facts flagged_<flag> of a Mah Jongg
+    # the flags whose lines the variant plays (win.flags): the matcher holds the card's
+    # unflagged lines and the lines all of whose flags are named here
+    card_flags: tuple[str, ...] = ()
     words: dict[str, str] = field(default_factory=dict)  # the game's own names
     options: dict[str, object] = field(default_factory=dict)  # resolved, for display
     digest: str = ""  # over the resolved variant, so a log knows its rules

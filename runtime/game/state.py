@@ -41,6 +41,12 @@ class IllegalAction(JonggError, ValueError):
     """An action the rules do not allow now; the message lists those they do."""
 
 
+# the State's containers: a clone copies them (their items are immutable)
+_LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
+          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away")
+_DICTS = ("answers", "votes", "offers")
+
+
 class State(PrePlay, Endings):
     """One match in progress."""
 
@@ -354,11 +360,17 @@ class State(PrePlay, Endings):
         return position(self)
 
     def clone(self) -> State:
-        """An independent copy: the same position, history and chance; the
-        spec, matcher and chance are shared (they never change)."""
-        memo: dict[int, Any] = {id(self.spec): self.spec, id(self.matcher): self.matcher,
-                                id(self.chance): self.chance}
-        twin: State = copy.deepcopy(self, memo)
+        """An independent copy: the same position, history and chance. What
+        never changes is shared (the spec, the matcher, the rules, chance, and
+        the events, actions and payments, all immutable); every container the
+        State changes is copied."""
+        twin = copy.copy(self)
+        for name in _LISTS:
+            setattr(twin, name, list(getattr(self, name)))
+        for name in _DICTS:
+            setattr(twin, name, dict(getattr(self, name)))
+        twin.seats = [s.copy() for s in self.seats]
+        twin.forget()
         return twin
 
     def digest(self) -> str:

@@ -12,9 +12,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +19,7 @@ import numpy as np
 
 from jongg.runtime.card import Card, FreeGroup, Line, Slots, Variation
 from jongg.runtime.errors import JonggError
+from jongg.runtime.matching import store
 from jongg.runtime.matching.columns import TABLE_ARRAYS, Tables
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.tiles import Category, Deck, Suit, TileKind
@@ -32,6 +30,10 @@ VERSION = 2
 
 class ArtifactError(JonggError, ValueError):
     """A compiled matcher file that cannot be used; the message says why."""
+
+    def __init__(self, path: str | Path, reason: str, advice: str = ""):
+        self.reason = reason
+        super().__init__(f"{path}: {reason}" + (f"; {advice}" if advice else ""))
 
 
 # -- the card as JSON -----------------------------------------------------------------
@@ -105,51 +107,63 @@ def save(path: str | Path, card: Card, tables: Tables, *, key: str = "",
     entries: dict[str, Any] = {"header": np.frombuffer(header, dtype=np.uint8),
                                "meta": np.frombuffer(meta, dtype=np.uint8), **arrays}
     np.savez(buffer, **entries)
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    store.write_atomic(path, buffer.getvalue())
+
+
+_REBUILD = "rebuild it with 'jongg compile'"
+_FOREIGN = "not a compiled jongg matcher"
+
+
+def _read(path: str | Path) -> bytes:
+    """The file's bytes, read once (a writer renaming a new file in meanwhile
+    cannot mix two versions); only a regular file is read."""
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(buffer.getvalue())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        return store.regular_file(path).read_bytes()
+    except FileNotFoundError:
+        raise ArtifactError(path, "no such file") from None
+    except store.Damaged:
+        raise ArtifactError(path, "not a regular file",
+                            "a compiled matcher is a file written by 'jongg compile -o'") from None
+    except OSError as error:
+        raise ArtifactError(path, str(error.strerror or error)) from None
+
+
+def _header(path: str | Path, data: bytes) -> dict[str, Any]:
+    if not data:
+        raise ArtifactError(path, f"an empty file, {_FOREIGN}", _REBUILD)
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            header = json.loads(archive["header"].tobytes())
+    except Exception:  # whatever the bytes are, they are not a header we wrote
+        raise ArtifactError(path, f"{_FOREIGN} (unreadable header)", _REBUILD) from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ArtifactError(path, _FOREIGN)
+    if header.get("version") != VERSION:
+        raise ArtifactError(path, f"written in matcher format {header.get('version')}, "
+                            f"this jongg reads format {VERSION}", _REBUILD)
+    return header
 
 
 def read_header(path: str | Path) -> dict[str, Any]:
     """The header alone: format, version, cache key and checksum."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header: dict[str, Any] = json.loads(data["header"].tobytes())
-    except FileNotFoundError:
-        raise ArtifactError(f"{path}: no such file") from None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError):
-        raise ArtifactError(f"{path}: not a compiled jongg matcher (unreadable header); "
-                            "rebuild it with 'jongg compile'") from None
-    if header.get("format") != FORMAT:
-        raise ArtifactError(f"{path}: not a compiled jongg matcher")
-    if header.get("version") != VERSION:
-        raise ArtifactError(f"{path}: written in matcher format {header.get('version')}, "
-                            f"this jongg reads format {VERSION}; rebuild it with 'jongg compile'")
-    return header
+    return _header(path, _read(path))
 
 
 def load(path: str | Path, *, key: str | None = None) -> Matcher:
     """Read a compiled matcher, refusing a stale (`key` differs), foreign or
     damaged file with ArtifactError."""
-    header = read_header(path)
+    data = _read(path)
+    header = _header(path, data)
     if key is not None and header.get("key") != key:
-        raise ArtifactError(f"{path}: built from other sources (stale); rebuild it")
+        raise ArtifactError(path, "built from other sources (stale)", "rebuild it")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta_bytes = data["meta"].tobytes()
-            arrays = {name: data[name] for name in TABLE_ARRAYS}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        raise ArtifactError(f"{path}: damaged compiled matcher (missing or unreadable "
-                            "arrays); rebuild it with 'jongg compile'") from None
+        with np.load(io.BytesIO(data), allow_pickle=False) as archive:
+            meta_bytes = archive["meta"].tobytes()
+            arrays = {name: archive[name] for name in TABLE_ARRAYS}
+    except Exception:  # a damaged member: the zip's own checks, or numpy's, refused it
+        raise ArtifactError(path, "damaged compiled matcher (missing or unreadable arrays)",
+                            _REBUILD) from None
     if _checksum(meta_bytes, arrays) != header.get("checksum"):
-        raise ArtifactError(f"{path}: damaged compiled matcher (checksum mismatch); "
-                            "rebuild it with 'jongg compile'")
+        raise ArtifactError(path, "damaged compiled matcher (checksum mismatch)", _REBUILD)
     meta = json.loads(meta_bytes)
     return Matcher(card_from(meta["card"]), Tables(**arrays), open_hands=meta["open_hands"])

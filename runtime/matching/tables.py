@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from jongg.runtime.matching import store
 from jongg.runtime.matching.structure import (
     Demand,
     Shape,
@@ -307,7 +308,7 @@ def _code() -> str:
 
 def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> Path:
     sig = f"{VERSION} {_code()} {shape!r} {len(comp.kinds)} {comp.copies} {comp.runs} {max_tiles}"
-    return folder / f"shape-{hashlib.sha256(sig.encode()).hexdigest()[:24]}.npy"
+    return folder / f"shape-{hashlib.sha256(sig.encode()).hexdigest()[:24]}.table"
 
 
 def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
@@ -324,14 +325,8 @@ def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
             tables.append(memo[sig])
             continue
         path = table_file(folder, shape, comp, max_tiles) if folder else None
-        table = None
-        if path is not None and path.exists():
-            try:
-                table = np.load(path, allow_pickle=False)
-                if table.shape[0] != (comp.copies + 1) ** len(comp.kinds):
-                    table = None
-            except (OSError, ValueError):
-                table = None  # damaged: build it again
+        rows = (comp.copies + 1) ** len(comp.kinds)
+        table = store.kept_array(path, rows, rebuild=build) if path is not None else None
         if table is None and not build:
             return None, 0.0
         if table is None:
@@ -339,13 +334,7 @@ def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
             table = build_table(shape, len(comp.kinds), comp.copies, comp.runs, max_tiles)
             built += time.perf_counter() - begin
             if path is not None:
-                try:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = path.with_suffix(".tmp.npy")
-                    np.save(tmp, table)
-                    tmp.replace(path)
-                except OSError:
-                    pass  # no place to keep it: it serves this run, and is built again next time
+                store.keep_array(path, table)
         memo[sig] = table
         tables.append(table)
     return ShapeTables(shape, components, tables), built

@@ -36,7 +36,8 @@ def main() -> None:
     for name, players in setups():
         path = golden_path(name, players)
         game = load_game(name, players)
-        record, _ = play_match(game, SEED, agents(name, players), log=path, check=True)
+        record, _ = play_match(game, SEED, agents(name, players), log=path, overwrite=True,
+                               check=True)
         assert not record.violations, record.violations
         won = sum(r["winner"] is not None for r in record.rounds)
         print(f"{path.name}: {record.decisions} decisions, {len(record.rounds)} rounds, "
