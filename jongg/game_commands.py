@@ -30,7 +30,9 @@ from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
 from .resolved import annotated
-from .simulate import Job, clashes, cores, file_stem, simulate, wilson
+from .scale import add_scale_options, workers
+from .simulate import Job, clashes, file_stem, simulate
+from .stats import wilson
 
 if TYPE_CHECKING:
     from . import terminal
@@ -125,12 +127,7 @@ def _log_game(path: str, header: Header) -> Game:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games: give at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs: give at least 1")
-    jobs = min(args.jobs, cores())
-    if jobs < args.jobs:
-        print(f"jongg: --jobs {args.jobs}: this machine has {jobs} core(s) for it; "
-              f"using {jobs}", file=sys.stderr)
+    jobs = workers(args.jobs)
     agents = _agents(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     load_game(args.variant, spec.players)  # compile the matcher once, into the cache
@@ -144,7 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         task = bar.add_task(escape(f"{spec.variant}, {spec.players} players"), total=args.games)
         try:
             summary = simulate(job, args.games, args.seed, jobs,
-                               lambda n: bar.advance(task, n))
+                               lambda n: bar.advance(task, n), args.cluster)
         except LogExists as error:  # another run began writing here since the check
             raise UsageError(f"--log-dir: {error}; another run writes its logs there") from None
     result = summary.to_json()
@@ -377,8 +374,7 @@ def register(commands: Any) -> None:
     sim.add_argument("--players", type=int, help="player count (default: the variant's)")
     sim.add_argument("--agents", default="random",
                      help="agents by seat, comma-separated; the last repeats (default random)")
-    sim.add_argument("--jobs", type=int, default=1,
-                     help="processes, at most the cores (results do not change)")
+    add_scale_options(sim)
     sim.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
                      help="strict: agents may make the rulebook's mistakes")
     sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
