@@ -338,9 +338,10 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
     tiles.set_defaults(run=cmd_tiles)
     if games:
-        from . import game_commands
+        from . import arena_command, game_commands
 
         game_commands.register(commands)
+        arena_command.register(commands)
     return parser
 
 

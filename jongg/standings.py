@@ -104,6 +104,7 @@ class Standing:
     matches: int  # seat-matches played
     match_wins: int
     rating: Interval
+    match_share: Interval  # match wins per seat-match (a shared win counts whole)
 
     def as_json(self) -> dict[str, Any]:
         return {"name": self.name, "rounds": self.rounds, "round_wins": self.round_wins,
@@ -111,6 +112,8 @@ class Standing:
                 "points_per_round": self.points_per_round.estimate,
                 "points_interval": self.points_per_round.pair(),
                 "matches": self.matches, "match_wins": self.match_wins,
+                "match_share": self.match_share.estimate,
+                "match_interval": self.match_share.pair(),
                 "rating": self.rating.estimate, "rating_interval": self.rating.pair()}
 
 
@@ -130,6 +133,19 @@ def _deals(records: Sequence[Played]) -> dict[int, Sums]:
                 row[0] += points[seat]
                 row[1] += winner == seat
                 row[2] += 1
+    return deals
+
+
+def _match_deals(records: Sequence[Played]) -> dict[int, Sums]:
+    """Per deal, each agent's match wins and seat-matches (as [wins, 0,
+    seat-matches], so _ratio reads them like rounds)."""
+    deals: dict[int, Sums] = {}
+    for match in records:
+        sums = deals.setdefault(match.seed, {})
+        for seat, agent in enumerate(match.agents):
+            row = sums.setdefault(agent, [0.0, 0.0, 0.0])
+            row[0] += seat in match.match_winners
+            row[2] += 1
     return deals
 
 
@@ -242,6 +258,7 @@ def standings(records: Sequence[Played], seed: int = 0) -> list[Standing]:
     """Every agent's standing, best rated first."""
     agents = sorted({a for m in records for a in m.agents})
     deals = _deals(records)
+    matches = _match_deals(records)
     rated = ratings(records, agents, seed)
     out = []
     for agent in agents:
@@ -251,5 +268,6 @@ def standings(records: Sequence[Played], seed: int = 0) -> list[Standing]:
         out.append(Standing(
             agent, rounds, wins, _interval(*_ratio(deals, agent, 1)),
             _interval(*_ratio(deals, agent, 0)), len(seats),
-            sum(s in m.match_winners for m, s in seats), rated[agent]))
+            sum(s in m.match_winners for m, s in seats), rated[agent],
+            _interval(*_ratio(matches, agent, 0))))
     return sorted(out, key=lambda s: -s.rating.estimate)

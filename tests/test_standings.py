@@ -88,12 +88,14 @@ def test_standings_report_every_agent_best_rated_first() -> None:
     assert best.rounds == worst.rounds == 8 * 2 * 4 * 2  # deals x lineups x rounds x seats
     assert best.round_wins == 8 * 2 * 3 and worst.round_wins == 8 * 2
     assert best.matches == 32 and best.match_wins == 8  # seat 0 won each match
+    assert best.match_share.estimate == 8 / 32
+    assert best.match_share.low <= 8 / 32 <= best.match_share.high
     assert best.rating.estimate > BASE > worst.rating.estimate
     assert best.rating.low <= best.rating.estimate <= best.rating.high
     assert best.rating.low > worst.rating.high
     doc = best.as_json()
     assert set(doc) >= {"name", "rounds", "round_wins", "points_per_round", "points_interval",
-                        "match_wins", "rating", "rating_interval"}
+                        "match_wins", "match_interval", "rating", "rating_interval"}
     assert standings(records) == table  # resampling is seeded: the same answer again
 
 

@@ -1,0 +1,124 @@
+"""`jongg arena`: the command that plays agents against each other and
+prints their standings (jongg/arena.py plays, jongg/standings.py judges)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.compiler.game import load_game
+from jongg.compiler.registry import shipped
+from jongg.compiler.variant import compile_variant
+from jongg.runtime.game.state import Mode
+from jongg.standings import Interval
+
+from .arena import Bouts, Result, arena
+from .game_commands import agents_named, make_console, progress_bar
+from .scale import add_scale_options, workers
+
+NEXT = "\n"  # between an estimate and its interval in a table cell
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        raise UsageError("--rounds: give at least 1")
+    agents = agents_named(args.agents)
+    twice = next((n for i, n in enumerate(agents) if n in agents[:i]), None)
+    if twice is not None:
+        raise UsageError([Diagnostic(None, f"--agents: {twice[:40]!r} is named twice",
+                                     hint="name each agent once: seats rotate, so each "
+                                          "plays every seat")])
+    if len(agents) < 2:
+        raise UsageError([Diagnostic(None, f"--agents: only {agents[0][:40]!r}; an arena "
+                                           "needs at least two agents",
+                                     hint="e.g. --agents expert,greedy,random")])
+    jobs = workers(args.jobs)
+    spec = compile_variant(args.variant, args.players)  # every problem before any process starts
+    load_game(args.variant, spec.players)  # compile the matcher once, into the cache
+    bouts = Bouts(args.variant, spec.players, agents, Mode(args.mode))
+    out = Path(args.out) if args.out else None
+    with progress_bar(args.quiet) as bar:
+        task = bar.add_task(escape(f"{spec.variant}, {spec.players} players, deals"),
+                            total=args.rounds)
+        result = arena(bouts, args.rounds, args.seed, jobs=jobs, cluster=args.cluster, out=out,
+                       progress=lambda n: bar.advance(task, n))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_standings(result, spec.variant)
+    if result.resumed and not args.json:
+        print(f"jongg: {result.resumed} of the deals were read back from {out}",
+              file=sys.stderr)
+    if result.partial:
+        keep = f"; run it again with --out {out} to play the rest" if out else \
+            " (give --out FILE to keep what is played)"
+        print(f"jongg: interrupted: {result.done} of {result.deals} deals finished; the "
+              f"standings are of those alone (partial){keep}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _shown(i: Interval, digits: int, sep: str = " ") -> str:
+    return f"{i.estimate:.{digits}f}{sep}[{i.low:.{digits}f}, {i.high:.{digits}f}]"
+
+
+def _percent(i: Interval, sep: str = " ") -> str:
+    return f"{i.estimate:.0%}{sep}[{max(i.low, 0):.0%}, {min(i.high, 1):.0%}]"
+
+
+def _print_standings(result: Result, variant: str) -> None:
+    console = make_console()
+    agents = result.bouts.agents
+    seeds = f"seeds {result.seed}..{result.seed + result.done - 1}" if result.done else \
+        "no deal finished"
+    partial = f" (partial: interrupted, of {result.deals} asked)" if result.partial else ""
+    console.print(f"{variant}, {result.bouts.players} players: {result.done} deals{partial}, "
+                  f"{seeds}, each in {len(agents)} seatings ({len(result.matches)} matches); "
+                  "95% intervals")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for heading in ("agent", "seat-rounds", "round wins", "points/round", "match wins",
+                    "rating"):
+        table.add_column(heading, no_wrap=True)
+    for row in result.table:  # each estimate above its interval
+        table.add_row(row.name, str(row.rounds),
+                      f"{row.round_wins}, {_percent(row.win_share, NEXT)}",
+                      _shown(row.points_per_round, 1, NEXT),
+                      f"{row.match_wins}/{row.matches}, {_percent(row.match_share, NEXT)}",
+                      _shown(row.rating, 0, NEXT))
+    console.print(table)
+    for line in result.margins():
+        console.print(f"{line['better']} over {line['worse']}: round wins "
+                      f"{_percent(Interval(*line['wins']))}, points a round "
+                      f"{_shown(Interval(*line['points']), 1)}")
+
+
+def register(commands: Any) -> None:
+    arena_ = commands.add_parser("arena", help="play agents against each other, seats rotated, "
+                                 "and rank them")
+    arena_.add_argument("variant", metavar="VARIANT",
+                        help=f"one of {', '.join(shipped('variant'))}, or a path")
+    arena_.add_argument("--agents", default="expert,greedy,random",
+                        help="the agents, comma-separated: shipped names or module:Class "
+                             "(default expert,greedy,random)")
+    arena_.add_argument("--rounds", type=int, default=20,
+                        help="deals to play (default 20): deal d plays seed SEED+d as one "
+                             "match in every seating of the rotation")
+    arena_.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
+    arena_.add_argument("--players", type=int, help="player count (default: the variant's)")
+    add_scale_options(arena_)
+    arena_.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
+                        help="strict: agents may make the rulebook's mistakes")
+    arena_.add_argument("--out", metavar="FILE",
+                        help="keep every finished deal in FILE as it is played; the same "
+                             "command with the same FILE goes on where it stopped")
+    arena_.add_argument("--json", action="store_true", help="print the standings as JSON")
+    arena_.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena_.set_defaults(run=cmd_arena)

@@ -1,0 +1,134 @@
+"""`jongg arena`: agents on seeded deals, seats rotated, standings with
+intervals and ratings, kept in a file as they are played and resumed from it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from jongg.arena import Bouts, arena
+
+from .conftest import run_cli
+
+CHEAP = "greedy,random"  # agents quick enough for the default suite
+
+
+def _standings(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    status, out, err = run_cli(capsys, "arena", *args, "--json", "--quiet")
+    assert status == 0, err
+    found: dict[str, object] = json.loads(out)
+    return found
+
+
+def _matches(journal: Path) -> list[dict[str, object]]:
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    return [m for chunk in lines[1:] for m in chunk["result"]]
+
+
+def test_the_arena_rotates_seats_and_prints_standings_as_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "arena.jsonl"
+    found = _standings(capsys, "mjcg-card", "--agents", CHEAP, "--rounds", "2", "--seed", "7",
+                       "--out", str(journal))
+    assert (found["variant"], found["players"], found["seed"]) == ("mjcg-card", 4, 7)
+    rows = found["agents"]
+    assert isinstance(rows, list)
+    assert [r["name"] for r in rows] == ["greedy", "random"]  # best rated first
+    for row in rows:
+        assert set(row) >= {"name", "rounds", "round_wins", "points_per_round",
+                            "points_interval", "match_wins", "rating", "rating_interval"}
+        low, high = row["points_interval"]
+        assert low <= row["points_per_round"] <= high
+    assert rows[0]["rounds"] == rows[1]["rounds"] > 0  # every agent in every seat alike
+    # each deal is one seed, played once in each seating: each agent holds
+    # each seat equally often on every deal
+    matches = _matches(journal)
+    assert len(matches) == 2 * 2
+    for seed in (7, 8):
+        held = Counter((agent, seat) for m in matches if m["seed"] == seed
+                       for seat, agent in enumerate(m["agents"]))
+        assert held == {(a, s): 1 for a in ("greedy", "random") for s in range(4)}
+
+
+def test_the_expert_beats_random_by_a_margin_whose_interval_excludes_zero(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    found = _standings(capsys, "mjcg-card", "--agents", "expert,random", "--rounds", "2",
+                       "--seed", "1000")
+    rows = found["agents"]
+    assert isinstance(rows, list)
+    assert rows[0]["name"] == "expert"
+    assert rows[0]["rating_interval"][0] > rows[1]["rating_interval"][1]
+    (gap,) = found["margins"]  # type: ignore[misc]
+    assert gap["better"] == "expert" and gap["wins"][1] > 0 and gap["points"][1] > 0
+
+
+def test_a_stopped_arena_goes_on_from_its_file_to_the_same_standings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "arena.jsonl"
+    common = ["mjcg-card", "--agents", CHEAP, "--seed", "3"]
+    _standings(capsys, *common, "--rounds", "2", "--out", str(journal))
+    kept = journal.read_text()
+    status, out, err = run_cli(capsys, "arena", *common, "--rounds", "3", "--out", str(journal),
+                               "--quiet")
+    assert status == 0
+    assert "2 of the deals were read back" in err
+    assert journal.read_text().startswith(kept)  # appended to, never rewritten
+    assert len(_matches(journal)) == 3 * 2
+    resumed = _standings(capsys, *common, "--rounds", "3", "--out", str(journal))
+    fresh = _standings(capsys, *common, "--rounds", "3")
+    assert resumed == fresh
+
+
+def test_the_arena_on_two_processes_finds_what_one_finds(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["mjcg-card", "--agents", CHEAP, "--rounds", "3", "--seed", "11"]
+    assert _standings(capsys, *common, "--jobs", "2") == _standings(capsys, *common)
+
+
+def test_a_file_of_another_run_or_kind_is_refused_untouched(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "arena.jsonl"
+    _standings(capsys, "mjcg-card", "--agents", CHEAP, "--rounds", "1", "--out", str(journal))
+    kept = journal.read_bytes()
+    status, out, err = run_cli(capsys, "arena", "mjcg-card", "--agents", "random,greedy",
+                               "--rounds", "1", "--out", str(journal), "--quiet")
+    assert status == 1
+    assert f"{journal}: it is the journal of another run" in out + err
+    assert journal.read_bytes() == kept
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    status, out, err = run_cli(capsys, "arena", "mjcg-card", "--agents", CHEAP,
+                               "--rounds", "1", "--out", str(notes), "--quiet")
+    assert status == 1
+    assert f"{notes}: line 1 is not JSON" in out + err
+    assert notes.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--rounds", "0"], "--rounds: give at least 1"),
+    (["--agents", "greedy,greedy"], "--agents: 'greedy' is named twice"),
+    (["--agents", "greedy"], "an arena needs at least two agents"),
+    (["--agents", "greedy,nobody"], "--agents: unknown agent 'nobody'"),
+    (["--agents", "greedy,os:nothing"], "'os' has no 'nothing'"),
+    (["--jobs", "0"], "--jobs: give at least 1"),
+])
+def test_bad_arguments_are_named(capsys: pytest.CaptureFixture[str], args: list[str],
+                                 message: str) -> None:
+    status, out, err = run_cli(capsys, "arena", "mjcg-card", "--agents", CHEAP, *args)
+    assert status == 1
+    assert message in out + err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,deals", [("mjcg-card", 40), ("nymj", 40)])
+def test_the_expert_beats_greedy_and_random_in_the_arena(variant: str, deals: int) -> None:
+    """Seats rotated on seeded deals: the expert takes more round wins than
+    greedy and than random, each margin's 95% interval above zero, and is
+    rated first."""
+    result = arena(Bouts(variant, 4, ("expert", "greedy", "random")), deals, 1000)
+    assert result.table[0].name == "expert"
+    for gap in result.margins():
+        assert gap["wins"][1] > 0, gap
