@@ -1,56 +1,35 @@
-"""How strong the expert agent is: seeded deals against another agent, seats
-rotated (each deal in every lineup), with 95% intervals.
+"""How strong the expert agent is: `jongg arena` of the expert against
+another agent on seeded deals, seats rotated, with 95% intervals.
 
 Run: python bench/bench_strength.py [--variant nymj] [--opponent greedy]
-                                    [--deals 20] [--seed 2000] [--players K]
+                                    [--deals 20] [--seed 2000] [--players K] [--jobs J]
 
-Prints, per agent, seat-rounds, round-win share and points per seat-round
-with their intervals, match wins and the rating; then the expert's margin
-over the opponent in round-win share and in points, with intervals. One
-process; `jongg arena` will spread the same schedule over many.
+Prints, per agent, seat-rounds, round wins, points a round and match wins
+with their intervals and the rating; then the expert's margin over the
+opponent in round-win share and in points a round, with intervals.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
-from jongg.compiler.game import load_game
-from jongg.runtime.agents.play import play_match
-from jongg.standings import Interval, from_record, margin, schedule, standings
+from jongg.cli import main as jongg
 
 
-def _shown(i: Interval, digits: int) -> str:
-    return f"{i.estimate:.{digits}f} [{i.low:.{digits}f}, {i.high:.{digits}f}]"
-
-
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="nymj")
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2000)
     parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
-    game = load_game(args.variant, args.players)
-    players = game.spec.players
-    start = time.process_time()
-    records = []
-    for seating in schedule(["expert", args.opponent], players, args.deals, args.seed):
-        record, _ = play_match(game, seating.seed, seating.agents)
-        records.append(from_record(seating, record))
-    spent = time.process_time() - start
-    print(f"{game.spec.variant}, {players} players, {args.deals} deals from seed {args.seed} "
-          f"in every lineup ({len(records)} matches, {spent:.0f} s of CPU)")
-    for row in standings(records, args.seed):
-        print(f"  {row.name:<8} {row.rounds:>6} seat-rounds, round wins {row.round_wins:>5}, "
-              f"share {_shown(row.win_share, 3)}, points a round "
-              f"{_shown(row.points_per_round, 2)}, match wins {row.match_wins}/{row.matches}, "
-              f"rating {_shown(row.rating, 0)}")
-    print(f"  expert - {args.opponent}: round-win share "
-          f"{_shown(margin(records, 'expert', args.opponent, 'wins'), 3)}, points a round "
-          f"{_shown(margin(records, 'expert', args.opponent), 2)}")
+    players = ["--players", str(args.players)] if args.players else []
+    return jongg(["arena", args.variant, "--agents", f"expert,{args.opponent}", "--rounds",
+                  str(args.deals), "--seed", str(args.seed), "--jobs", str(args.jobs),
+                  *players])
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
