@@ -22,7 +22,7 @@ from jongg.compiler.game import load_game
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
-from jongg.standings import Played, Standing, from_record, margin, schedule, standings
+from jongg.standings import Interval, Played, Standing, from_record, margin, schedule, standings
 
 from . import scale
 
@@ -103,20 +103,19 @@ class Result:
                 "mode": self.bouts.mode.value,
                 "agents": [row.as_json() for row in self.table], "margins": self.margins()}
 
-    def margins(self) -> list[dict[str, Any]]:
-        """The best rated agent's margin over each other one, in round-win
-        share and in points a round: [estimate, low, high] of each."""
+    def gaps(self) -> list[tuple[str, Interval, Interval]]:
+        """The best rated agent's margin over each other one: (the other,
+        in round-win share, in points a round)."""
         if not self.table:
             return []
         best = self.table[0].name
-        out = []
-        for row in self.table[1:]:
-            wins = margin(self.matches, best, row.name, "wins")
-            points = margin(self.matches, best, row.name)
-            out.append({"better": best, "worse": row.name,
-                        "wins": [wins.estimate, wins.low, wins.high],
-                        "points": [points.estimate, points.low, points.high]})
-        return out
+        return [(row.name, margin(self.matches, best, row.name, "wins"),
+                 margin(self.matches, best, row.name)) for row in self.table[1:]]
+
+    def margins(self) -> list[dict[str, Any]]:
+        """The gaps for JSON: [estimate, low, high] of each."""
+        return [{"better": self.table[0].name, "worse": other, "wins": wins.triple(),
+                 "points": points.triple()} for other, wins, points in self.gaps()]
 
 
 def arena(bouts: Bouts, deals: int, seed: int = 0, *, jobs: int = 1,

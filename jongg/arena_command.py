@@ -94,11 +94,9 @@ def _print_standings(result: Result, variant: str) -> None:
                       f"{row.match_wins}/{row.matches}, {_percent(row.match_share, NEXT)}",
                       _shown(row.rating, 0, NEXT))
     console.print(table)
-    for line in result.margins():
-        console.print(f"{line['better']} over {line['worse']}: round wins "
-                      f"{_percent(Interval(*line['wins']))}, points a round "
-                      f"{_shown(Interval(*line['points']), 1)}")
-
+    for other, wins, points in result.gaps():
+        console.print(f"{result.table[0].name} over {other}: round wins {_percent(wins)}, "
+                      f"points a round {_shown(points, 1)}")
 
 def register(commands: Any) -> None:
     arena_ = commands.add_parser("arena", help="play agents against each other, seats rotated, "

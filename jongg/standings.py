@@ -90,8 +90,18 @@ class Interval:
     def excludes(self, value: float) -> bool:
         return not self.low <= value <= self.high
 
-    def pair(self) -> list[float]:
-        return [self.low, self.high]
+    def pair(self) -> list[float | None]:
+        """[low, high] for JSON: a bound there is none of (too few deals)
+        is null, since JSON has no infinity."""
+        return [_number(self.low), _number(self.high)]
+
+    def triple(self) -> list[float | None]:
+        """[estimate, low, high] for JSON."""
+        return [_number(self.estimate), *self.pair()]
+
+
+def _number(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,22 @@ def test_the_expert_beats_random_by_a_margin_whose_interval_excludes_zero(
     assert gap["better"] == "expert" and gap["wins"][1] > 0 and gap["points"][1] > 0
 
 
+def test_one_deal_has_no_interval_and_its_json_says_null(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON has no infinity: a bound there is none of is null, so strict
+    readers take the output."""
+    status, out, _ = run_cli(capsys, "arena", "mjcg-card", "--agents", CHEAP, "--rounds", "1",
+                             "--json", "--quiet")
+    assert status == 0
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the JSON")
+
+    found = json.loads(out, parse_constant=refuse)
+    assert found["agents"][0]["points_interval"] == [None, None]
+    assert found["margins"][0]["wins"][1:] == [None, None]
+
+
 def test_a_stopped_arena_goes_on_from_its_file_to_the_same_standings(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "arena.jsonl"
