@@ -21,7 +21,7 @@ from jongg.runtime.game.state import Mode
 from jongg.standings import Interval
 
 from .arena import Bouts, Result, arena
-from .game_commands import agents_named, make_console, progress_bar
+from .game_commands import agents_arg, plain_console, progress_bar
 from .scale import add_scale_options, workers
 
 NEXT = "\n"  # between an estimate and its interval in a table cell
@@ -30,7 +30,7 @@ NEXT = "\n"  # between an estimate and its interval in a table cell
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
-    agents = agents_named(args.agents)
+    agents = agents_arg(args.agents)
     twice = next((n for i, n in enumerate(agents) if n in agents[:i]), None)
     if twice is not None:
         raise UsageError([Diagnostic(None, f"--agents: {twice[:40]!r} is named twice",
@@ -75,7 +75,7 @@ def _percent(i: Interval, sep: str = " ") -> str:
 
 
 def _print_standings(result: Result, variant: str) -> None:
-    console = make_console()
+    console = plain_console()
     agents = result.bouts.agents
     seeds = f"seeds {result.seed}..{result.seed + result.done - 1}" if result.done else \
         "no deal finished"

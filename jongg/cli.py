@@ -21,6 +21,7 @@ from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
 
 from . import __version__, card_diff, card_render, report
+from .scale import add_scale_options
 
 if TYPE_CHECKING:
     from jongg.runtime.card import Card
@@ -120,6 +121,12 @@ def cmd_card_render(args: argparse.Namespace) -> int:
         raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
     _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
     return 0
+
+
+def cmd_card_report(args: argparse.Namespace) -> int:
+    from . import card_report  # the game, the bots and matplotlib come in here
+
+    return card_report.command(args)
 
 
 # -- match ----------------------------------------------------------------------
@@ -310,6 +317,26 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     render.add_argument("--deck", help="expand against this deck")
     render.add_argument("--force", action="store_true", help="replace FILE if it exists")
     render.set_defaults(run=cmd_card_render)
+    rep = card_commands.add_parser(
+        "report", help="play a card with bots and report how each line plays (HTML, CSV, JSON)")
+    rep.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    rep.add_argument("--variant", default="mjcg-card",
+                     help="the game the card is played in (default mjcg-card)")
+    rep.add_argument("--players", metavar="N[,N...]",
+                     help="player counts, e.g. 3,4 (default: the variant's)")
+    rep.add_argument("--rounds", type=int, default=1000,
+                     help="rounds played at each player count (default 1000)")
+    rep.add_argument("--agents", default="greedy",
+                     help="agents by seat, comma-separated; the last repeats (default greedy)")
+    rep.add_argument("--seed", type=int, default=0,
+                     help="round i is the first round of match SEED+i (default 0)")
+    rep.add_argument("-o", "--out", required=True, metavar="DIR",
+                     help="the report's folder; the same command again continues it")
+    rep.add_argument("--force", action="store_true",
+                     help="replace report files in DIR that no card report wrote")
+    rep.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_scale_options(rep)
+    rep.set_defaults(run=cmd_card_report)
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()

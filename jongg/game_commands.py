@@ -91,7 +91,7 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     return status
 
 
-def agents_named(text: str) -> tuple[str, ...]:
+def agents_arg(text: str) -> tuple[str, ...]:
     """Agents by seat from --agents: shipped names or module:Class."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
@@ -105,7 +105,7 @@ def agents_named(text: str) -> tuple[str, ...]:
     return names
 
 
-def make_console(*, stderr: bool = False) -> Console:
+def plain_console(*, stderr: bool = False) -> Console:
     """A console that never reads text as markup (names, titles and what a
     person types may hold brackets) and sends no escape codes at all under
     NO_COLOR (rich alone would still send bold) or when not a terminal."""
@@ -128,7 +128,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games: give at least 1")
     jobs = workers(args.jobs)
-    agents = agents_named(args.agents)
+    agents = agents_arg(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     load_game(args.variant, spec.players)  # compile the matcher once, into the cache
     if args.log_dir:
@@ -155,7 +155,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def progress_bar(quiet: bool) -> Progress:
     """A progress bar on stderr, shown only at a terminal and unless --quiet."""
-    console = make_console(stderr=True)
+    console = plain_console(stderr=True)
     return Progress("[progress.description]{task.description}", BarColumn(),
                     MofNCompleteColumn(), TimeRemainingColumn(), console=console,
                     disable=quiet or not console.is_terminal)
@@ -179,7 +179,7 @@ def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                    racks: bool) -> None:
-    console = make_console()
+    console = plain_console()
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
         else ""
@@ -262,7 +262,7 @@ def resume_command(path: Path) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     from . import terminal
 
-    console = make_console()
+    console = plain_console()
     table = _resumed(args, console) if args.resume else _started(args, console)
     again = resume_command(table.writer.path)
     try:
@@ -290,7 +290,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
         raise UsageError("play: name a variant (or --resume LOG)")
     if args.overwrite and not args.log:
         raise UsageError("--overwrite: name the log to start over in, with --log FILE")
-    agents = agents_named(args.agents)
+    agents = agents_arg(args.agents)
     game = load_game(args.variant, args.players)
     if not 1 <= args.seat <= game.spec.players:
         raise UsageError(f"--seat: give 1 to {game.spec.players}")

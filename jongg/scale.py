@@ -163,9 +163,8 @@ def gather(job: Job[T], seeds: range, merge: Callable[[T, T], T], *, jobs: int =
     done = resumed = 0
     todo: range | list[range] = seeds
     if journal is not None:
-        for part, result in journal.read():
-            total = result if total is None else merge(total, result)
-            resumed += len(part)
+        read = _fold(journal.read(), merge)
+        total, resumed = read
         todo = journal.missing()
         done = resumed
         if progress and resumed:
@@ -178,8 +177,22 @@ def gather(job: Job[T], seeds: range, merge: Callable[[T, T], T], *, jobs: int =
             total = result if total is None else merge(total, result)
             done += len(part)
     except KeyboardInterrupt:
-        pass  # what was finished is kept, and said to be partial
+        # what was finished is kept, and said to be partial; with a journal, exactly
+        # what it holds (Ctrl-C may fall between writing a chunk and adding it)
+        if journal is not None:
+            kept = _fold(journal.read(), merge)
+            total, done = kept
     return Outcome(total, seeds, done, time.perf_counter() - start, resumed)
+
+
+def _fold(parts: Iterator[tuple[range, T]], merge: Callable[[T, T], T]) -> tuple[T | None, int]:
+    """The chunks' results merged, and the seeds they cover."""
+    total: T | None = None
+    count = 0
+    for part, result in parts:
+        total = result if total is None else merge(total, result)
+        count += len(part)
+    return total, count
 
 
 # -- a journal: each chunk's result on disk as it arrives ----------------------------------

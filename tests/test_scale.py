@@ -88,6 +88,25 @@ def test_more_seeds_extend_a_journal_and_fewer_read_only_theirs(tmp_path: Path) 
     assert fewer.done == fewer.resumed == 7 and fewer.result == digits(range(0, 7))
 
 
+def test_ctrl_c_after_a_chunk_is_written_keeps_exactly_what_the_journal_holds(
+        tmp_path: Path) -> None:
+    """Ctrl-C between writing a chunk and adding it in: the outcome is the
+    journal's, so the report and the file agree on the seeds covered."""
+    calls = []
+
+    def merge_then_stop(a: Counter[int], b: Counter[int]) -> Counter[int]:
+        calls.append(1)
+        if len(calls) == 5:
+            raise KeyboardInterrupt
+        return a + b
+
+    seeds = range(0, 20)
+    path = tmp_path / "run.jsonl"
+    outcome = gather(digits, seeds, merge_then_stop, journal=counter_journal(path, seeds))
+    assert outcome.partial and outcome.done == 6 == len(path.read_text().splitlines()) - 1
+    assert outcome.result == digits(range(0, 6))
+
+
 def test_a_torn_last_line_is_dropped_and_the_run_goes_on(tmp_path: Path) -> None:
     seeds = range(0, 20)
     path = tmp_path / "run.jsonl"
