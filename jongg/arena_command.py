@@ -70,8 +70,10 @@ def _shown(i: Interval, digits: int, sep: str = " ") -> str:
     return f"{i.estimate:.{digits}f}{sep}[{i.low:.{digits}f}, {i.high:.{digits}f}]"
 
 
-def _percent(i: Interval, sep: str = " ") -> str:
-    return f"{i.estimate:.0%}{sep}[{max(i.low, 0):.0%}, {min(i.high, 1):.0%}]"
+def _percent(i: Interval, sep: str = " ", share: bool = True) -> str:
+    """A share (its interval cut to 0..1) or, not a share, a margin (signed)."""
+    low, high = (max(i.low, 0), min(i.high, 1)) if share else (i.low, i.high)
+    return f"{i.estimate:.0%}{sep}[{low:.0%}, {high:.0%}]"
 
 
 def _print_standings(result: Result, variant: str) -> None:
@@ -95,8 +97,8 @@ def _print_standings(result: Result, variant: str) -> None:
                       _shown(row.rating, 0, NEXT))
     console.print(table)
     for other, wins, points in result.gaps():
-        console.print(f"{result.table[0].name} over {other}: round wins {_percent(wins)}, "
-                      f"points a round {_shown(points, 1)}")
+        console.print(f"{result.table[0].name} over {other}: round wins "
+                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}")
 
 def register(commands: Any) -> None:
     arena_ = commands.add_parser("arena", help="play agents against each other, seats rotated, "

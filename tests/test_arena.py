@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from jongg.arena import Bouts, arena
+from jongg.arena_command import _percent
+from jongg.standings import Interval
 
 from .conftest import run_cli
 
@@ -79,6 +81,13 @@ def test_one_deal_has_no_interval_and_its_json_says_null(
     found = json.loads(out, parse_constant=refuse)
     assert found["agents"][0]["points_interval"] == [None, None]
     assert found["margins"][0]["wins"][1:] == [None, None]
+
+
+def test_a_margin_is_printed_signed_while_a_share_is_cut_to_its_range() -> None:
+    """A margin's interval may reach below zero (the agents not yet told
+    apart): it is printed as it is; a share's cannot leave 0..100%."""
+    assert _percent(Interval(0.06, -0.01, 0.13), share=False) == "6% [-1%, 13%]"
+    assert _percent(Interval(0.02, -0.01, 0.05)) == "2% [0%, 5%]"
 
 
 def test_a_stopped_arena_goes_on_from_its_file_to_the_same_standings(
