@@ -105,14 +105,16 @@ def register(commands: Any) -> None:
                                  "and rank them")
     arena_.add_argument("variant", metavar="VARIANT",
                         help=f"one of {', '.join(shipped('variant'))}, or a path")
-    arena_.add_argument("--agents", default="expert,greedy,random",
+    arena_.add_argument("--agents", default="expert,greedy,random", metavar="A,B,...",
                         help="the agents, comma-separated: shipped names or module:Class "
                              "(default expert,greedy,random)")
-    arena_.add_argument("--rounds", type=int, default=20,
-                        help="deals to play (default 20): deal d plays seed SEED+d as one "
+    arena_.add_argument("--rounds", type=int, default=20, metavar="N",
+                        help="deals to play (default 20): deal d plays seed S+d as one "
                              "match in every seating of the rotation")
-    arena_.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
-    arena_.add_argument("--players", type=int, help="player count (default: the variant's)")
+    arena_.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="the first deal's seed (default 0)")
+    arena_.add_argument("--players", type=int, metavar="K",
+                        help="player count (default: the variant's)")
     add_scale_options(arena_)
     arena_.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
                         help="strict: agents may make the rulebook's mistakes")
