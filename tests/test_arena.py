@@ -107,6 +107,26 @@ def test_a_stopped_arena_goes_on_from_its_file_to_the_same_standings(
     assert resumed == fresh
 
 
+def test_an_interrupted_arena_keeps_what_finished_and_the_file_plays_on(tmp_path: Path) -> None:
+    """Ctrl-C after the first deal: the standings are of that deal alone,
+    said to be partial, and the same run from the file plays the rest."""
+    journal = tmp_path / "arena.jsonl"
+    bouts = Bouts("mjcg-card", 4, ("greedy", "random"))
+    finished = []
+
+    def stop_after_one(deals: int) -> None:
+        finished.append(deals)
+        if len(finished) > 1:
+            raise KeyboardInterrupt
+
+    stopped = arena(bouts, 3, 20, out=journal, progress=stop_after_one)
+    assert stopped.partial and stopped.done == 1
+    assert {m.seed for m in stopped.matches} == {20}
+    rest = arena(bouts, 3, 20, out=journal)
+    assert not rest.partial and rest.resumed == 1
+    assert rest.table == arena(bouts, 3, 20).table
+
+
 def test_the_arena_on_two_processes_finds_what_one_finds(
         capsys: pytest.CaptureFixture[str]) -> None:
     common = ["mjcg-card", "--agents", CHEAP, "--rounds", "3", "--seed", "11"]
