@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from rich import box
 from rich.markup import escape
@@ -15,14 +14,13 @@ from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, UsageError
 from jongg.compiler.game import load_game
-from jongg.compiler.registry import shipped
 from jongg.compiler.variant import compile_variant
 from jongg.runtime.game.state import Mode
 from jongg.standings import Interval
 
 from .arena import Bouts, Result, arena
 from .game_commands import agents_arg, plain_console, progress_bar
-from .scale import add_scale_options, workers
+from .scale import workers
 
 NEXT = "\n"  # between an estimate and its interval in a table cell
 
@@ -99,28 +97,3 @@ def _print_standings(result: Result, variant: str) -> None:
     for other, wins, points in result.gaps():
         console.print(f"{result.table[0].name} over {other}: round wins "
                       f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}")
-
-def register(commands: Any) -> None:
-    arena_ = commands.add_parser("arena", help="play agents against each other, seats rotated, "
-                                 "and rank them")
-    arena_.add_argument("variant", metavar="VARIANT",
-                        help=f"one of {', '.join(shipped('variant'))}, or a path")
-    arena_.add_argument("--agents", default="expert,greedy,random", metavar="A,B,...",
-                        help="the agents, comma-separated: shipped names or module:Class "
-                             "(default expert,greedy,random)")
-    arena_.add_argument("--rounds", type=int, default=20, metavar="N",
-                        help="deals to play (default 20): deal d plays seed S+d as one "
-                             "match in every seating of the rotation")
-    arena_.add_argument("--seed", type=int, default=0, metavar="S",
-                        help="the first deal's seed (default 0)")
-    arena_.add_argument("--players", type=int, metavar="K",
-                        help="player count (default: the variant's)")
-    add_scale_options(arena_)
-    arena_.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
-                        help="strict: agents may make the rulebook's mistakes")
-    arena_.add_argument("--out", metavar="FILE",
-                        help="keep every finished deal in FILE as it is played; the same "
-                             "command with the same FILE goes on where it stopped")
-    arena_.add_argument("--json", action="store_true", help="print the standings as JSON")
-    arena_.add_argument("--quiet", action="store_true", help="no progress bar")
-    arena_.set_defaults(run=cmd_arena)
