@@ -124,7 +124,7 @@ def arena(bouts: Bouts, deals: int, seed: int = 0, *, jobs: int = 1,
     """Play `deals` deals from `seed`, each in every seating; with `out`,
     each chunk is kept there and a run given the same file resumes it. On
     Ctrl-C, the standings of the deals finished (`partial`)."""
-    game = _game(bouts.variant, bouts.players)
+    game = _game(bouts.variant, bouts.players)  # compiled here once, into the cache
     seeds = range(seed, seed + deals)
     journal = None
     if out is not None:

@@ -13,7 +13,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, UsageError
-from jongg.compiler.game import load_game
 from jongg.compiler.variant import compile_variant
 from jongg.runtime.game.state import Mode
 from jongg.standings import Interval
@@ -40,7 +39,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
                                      hint="e.g. --agents expert,greedy,random")])
     jobs = workers(args.jobs)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
-    load_game(args.variant, spec.players)  # compile the matcher once, into the cache
     bouts = Bouts(args.variant, spec.players, agents, Mode(args.mode))
     out = Path(args.out) if args.out else None
     with progress_bar(args.quiet) as bar:
