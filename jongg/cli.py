@@ -139,10 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--resolved", action="store_true", help="fill in every default")
     show.add_argument("--players", type=int, help="the player count to resolve for")
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
-    show.set_defaults(run="game_commands:cmd_variant_show")
+    show.set_defaults(run="variant_commands:cmd_variant_show")
     check = actions.add_parser("check", help="check variants at every player count they allow")
     check.add_argument("variants", nargs="+", metavar="VARIANT")
-    check.set_defaults(run="game_commands:cmd_variant_check")
+    check.set_defaults(run="variant_commands:cmd_variant_check")
 
     sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
     sim.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}"

@@ -1,5 +1,5 @@
-"""`jongg variant`, `jongg simulate` and `jongg replay`: the commands that
-compile and run games."""
+"""`jongg simulate`, `jongg play` and `jongg replay`: the commands that run
+games (their arguments are declared in jongg/cli.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -20,7 +19,7 @@ from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, JonggError, UsageError
 from jongg.compiler.game import load_game
-from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.compiler.variant import compile_variant
 from jongg.runtime.agents.play import resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game
@@ -28,66 +27,12 @@ from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .resolved import annotated
 from .scale import workers
 from .simulate import Job, clashes, file_stem, simulate
 from .stats import wilson
 
 if TYPE_CHECKING:
     from . import terminal
-
-
-def _clauses(node: Any, found: set[str]) -> set[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "clause":
-                found.update([value] if isinstance(value, str) else value)
-            else:
-                _clauses(value, found)
-    elif isinstance(node, list):
-        for item in node:
-            _clauses(item, found)
-    return found
-
-
-def cmd_variant_show(args: argparse.Namespace) -> int:
-    if args.resolved:
-        spec = compile_variant(args.variant, args.players)  # every problem first
-        resolved = resolve(args.variant, spec.players)
-        data = resolved.data
-        if not args.json:
-            print(f"# {spec.variant} resolved for {spec.players} players")
-    else:
-        data = resolve(args.variant).data
-    if args.json:
-        print(json.dumps(data, indent=2))
-        return 0
-    if args.resolved:
-        print(annotated(resolved))
-        for note in notes(spec, resolved):
-            print(f"# {note}")
-    else:
-        print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
-    clauses = sorted(_clauses(data, set()), key=lambda c: (c.split("-")[0], int(c.split("-")[1])))
-    print(f"# clauses: {', '.join(clauses) if clauses else 'none'}")
-    return 0
-
-
-def cmd_variant_check(args: argparse.Namespace) -> int:
-    status = 0
-    for name in args.variants:
-        problems = check_variant(name)
-        for d in sorted(problems, key=lambda d: (d.location.file, d.location.line,
-                                                 d.location.column) if d.location else
-                        ("", 0, 0)):
-            print(str(d))
-        if any(d.is_error for d in problems):
-            status = 1
-            print(f"{name}: {sum(d.is_error for d in problems)} error(s)")
-        else:
-            counts = player_counts(resolve(name))
-            print(f"{name}: ok: {counts.start}-{counts.stop - 1} players")
-    return status
 
 
 def agents_arg(text: str) -> tuple[str, ...]:
