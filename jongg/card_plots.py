@@ -51,7 +51,7 @@ def value_difficulty(f: Figures) -> bytes:
         a, b = f.fit
         ends = [min(xs), max(xs)]
         axes.plot(ends, [a + b * x for x in ends], color="#333", linewidth=1,
-                  label=f"suggested: {a:.1f} + {b:.1f} x difficulty")
+                  label=f"suggested: {a:.1f} {b:+.1f} x difficulty")
         axes.legend(fontsize=8)
     axes.set_xlabel("difficulty: -log10(share of rounds won)")
     axes.set_ylabel("printed value")

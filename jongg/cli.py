@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .scale import add_scale_options
 from .web import PACE
 
 # the game modes (jongg.runtime.game.rules.Mode), written out so that the
@@ -44,6 +43,16 @@ def _variants() -> str:
     from jongg.compiler.shelf import shipped
 
     return ", ".join(shipped("variant"))
+
+
+def _where_it_runs(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --cluster (jongg.scale): where the work runs, never what it finds."""
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes, at most the cores (results do not change); with "
+                             "--cluster local, the CPUs of the Ray instance")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run on a Ray cluster (ray start --head prints its address), or "
+                             "'local' to start one here; needs jongg[cluster]")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,26 +92,26 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--deck", help="expand against this deck")
     render.add_argument("--force", action="store_true", help="replace FILE if it exists")
     render.set_defaults(run="card_commands:cmd_card_render")
-    rep = card_commands.add_parser(
+    report = card_commands.add_parser(
         "report", help="play a card with bots and report how each line plays (HTML, CSV, JSON)")
-    rep.add_argument("card", metavar="CARD", help="a shipped card name or a path")
-    rep.add_argument("--variant", default="mjcg-card",
-                     help="the game the card is played in (default mjcg-card)")
-    rep.add_argument("--players", metavar="N[,N...]",
-                     help="player counts, e.g. 3,4 (default: the variant's)")
-    rep.add_argument("--rounds", type=int, default=1000,
-                     help="rounds played at each player count (default 1000)")
-    rep.add_argument("--agents", default="greedy",
-                     help="agents by seat, comma-separated; the last repeats (default greedy)")
-    rep.add_argument("--seed", type=int, default=0,
-                     help="round i is the first round of match SEED+i (default 0)")
-    rep.add_argument("-o", "--out", required=True, metavar="DIR",
-                     help="the report's folder; the same command again continues it")
-    rep.add_argument("--force", action="store_true",
-                     help="replace report files in DIR that no card report wrote")
-    rep.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_scale_options(rep)
-    rep.set_defaults(run="card_report:command")
+    report.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    report.add_argument("--variant", default="mjcg-card",
+                        help="the game the card is played in (default mjcg-card)")
+    report.add_argument("--players", metavar="N[,N...]",
+                        help="player counts, e.g. 3,4 (default: the variant's)")
+    report.add_argument("--rounds", type=int, default=1000,
+                        help="rounds played at each player count (default 1000)")
+    report.add_argument("--agents", default="greedy",
+                        help="agents by seat, comma-separated; the last repeats (default greedy)")
+    report.add_argument("--seed", type=int, default=0,
+                        help="round i is the first round of match SEED+i (default 0)")
+    report.add_argument("-o", "--out", required=True, metavar="DIR",
+                        help="the report's folder; the same command again continues it")
+    report.add_argument("--force", action="store_true",
+                        help="replace report files in DIR that no card report wrote")
+    report.add_argument("--quiet", action="store_true", help="no progress bar")
+    _where_it_runs(report)
+    report.set_defaults(run="card_report:command")
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -152,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, help="player count (default: the variant's)")
     sim.add_argument("--agents", default="random",
                      help="agents by seat, comma-separated; the last repeats (default random)")
-    add_scale_options(sim)
+    _where_it_runs(sim)
     sim.add_argument("--mode", choices=MODES, default="guarded",
                      help="strict: agents may make the rulebook's mistakes")
     sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
@@ -174,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the first deal's seed (default 0)")
     arena.add_argument("--players", type=int, metavar="K",
                        help="player count (default: the variant's)")
-    add_scale_options(arena)
+    _where_it_runs(arena)
     arena.add_argument("--mode", choices=MODES, default="guarded",
                        help="strict: agents may make the rulebook's mistakes")
     arena.add_argument("--out", metavar="FILE",

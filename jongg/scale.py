@@ -26,7 +26,6 @@ machine, any other value is a Ray address (`ray start --head` prints it).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import ctypes
 import json
@@ -80,16 +79,6 @@ def workers(asked: int | None) -> int:
         print(f"jongg: --jobs {asked}: this machine has {jobs} core(s) for it; "
               f"using {jobs}", file=sys.stderr)
     return jobs
-
-
-def add_scale_options(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --cluster: where the work runs (never what it finds)."""
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="processes, at most the cores (results do not change); with "
-                             "--cluster local, the CPUs of the Ray instance")
-    parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="run on a Ray cluster (ray start --head prints its address), or "
-                             "'local' to start one here; needs jongg[cluster]")
 
 
 def chunks(seeds: range, size: int) -> Iterator[range]:
@@ -308,10 +297,11 @@ def _worker_start(stop: Any) -> None:
 
 def _watch(parent: int, stop: Any) -> None:
     """Where the kernel does not do it: end when reparented (the parent died)
-    or told to stop."""
-    while not stop.wait(WATCH):
-        if os.getppid() != parent:
-            break
+    or told to stop. `stop` is a flag in shared memory, read without a lock:
+    a worker killed while waiting on a lock or an Event would leave the
+    parent blocked for ever when it sets it."""
+    while not stop.value and os.getppid() == parent:
+        time.sleep(WATCH)
     os._exit(1)
 
 
@@ -331,7 +321,7 @@ def _lost(seeds: range) -> LostChunk:
 def _pooled(job: Job[T], todo: Iterator[range], jobs: int,
             progress: Progress | None) -> Iterator[tuple[range, T]]:
     context = multiprocessing.get_context()
-    stop = context.Event()
+    stop = context.RawValue(ctypes.c_bool, False)
 
     def new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start,
@@ -370,7 +360,7 @@ def _pooled(job: Job[T], todo: Iterator[range], jobs: int,
         if pending:  # stopped early: no worker plays on for nobody
             for task in pending:
                 task.future.cancel()
-            stop.set()
+            stop.value = True
         pool.shutdown(wait=not pending, cancel_futures=True)
 
 

@@ -19,6 +19,8 @@ import pytest
 from jongg.card_exact import exact
 from jongg.card_report import OUTPUTS
 from jongg.card_tally import CardSource, Table, Tally, encode, play_rounds, table_game
+from jongg.runtime.hand import Hand
+from jongg.runtime.tiles import parse_tiles
 from jongg.scale import gather
 
 from .conftest import TEST_CARDS, run_cli
@@ -62,6 +64,22 @@ def test_the_sample_card_has_only_joker_made_quints_and_no_dominated_line() -> N
     assert found.dominated == []
 
 
+def test_every_overlap_is_shown_by_a_hand_that_completes_both_lines() -> None:
+    """The hand the report shows for an overlapping pair completes each of
+    the two lines, as the matcher scores it (and so is a hand of the deck)."""
+    matcher = table_game(SAMPLE).matcher
+    card = matcher.card
+    index = {line.id: i for i, line in enumerate(card.lines)}
+    found = exact(matcher)
+    assert found.overlaps
+    for a, b, shown in found.overlaps:
+        held = Hand(tuple(sorted(parse_tiles(card.deck, shown))), ())
+        assert held.size == card.hand_size
+        complete = {li for li, score, _ in matcher.scores(held)
+                    if score == card.lines[li].size}
+        assert {index[a], index[b]} <= complete, (a, b, shown)
+
+
 class Tables(HTMLParser):
     """The cells of every table of a page, by its class."""
 
@@ -94,13 +112,30 @@ def report(folder: Path) -> dict:  # type: ignore[type-arg]
     return json.loads((folder / "report.json").read_text())
 
 
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report of 6 rounds of the sample card, written once for the module."""
+    from jongg.cli import main
+
+    out = tmp_path_factory.mktemp("sample") / "report"
+    assert main(["card", "report", "sample", "--rounds", "6", "--quiet", "-o", str(out)]) == 0
+    return out
+
+
+def check_page(html: str, data: dict) -> None:  # type: ignore[type-arg]
+    """The page's tables say what report.json says."""
+    lines = data["tables"][0]["lines"]
+    page = Tables()
+    page.feed(html)
+    assert [row[0] for row in page.tables["lines"][1:]] == [ln["line"] for ln in lines]
+    assert [row[4] for row in page.tables["lines"][1:]] == [str(ln["wins"]) for ln in lines]
+    assert page.tables["card"][1][:2] == ["4", "6"]
+    assert page.images == 3  # win shares, value against difficulty, turns to win
+
+
 def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    out = tmp_path / "report"
-    status, printed, _ = run_cli(capsys, "card", "report", "sample", "--rounds", "6",
-                                 "--quiet", "-o", str(out))
-    assert status == 0 and "4 players: 6 rounds" in printed
-    data = report(out)
+        sample: Path) -> None:
+    data = report(sample)
     table = data["tables"][0]
     lines = table["lines"]
     assert table["rounds"] == 6 and not data["partial"]
@@ -111,14 +146,24 @@ def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
     assert all("never-won" in ln["flags"] for ln in never)
     values = {ln["value"] for ln in lines}
     assert all(min(values) <= ln["suggested_value"] <= max(values) for ln in lines)
-    rows = (out / "lines.csv").read_text().splitlines()
+    rows = (sample / "lines.csv").read_text().splitlines()
     assert len(rows) == 1 + len(lines) and rows[0].startswith("players,line,")
-    page = Tables()
-    page.feed((out / "report.html").read_text())
-    assert [row[0] for row in page.tables["lines"][1:]] == [ln["line"] for ln in lines]
-    assert [row[4] for row in page.tables["lines"][1:]] == [str(ln["wins"]) for ln in lines]
-    assert page.tables["card"][1][:2] == ["4", "6"]
-    assert page.images == 3  # win shares, value against difficulty, turns to win
+    assert [r.split(",")[1] for r in rows[1:]] == [ln["line"] for ln in lines]
+    check_page((sample / "report.html").read_text(), data)
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                    reason="/usr/bin/chromium is missing (Debian's 'chromium' package)")
+def test_the_report_page_reads_the_same_in_a_browser(sample: Path, tmp_path: Path) -> None:
+    """Headless Chromium loads the page (nothing fetched) and its DOM holds
+    the same tables and the three plots."""
+    shown = subprocess.run(
+        ["/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
+         (sample / "report.html").as_uri()],
+        check=True, capture_output=True, text=True, timeout=120)
+    check_page(shown.stdout, report(sample))
 
 
 def test_a_dominated_line_is_never_won_and_a_quint_line_needs_jokers(
@@ -170,16 +215,22 @@ def _report(out: Path, *more: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def _chunks_written(run: subprocess.Popen[str], out: Path, count: int) -> Path:
+    """The journal of a running report, once it holds `count` chunks."""
+    journal = out / "rounds-4p.jsonl"
+    deadline = time.monotonic() + 600
+    while not (journal.exists() and len(journal.read_text().splitlines()) > count):
+        assert run.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    return journal
+
+
 def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     assert _report(whole).wait(timeout=600) == 0
     stopped = tmp_path / "stopped"
     run = _report(stopped)
-    journal = stopped / "rounds-4p.jsonl"
-    deadline = time.monotonic() + 600
-    while not (journal.exists() and len(journal.read_text().splitlines()) >= 4):
-        assert run.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
+    journal = _chunks_written(run, stopped, 3)
     run.send_signal(signal.SIGKILL)  # no chance to tidy up: only the journal is left
     run.wait()
     kept = len(journal.read_text().splitlines()) - 1
@@ -194,11 +245,7 @@ def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: P
 def test_ctrl_c_writes_a_report_of_the_rounds_finished_and_says_so(tmp_path: Path) -> None:
     out = tmp_path / "stopped"
     run = _report(out)
-    journal = out / "rounds-4p.jsonl"
-    deadline = time.monotonic() + 600
-    while not (journal.exists() and len(journal.read_text().splitlines()) >= 3):
-        assert run.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
+    journal = _chunks_written(run, out, 2)
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=600)
     assert run.returncode == 130

@@ -5,13 +5,14 @@ on where it stopped; a journal of another run refused, a torn line dropped."""
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from jongg.compiler.errors import JonggError
-from jongg.scale import Journal, gather, run, spans
+from jongg.scale import Journal, LostChunk, gather, run, spans
 
 
 def digits(seeds: range) -> Counter[int]:
@@ -38,6 +39,33 @@ class StopAt:
         if self.seed in seeds:
             raise KeyboardInterrupt
         return digits(seeds)
+
+
+class DieOnce:
+    """A job whose worker dies (as by the OOM killer) the first time it
+    reaches `seed`, or every time when `always`; a file remembers."""
+
+    def __init__(self, seed: int, marker: Path, always: bool = False):
+        self.seed, self.marker, self.always = seed, marker, always
+
+    def __call__(self, seeds: range) -> Counter[int]:
+        if self.seed in seeds and (self.always or not self.marker.exists()):
+            self.marker.touch()
+            os._exit(9)
+        return digits(seeds)
+
+
+def test_a_chunk_whose_worker_dies_is_run_again(tmp_path: Path) -> None:
+    outcome = gather(DieOnce(37, tmp_path / "died"), range(0, 80), add, jobs=2, size=4)
+    assert (tmp_path / "died").exists()  # a worker did die
+    assert outcome.result == digits(range(0, 80)) and not outcome.partial
+
+
+def test_a_chunk_that_kills_every_worker_stops_the_run_saying_which(tmp_path: Path) -> None:
+    with pytest.raises(LostChunk) as error:
+        gather(DieOnce(37, tmp_path / "died", always=True), range(0, 80), add, jobs=2, size=4)
+    assert "the worker playing them died 3 times" in str(error.value)
+    assert "seeds 36..39" in str(error.value)
 
 
 def test_chunks_cover_the_seeds_in_order_once() -> None:

@@ -2,7 +2,9 @@
 cluster started as users start one (`ray start --head`, 2 CPUs), joined by
 `--cluster ADDRESS`, and one started by jongg itself (`--cluster local`).
 Starting Ray takes seconds to minutes, so those tests are in the slow suite;
-the refusals (no Ray, nobody at the address) are quick and always run."""
+the refusals (no Ray, nobody at the address) are quick and always run. Ray
+comes with the test extras (jongg[cluster]): without it these fail, never
+skip."""
 
 from __future__ import annotations
 
@@ -37,7 +39,6 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
     """A Ray head on this machine, as `ray start --head --block` starts it
     (with a token of its own, as Ray now asks), and the environment that
     joins it; stopped (its process group, nothing else) at the end."""
-    pytest.importorskip("ray", reason="the cluster extra (pip install 'jongg[cluster]')")
     port = _free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16)}
     temp = Path("/tmp") / f"jongg-ray-{os.getpid()}"  # short: Ray's sockets live under it
@@ -110,7 +111,6 @@ def test_simulate_on_a_ray_cluster_equals_simulate_here(
 
 @pytest.mark.slow
 def test_cluster_local_starts_ray_here_and_gives_the_same_report(tmp_path: Path) -> None:
-    pytest.importorskip("ray", reason="the cluster extra (pip install 'jongg[cluster]')")
     env = dict(os.environ)
     here = _report(env, tmp_path / "here")
     assert _report(env, tmp_path / "local", "--cluster", "local", "--jobs", "2") == here
@@ -118,7 +118,6 @@ def test_cluster_local_starts_ray_here_and_gives_the_same_report(tmp_path: Path)
 
 def test_an_address_where_nothing_answers_is_refused_at_once(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    pytest.importorskip("ray", reason="the cluster extra (pip install 'jongg[cluster]')")
     port = _free_port()  # free: nothing listens there
     status, _, err = run_cli(capsys, "card", "report", "sample", "--rounds", "1", "--quiet",
                              "-o", str(tmp_path / "r"), "--cluster", f"127.0.0.1:{port}")
