@@ -297,6 +297,8 @@ def test_a_folder_of_the_users_files_is_refused(capsys: pytest.CaptureFixture[st
     (["--rounds", "0"], "--rounds: give at least 1"),
     (["--agents", "clever"], "unknown agent 'clever'"),
     (["--variant", "nymj", "--players", "9"], "not 9"),
+    (["--variant", "nymj"], "rulesets/cards/sample.yaml:18:12: error: line 'year-1': 'F' in "
+                            "'FFF': nymj-75 has no such tile"),
 ])
 def test_bad_arguments_are_refused_before_any_round(capsys: pytest.CaptureFixture[str],
                                                     tmp_path: Path, args: list[str],
@@ -305,3 +307,20 @@ def test_bad_arguments_are_refused_before_any_round(capsys: pytest.CaptureFixtur
                              str(tmp_path / "r"))
     assert status == 1 and says in err
     assert not any((tmp_path / "r" / name).exists() for name in OUTPUTS)
+
+
+def test_a_worker_without_the_card_file_plays_a_copy_of_its_text(tmp_path: Path) -> None:
+    """A card given by path travels as its text: a machine where the path is
+    missing (or holds another file) plays a copy kept in its cache."""
+    text = (TEST_CARDS / "report-shadow.yaml").read_text()
+    here = CardSource(str(TEST_CARDS / "report-shadow.yaml"), text)
+    assert here.local() == here.name  # the file is there, and is the same
+    elsewhere = CardSource(str(tmp_path / "gone" / "mine.yaml"), text)
+    copy = Path(elsewhere.local())
+    assert copy.read_text() == text and copy.name.endswith("-mine.yaml")
+    changed = tmp_path / "mine.yaml"
+    changed.write_text(text.replace("value: 25", "value: 30"))
+    assert Path(CardSource(str(changed), text).local()).read_text() == text
+    game = table_game(Table("mjcg-card", elsewhere, 4, ("greedy",)))
+    assert [line.id for line in game.matcher.card.lines] == ["shadowed", "shadowing",
+                                                             "quints", "pairs"]

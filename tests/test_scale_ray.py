@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -66,6 +67,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
         except subprocess.TimeoutExpired:
             os.killpg(head.pid, signal.SIGKILL)
             head.wait()
+        shutil.rmtree(temp, ignore_errors=True)  # Ray's sessions and logs
 
 
 def _jongg(env: dict[str, str], *args: str) -> str:
