@@ -170,6 +170,29 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run="game_commands:cmd_simulate")
 
+    arena = commands.add_parser("arena", help="play agents against each other, seats rotated, "
+                                "and rank them")
+    arena.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}, or a path")
+    arena.add_argument("--agents", default="expert,greedy,random", metavar="A,B,...",
+                       help="the agents, comma-separated: shipped names or module:Class "
+                            "(default expert,greedy,random)")
+    arena.add_argument("--rounds", type=int, default=20, metavar="N",
+                       help="deals to play (default 20): deal d plays seed S+d as one "
+                            "match in every seating of the rotation")
+    arena.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="the first deal's seed (default 0)")
+    arena.add_argument("--players", type=int, metavar="K",
+                       help="player count (default: the variant's)")
+    _where_it_runs(arena)
+    arena.add_argument("--mode", choices=MODES, default="guarded",
+                       help="strict: agents may make the rulebook's mistakes")
+    arena.add_argument("--out", metavar="FILE",
+                       help="keep every finished deal in FILE as it is played; the same "
+                            "command with the same FILE goes on where it stopped")
+    arena.add_argument("--json", action="store_true", help="print the standings as JSON")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run="arena_command:cmd_arena")
+
     play = commands.add_parser("play", help="play a variant at the terminal against bots")
     play.add_argument("variant", metavar="VARIANT", nargs="?", help="a variant name or path")
     play.add_argument("--players", type=int, help="player count (default: the variant's)")

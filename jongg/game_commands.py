@@ -78,10 +78,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.log_dir:
         _log_dir(args.log_dir, spec.variant, spec.players, args.seed, args.games)
     job = Job(args.variant, spec.players, agents, Mode(args.mode), args.log_dir, True)
-    console = plain_console(stderr=True)
-    show = console.is_terminal and not args.quiet
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=not show) as bar:
+    with progress_bar(args.quiet) as bar:
         task = bar.add_task(escape(f"{spec.variant}, {spec.players} players"), total=args.games)
         try:
             summary = simulate(job, args.games, args.seed, jobs,
@@ -98,6 +95,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               "summary is of those alone (partial)", file=sys.stderr)
         return 130
     return 1 if summary.violations else 0
+
+
+def progress_bar(quiet: bool) -> Progress:
+    """A progress bar on stderr, shown only at a terminal and unless --quiet."""
+    console = plain_console(stderr=True)
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                    disable=quiet or not console.is_terminal)
 
 
 def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> None:

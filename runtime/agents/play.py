@@ -39,6 +39,7 @@ class MatchRecord:
     decisions: int
     violations: list[str] = field(default_factory=list)
     payouts: list[float] | None = None  # money at the match's end, when the variant pays out
+    points: list[list[int]] = field(default_factory=list)  # per round, each seat's points won
 
 
 def agents_for(names: Sequence[str | Agent | AgentMaker], seed: int, players: int
@@ -78,8 +79,23 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
     record = MatchRecord(seed, list(state.scores), state.winners(),
                          [r.public() for r in state.results], state.decisions, problems,
-                         state.payouts() if state.is_terminal() else None)
+                         state.payouts() if state.is_terminal() else None, round_points(state))
     return record, state
+
+
+def round_points(state: State) -> list[list[int]]:
+    """Each round's points won (lost: negative) by every seat, from its
+    payments (an award from the bank or a penalty to it moves one seat's)."""
+    points = [[0] * state.spec.players for _ in state.results]
+    for payment in state.payments:
+        if payment.round >= len(points):
+            continue  # a round still under way
+        row = points[payment.round]
+        if payment.payee >= 0:
+            row[payment.payee] += payment.amount
+        if payment.payer >= 0:
+            row[payment.payer] -= payment.amount
+    return points
 
 
 def decide(state: State, seats: Sequence[Agent]) -> tuple[int, Observation, Action]:
