@@ -20,7 +20,9 @@ from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
 from jongg.runtime.game.log import Header, LogError, LogText, LogWriter, Replay, replay
+from jongg.runtime.game.scoring import RoundEnd
 from jongg.runtime.game.state import Mode, State
+from jongg.runtime.game.view import Observation
 
 DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
 HUMAN = "human"  # the seat a person plays, as a log's header names it
@@ -37,6 +39,7 @@ class MatchRecord:
     decisions: int
     violations: list[str] = field(default_factory=list)
     payouts: list[float] | None = None  # money at the match's end, when the variant pays out
+    points: list[list[int]] = field(default_factory=list)  # per round, each seat's points won
 
 
 def agents_for(names: Sequence[str | Agent | AgentMaker], seed: int, players: int
@@ -62,9 +65,7 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
     problems: list[str] = violations(state) if check else []
     try:
         while not state.is_terminal() and state.decisions < DECISION_LIMIT:
-            seat = state.current_players()[0]
-            action = seats[seat].act(state.observe(seat), state.legal_actions(seat))
-            state.apply(seat, action)
+            seat, _, action = decide(state, seats)
             if writer is not None:
                 writer.action(state, seat, action)
             if check:
@@ -78,8 +79,60 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
     record = MatchRecord(seed, list(state.scores), state.winners(),
                          [r.public() for r in state.results], state.decisions, problems,
-                         state.payouts() if state.is_terminal() else None)
+                         state.payouts() if state.is_terminal() else None, round_points(state))
     return record, state
+
+
+def round_points(state: State) -> list[list[int]]:
+    """Each round's points won (lost: negative) by every seat, from its
+    payments (an award from the bank or a penalty to it moves one seat's)."""
+    points = [[0] * state.spec.players for _ in state.results]
+    for payment in state.payments:
+        if payment.round >= len(points):
+            continue  # a round still under way
+        row = points[payment.round]
+        if payment.payee >= 0:
+            row[payment.payee] += payment.amount
+        if payment.payer >= 0:
+            row[payment.payer] -= payment.amount
+    return points
+
+
+def decide(state: State, seats: Sequence[Agent]) -> tuple[int, Observation, Action]:
+    """One decision: the first seat deciding now acts on what it sees."""
+    seat = state.current_players()[0]
+    seen = state.observe(seat)
+    action = seats[seat].act(seen, state.legal_actions(seat))
+    state.apply(seat, action)
+    return seat, seen, action
+
+
+@dataclass
+class FirstRound:
+    """A match played to the end of its first round: the State then, and
+    what each seat saw when it last decided in the round (None: never)."""
+
+    state: State
+    last_seen: list[Observation | None]
+
+    @property
+    def end(self) -> RoundEnd | None:
+        """The round's result; None if it did not end within DECISION_LIMIT."""
+        return self.state.results[0] if self.state.results else None
+
+
+def play_first_round(game: Game, seed: int,
+                     agents: Sequence[str | Agent | AgentMaker] = ("random",), *,
+                     mode: Mode = Mode.GUARDED) -> FirstRound:
+    """Play the first round of match `seed` alone: a round a seed, so rounds
+    of different seeds are independent draws of the same deal and play."""
+    state = game.new_match(seed, mode)
+    seats = make_agents(agents, seed, game.spec.players)
+    last: list[Observation | None] = [None] * game.spec.players
+    while not state.results and not state.is_terminal() and state.decisions < DECISION_LIMIT:
+        seat, seen, _ = decide(state, seats)
+        last[seat] = seen
+    return FirstRound(state, last)
 
 
 @dataclass
@@ -87,18 +140,25 @@ class Resumed:
     """A match a person played, replayed from its log to where it stopped."""
 
     replayed: Replay
-    human: int  # the person's seat
+    humans: tuple[int, ...]  # the seats people play
     agents: dict[int, Agent]  # the bots of the other seats, where they stood
 
+    @property
+    def human(self) -> int:
+        """The person's seat, at the terminal (one person)."""
+        return self.humans[0]
 
-def resume_match(game: Game, log: LogText) -> Resumed:
-    """Replay a person's match from its log, the bots choosing again at each
-    of their recorded actions (so their random sources stand where they
-    stood); LogError, naming the line, for a log that does not hold together."""
+
+def resume_match(game: Game, log: LogText, *, terminal: bool = True) -> Resumed:
+    """Replay a match people played from its log, the bots choosing again at
+    each of their recorded actions (so their random sources stand where they
+    stood); LogError, naming the line, for a log that does not hold together.
+    A game at the terminal has one person; a web table (`terminal=False`)
+    any number, none included."""
     header, where = log.header, f"{log.path}:1"
     names = header.agents
     humans = [s for s, n in enumerate(names) if n == HUMAN]
-    if not humans:
+    if terminal and not humans:
         raise LogError(f"{log.path}: not a game played at the terminal (no human seat)")
     makers: dict[int, AgentMaker] = {}
     for seat, name in enumerate(names):
@@ -112,19 +172,18 @@ def resume_match(game: Game, log: LogText) -> Resumed:
     if len(names) != game.spec.players:
         raise LogError(f"{where}: the header names {len(names)} agent(s) for "
                        f"{game.spec.players} players")
-    if len(humans) > 1:
+    if terminal and len(humans) > 1:
         raise LogError(f"{where}: the header seats a person at seats "
                        f"{', '.join(str(s + 1) for s in humans)}; a game at the terminal has one")
-    human = humans[0]
     agents = {s: make(header.seed, s) for s, make in makers.items()}
     deck = game.spec.deck
 
     def again(state: State, seat: int, action: Action, number: int) -> None:
-        if seat == human:
+        if seat in humans:
             return
         chosen = agents[seat].act(state.observe(seat), state.legal_actions(seat))
         if chosen != action:
             raise LogError(f"{log.path}:{number}: the bot in seat {seat + 1} would now play "
                            f"{chosen.text(deck)!r}, the log says {action.text(deck)!r}")
 
-    return Resumed(replay(log, game, before=again), human, agents)
+    return Resumed(replay(log, game, before=again), tuple(humans), agents)
