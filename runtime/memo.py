@@ -22,6 +22,9 @@ class Memo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._known)
 
+    def __contains__(self, key: K) -> bool:
+        return key in self._known
+
     def get(self, key: K, compute: Callable[[], V]) -> V:
         """The answer for `key`, computed (and kept) the first time."""
         known = self._known

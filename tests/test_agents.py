@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 import pytest
 
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.game import Game
+from jongg.runtime.matching.reference import ReferenceMatcher
 
 from .rig import act, game, rigged, texts
 
@@ -88,3 +93,44 @@ def test_simulate_runs_greedy_and_random_seats(capsys: pytest.CaptureFixture[str
     assert result["violations"] == 0 and result["agents"] == ["greedy", "random"]
     seats = result["seats"]
     assert seats[0]["round_wins"] >= 3 and seats[0]["match_wins"] == 2
+
+
+class _Counting:
+    """A judge that counts what the game and its agents ask of it."""
+
+    def __init__(self, judge: Any):
+        self.judge, self.card = judge, judge.card
+        self.asked: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        self.asked[name] += 1
+        return getattr(self.judge, name)
+
+
+def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
+    """Before a discard the agent asks once for the hand less each tile
+    (Matcher.discard_scores), not once per tile; and it plays the same
+    match on the reference matcher, which answers tile by tile."""
+    g = game("nymj", 4)
+    counting = _Counting(g.matcher)
+    record, _ = play_match(Game(g.spec, counting), 3, ["greedy"])
+    assert counting.asked["discard_scores"] > 0
+    assert counting.asked["scores"] < 3 * counting.asked["discard_scores"]
+    again, _ = play_match(Game(g.spec, ReferenceMatcher(g.matcher.card)), 3, ["greedy"])
+    assert (again.rounds, again.decisions) == (record.rounds, record.decisions)
+
+
+def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
+    """Which lines a hand may make depends on its exposures alone: the
+    matcher keeps the answer (Matcher.allows) for every match it serves,
+    and it is the reference's answer."""
+    g = game("mjcg", 4)
+    counting = _Counting(g.matcher)
+    played = Game(g.spec, counting)
+    play_match(played, 1, ["random"])
+    asked = counting.asked["allows"]
+    assert asked > 0
+    reference = ReferenceMatcher(g.matcher.card)
+    for exposures in list(g.matcher._allowed)[:40]:
+        assert g.matcher.allows(exposures[0], open_hands=exposures[1]) == \
+            reference.allows(exposures[0], open_hands=exposures[1])

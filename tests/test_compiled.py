@@ -16,13 +16,16 @@ import pytest
 
 from jongg.cli import main
 from jongg.compiler import cache
+from jongg.compiler.game import load_game
 from jongg.compiler.matcher import build_tables, compile_matcher
 from jongg.compiler.variant import load_variant
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact, store
+from jongg.runtime.matching import artifact, lookup, store
+from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_line
 from jongg.runtime.matching.samples import sample_hands
+from jongg.runtime.matching.tables import component_keys
 
 from .conftest import card, card_from_lines
 
@@ -284,6 +287,125 @@ def test_match_uses_the_tables_compile_kept(own_cache: Path) -> None:
     assert again.programme.shape_tables
 
 
+def test_tables_score_a_pool_longer_than_a_hand_as_the_reference_does() -> None:
+    """Racks share a pool of 27 tiles or more, so one suit may hold more
+    tiles than a hand: the tables cover every count vector, not only those
+    a hand of the card's size can hold."""
+    c = card("classic")
+    kinds = [k for k in c.deck.kinds if k.suit == "B"]
+    rng = random.Random("long pools")
+    hands = []
+    for size in (15, 18, 24):
+        for _ in range(20):
+            wall = [k.index for k in kinds for _ in range(k.copies)]
+            hands.append(Hand(tuple(sorted(rng.sample(wall, size)))))
+    _exhaustive("classic", "four-sets-and-a-pair", hands)
+    m = compile_matcher(c)
+    m.prepare(None)
+    li = [line.id for line in c.lines].index("four-sets-and-a-pair")
+    for h in hands[:10]:
+        ref = match_line(c.lines[li], h, c.deck)
+        assert ref is not None
+        assert dict((x.line.id, x.tiles_away) for x in m.tiles_away(h))[c.lines[li].id] == \
+            ref.tiles_away
+
+
+def test_a_damaged_kept_table_is_built_again(own_cache: Path) -> None:
+    m = cache.matcher("nymj").matcher
+    assert m.prepare(cache.tables_dir()) > 0
+    kept = sorted(cache.tables_dir().iterdir())
+    assert kept
+    for path in kept:
+        path.write_bytes(b"not a table")
+    again = cache.matcher("nymj").matcher
+    assert again.prepare(cache.tables_dir(), build=False) == 0.0
+    assert not again.programme.shape_tables  # a damaged table is not read
+    assert again.prepare(cache.tables_dir()) > 0
+    hands = [h for h in sample_hands(card("nymj"), random.Random("damaged"), 100)
+             if not h.exposures]
+    assert _answers(again, hands) == _answers(compile_matcher(card("nymj")), hands)
+
+
+def test_the_prepared_build_reports_its_progress() -> None:
+    m = compile_matcher(card("classic"))
+    heard: list[tuple[int, int]] = []
+    m.prepare(None, progress=lambda done, total: heard.append((done, total)))
+    assert heard and heard[-1][0] == heard[-1][1]
+    assert [d for d, _ in heard] == sorted(d for d, _ in heard)
+
+
+# -- the lookups (one hand in plain Python, many as arrays) ---------------------------------
+def _classic_hands(count: int, seed: str) -> list[Hand]:
+    """Near four sets and a pair, seven pairs and thirteen orphans, and random."""
+    c = card("classic")
+    rng = random.Random(seed)
+    hands = [h for h in sample_hands(c, rng, count) if not h.exposures]
+    wall = c.deck.wall()
+    hands += [Hand(tuple(rng.sample(wall, 14))) for _ in range(count // 4)]
+    hands += [Hand(tuple(rng.sample(wall, 13))) for _ in range(count // 8)]
+    return hands
+
+
+def test_the_lookups_answer_as_the_long_way() -> None:
+    """A card whose every line is tabled (the classic card: two lines of
+    free groups, thirteen orphans concrete) answers one hand and many by
+    lookups alone, as the tables and columns do."""
+    c = card("classic")
+    m = compile_matcher(c)
+    m.prepare(None)
+    quick = lookup.build(c, m.columns, m.programme)
+    assert quick is not None
+    hands = _classic_hands(1200, "lookups")
+    for h in hands:
+        assert quick.scores(h.concealed) == m.scores(h)
+        nearest = quick.nearest(h.concealed, lambda t: t)
+        assert [(a, li, v) for _, a, v, li in [(x[0], x[1], x[2], c.lines.index(x[0]))
+                                                 for x in nearest]] == \
+            [(x.tiles_away, c.lines.index(x.line), x.variation) for x in m.tiles_away(h)]
+        if len(h.concealed) == 14:
+            best = m.is_complete(h)
+            assert quick.complete(h.concealed) == \
+                ((c.lines.index(best.line), best.variation) if best else None)
+    counts, jokers = m.counts_of(hands)
+    keys = component_keys(m.programme.table_components, counts)
+    best_scores, which = quick.scores_counts(keys)
+    for i, h in enumerate(hands):
+        assert [(li, int(best_scores[i, li]), int(which[i, li])) for li in range(3)] == \
+            m.scores(h)
+    full = [i for i, h in enumerate(hands) if len(h.concealed) == 14]
+    lines, variations = quick.complete_counts([k[full] for k in keys])
+    for j, i in enumerate(full):
+        assert quick.complete(hands[i].concealed) == \
+            ((int(lines[j]), int(variations[j])) if lines[j] >= 0 else None)
+
+
+def test_the_lookups_leave_a_hand_they_cannot_answer_to_the_long_way() -> None:
+    c = card("classic")
+    m = compile_matcher(c)
+    m.prepare(None)
+    quick = lookup.build(c, m.columns, m.programme)
+    assert quick is not None
+    five = Hand((0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9))  # five of a kind carry a digit
+    assert quick.scores(five.concealed) is None and quick.complete(five.concealed) is False
+    assert quick.scores((999,)) is None and quick.complete((999,)) is False
+    assert quick.scores((-1,)) is None
+    for h in _classic_hands(300, "warm"):  # the matcher builds its lookups as it goes
+        m.tiles_away(h)
+    assert m._lookup is not None
+    with pytest.raises(ValueError, match="holds 5"):
+        m.tiles_away(five)
+    with pytest.raises(ValueError, match="holds 5"):
+        m.is_complete(five)
+    with pytest.raises(ValueError, match="has not"):
+        m.scores(Hand((999,)))
+
+
+def test_a_card_with_a_line_too_wide_to_table_has_no_lookups() -> None:
+    c = card("sample")
+    m = compile_matcher(c)
+    assert lookup.build(c, m.columns, m.programme) is None
+
+
 # -- a cache that is whole and sound, or rebuilt ----------------------------------------
 def _jokerless(name: str, count: int) -> list[Hand]:
     c = card(name)
@@ -354,7 +476,7 @@ def test_processes_compiling_the_same_card_at_once_leave_a_sound_cache(own_cache
     kept = cache.matcher(variant.card_source, variant.deck_source, flags=variant.flags)
     assert kept.from_cache and kept.key == key and kept.note == ""
     for path in cache.tables_dir().iterdir():
-        store.load_array(path)  # raises when damaged
+        store.load_arrays(path, "index", "rows")  # raises when damaged
 
 
 def test_matcher_refuses_what_is_not_a_regular_file(tmp_path: Path,
@@ -365,3 +487,29 @@ def test_matcher_refuses_what_is_not_a_regular_file(tmp_path: Path,
     assert main(["match", "--matcher", str(fifo), "--hand", "1B"]) == 1
     err = capsys.readouterr().err
     assert f"--matcher: {fifo}: not a regular file" in err
+
+
+def test_cards_the_lookups_cannot_serve_are_told_without_building() -> None:
+    """A deck of many copies (Imperial Siamese: a key per count vector would
+    be billions) and a yearly card whose lines spread over every suit are
+    refused before anything is allocated or built."""
+    for variant, players in (("imperial-siamese", 4), ("mjcg-card", 4)):
+        m = load_game(variant, players).matcher
+        assert isinstance(m, Matcher)
+        assert lookup.build(m.card, m.columns, m.programme) is None
+
+
+def test_no_hands_at_once_is_no_answers() -> None:
+    """A batch where no hand could complete a column (or no hand at all)
+    answers nothing instead of failing to join no chunks."""
+    c = card("classic")
+    m = compile_matcher(c)
+    none = np.zeros((0, len(c.deck.kinds)), dtype=np.int64)
+    lines, variations = m.complete_counts(none)
+    assert lines.shape == variations.shape == (0,)
+    away, which = m.tiles_away_counts(none)
+    assert away.shape == which.shape == (0, len(c.lines))
+    seven = Hand((0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7))  # no column takes it
+    counts, jokers = m.counts_of([seven])
+    lines, _ = m.complete_counts(counts, jokers)
+    assert lines.tolist() == [-1]

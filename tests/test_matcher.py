@@ -128,6 +128,65 @@ def test_lines_of_identical_groups_alone_agree_with_jokers(all_jokers: str) -> N
         agree(c, m, h)
 
 
+@pytest.mark.parametrize("all_jokers", ["true", "false"])
+def test_free_identical_groups_beside_concrete_ones_are_table_columns(all_jokers: str) -> None:
+    """A free pair or two free kongs beside concrete groups become one
+    column per binding (scored with the rest of the table, not searched
+    hand by hand); exposures that take a concrete group of a kind the free
+    group may also be bound to are seated by the table too. Every answer as
+    the reference's."""
+    c = card_from_lines('{id: a, hand: "FFFF 2222a 3333b [pair]", value: 25}',
+                        '{id: b, hand: "FF 2026a 2[kong]", value: 30}',
+                        '{id: c, hand: "NN SSS 5555a [pung] [pair]", value: 35}',
+                        extra=f"all_joker_groups: {all_jokers}\n")
+    m = compile_matcher(c)
+    assert not m.programme.structural  # every variation is a column
+    rng = random.Random(f"bound:{all_jokers}")
+    hands = sample_hands(c, rng, 300) + [
+        hand(c, "F F 2B 2B 2B 2B 3C 3C 3C 3C", ["F F F F"]),  # a pair of flowers beside
+        hand(c, "F J 2B 2B 2B 2B 3C 3C 3C 3C", ["F F F J"]),  # the exposed kong of them
+        hand(c, "F F 2B WD 2B 6B 7C 7C 7C 7C", ["F F F F"]),
+        hand(c, "N N S S S 5B 5B 5B 5B E E", ["N N J"]),
+        hand(c, "N N 5B 5B 5B 5B E E", ["N N J", "S S S"])]
+    assert sum(1 for h in hands if h.exposures) >= 40
+    for h in hands:
+        agree(c, m, h)
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_allows_is_whether_some_line_takes_the_exposures(name: str) -> None:
+    """allows() answers from the exposures alone what scores() lists a line
+    for, whatever the concealed tiles (a claim window asks it of every set
+    it could make)."""
+    c, m = card(name), matcher(name)
+    hands = [h for h in sample_hands(c, random.Random(f"allows:{name}"), 400) if h.exposures]
+    joker = c.deck.joker_index
+    odd = [Hand(h.concealed, h.exposures + ((joker, joker, joker),)) for h in hands[:20]] + \
+        [Hand(h.concealed, ((1, 2, 3),)) for h in hands[:5]]
+    for h in hands + odd:
+        assert m.allows(h.exposures) == bool(m.scores(h)), _show(c, h)
+        assert m.allows(h.exposures) == bool(match_card(c, h)), _show(c, h)
+    assert any(not m.allows(h.exposures) for h in odd)
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])
+def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
+    """scores_many() (the table once per set of exposures) and
+    discard_scores() (the hand less each tile it holds) answer as scores()
+    does hand by hand, exposures and jokers included."""
+    c, m = card(name), matcher(name)
+    hands = sample_hands(c, random.Random(f"many:{name}"), 200)
+    same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
+    assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
+    for h in hands[:40]:
+        found = m.discard_scores(h)
+        assert sorted(found) == sorted(set(h.concealed))
+        for tile, scores in found.items():
+            rest = list(h.concealed)
+            rest.remove(tile)
+            assert scores == m.scores(Hand(tuple(rest), h.exposures)), _show(c, h)
+
+
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])
 def test_agreement_on_hands_one_tile_short(name: str) -> None:
     """13-tile (or 10-card) hands: at least one away from every line."""

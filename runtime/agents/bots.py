@@ -53,6 +53,15 @@ Nearness = tuple[int, int]
 FAR: Nearness = (1_000, 0)
 
 
+def _nearness(seen: Observation, scores: list[tuple[int, int, int]]) -> Nearness:
+    """From a hand's scores: tiles away from the nearest line, and how many
+    lines are that near (negated: more is better)."""
+    lines = seen.rules.lines
+    away = [lines[li].size - s for li, s, _ in scores]
+    best = min(away, default=FAR[0])
+    return best, -away.count(best)
+
+
 class GreedyAgent:
     """Plays by tiles away, one step ahead: declares and claims Mah Jongg
     whenever it can; discards (and passes in a Charleston) the tile whose loss
@@ -71,12 +80,18 @@ class GreedyAgent:
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        def measure() -> Nearness:
-            away = [a for a, _, _ in seen.rules.nearest(hand)]
-            best = away[0] if away else FAR[0]
-            return best, -away.count(best)
+        return self._nearness.get(hand, lambda: _nearness(seen, seen.rules.scores(hand)))
 
-        return self._nearness.get(hand, measure)
+    def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
+        """The nearness of the hand less each of these tiles. Hands not yet
+        known are weighed together, in one pass of the matcher."""
+        hand = self._hand(seen)
+        less = {t: hand.minus(t) for t in tiles}
+        if sum(h not in self._nearness for h in less.values()) > 1:
+            weighed = seen.rules.discard_scores(hand)
+            for t, h in less.items():
+                self._nearness.get(h, lambda s=weighed[t]: _nearness(seen, s))  # type: ignore[misc]
+        return {t: self.nearness(seen, h) for t, h in less.items()}
 
     @staticmethod
     def _hand(seen: Observation) -> Hand:
@@ -126,9 +141,9 @@ class GreedyAgent:
         if not moves:
             return legal[self.rng.randrange(len(legal))]
         counts = seen.me.counts
+        near = self._discard_nearness(seen, {a.tile for a in moves})
         # between equally near hands, part with a tile held alone before one of a group
-        return self._best([((*self.nearness(seen, self._without(seen, a.tile)),
-                             counts[a.tile]), a) for a in moves])
+        return self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
 
     def _after_exchange(self, seen: Observation, action: Action) -> Nearness:
         joker = seen.rules.joker

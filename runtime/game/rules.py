@@ -19,7 +19,6 @@ from jongg.runtime.card import Card
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import GameSpec, Pledge
 from jongg.runtime.hand import Hand
-from jongg.runtime.memo import Memo
 
 
 class Mode(StrEnum):
@@ -37,6 +36,11 @@ class Judge(Protocol):
     def explain(self, hand: Hand, line: Any, variation: int) -> Any: ...
 
     def is_complete(self, hand: Hand, *, open_hands: bool = False) -> Any: ...
+
+    def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool = False) -> bool: ...
+
+    def discard_scores(self, hand: Hand, *, open_hands: bool = False
+                       ) -> dict[int, list[tuple[int, int, int]]]: ...
 
 
 class ExposureView(Protocol):
@@ -96,7 +100,6 @@ class Rules:
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
-        self._admits: Memo[tuple[tuple[int, ...], ...], bool] = Memo(50_000)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes."""
@@ -113,9 +116,14 @@ class Rules:
     def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
         """Whether some line can still be made with these exposures. Which
         lines a hand may make depends on its exposures alone (its concealed
-        tiles only say how near), so the answer is kept for the match."""
-        key = tuple(sorted(exposures))
-        return self._admits.get(key, lambda: bool(self.scores(Hand((), key))))
+        tiles only say how near), so the matcher keeps the answer for every
+        match it serves."""
+        return self.judge.allows(tuple(sorted(exposures)), open_hands=self.spec.open_hands)
+
+    def discard_scores(self, hand: Hand) -> dict[int, list[tuple[int, int, int]]]:
+        """scores() of the hand less one tile, for each kind it holds
+        concealed, worked out together (what a player weighs before a discard)."""
+        return self.judge.discard_scores(hand, open_hands=self.spec.open_hands)
 
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None

@@ -25,7 +25,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.tiles import Category, Deck, Suit, TileKind
 
 FORMAT = "jongg-matcher"
-VERSION = 2
+VERSION = 3
 
 
 class ArtifactError(JonggError, ValueError):

@@ -14,9 +14,9 @@ from functools import cached_property
 
 import numpy as np
 
-from jongg.runtime.card import Card, Slots
-from jongg.runtime.matching.structure import Pin, _slot_score
-from jongg.runtime.matching.tables import IMPOSSIBLE
+from jongg.runtime.card import Card, Slots, Variation
+from jongg.runtime.matching.building import IMPOSSIBLE
+from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
@@ -45,13 +45,25 @@ class Tables:
     # the kinds a hand must hold to complete it (packed little-endian).
     completes: np.ndarray  # (R, ceil(V / 8)) uint8
     mandatory: np.ndarray  # (V, ceil(kinds / 8)) uint8
+    # For a column standing for a variation with free groups bound to tiles
+    # (compiler/matcher.py), the kind each free group is bound to; -1 past them.
+    bound: np.ndarray  # (V, F) int32
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {name: getattr(self, name) for name in TABLE_ARRAYS}
 
 
 TABLE_ARRAYS = ("columns", "starts", "row_of", "indptr", "cells", "base_room", "completes",
-                "mandatory")
+                "mandatory", "bound")
+
+
+def column_groups(variation: Variation, bound: Sequence[int]) -> tuple[Slots, ...]:
+    """A column's groups: the variation's concrete ones, then its free groups
+    as the column binds them (identical tiles; jokers where a group of three
+    or more of the line allows them)."""
+    free = tuple(Slots((int(k),) * f.size, f.jokers and f.size >= 3)
+                 for f, k in zip(variation.free, bound, strict=False) if k >= 0)
+    return variation.groups + free
 
 
 def pins(groups: Iterable[Slots]) -> dict[int, Pin]:
@@ -65,6 +77,47 @@ def pins(groups: Iterable[Slots]) -> dict[int, Pin]:
             for t in g.tiles:
                 plain[t] = plain.get(t, 0) + 1
     return {k: Pin(plain.get(k, 0), tuple(joker.get(k, ()))) for k in {*plain, *joker}}
+
+
+# what the table knows of one kind in one column, for seating exposures: the
+# (kind, size, jokers welcome) seats when one group holds the kind; when
+# several do, per seat the (filled, capacity) of the kind's tiles in the other
+# groups by count; the kind's joker room when none of it is held
+Seating = tuple[list[tuple[int, int, bool]],
+                list[tuple[tuple[int, int, bool], list[tuple[int, int]]]], int]
+
+
+@dataclass(frozen=True)
+class SeatIndex:
+    """Where an exposure of one kind may sit, per (kind, size, jokers
+    welcome): `fits`, the columns whose one group holding that kind is such
+    a group; `partial`, columns where other groups hold the kind too, with
+    what the kind's concealed tiles still fill there once the exposure took
+    its group (filled and capacity per count); `crowded`, per kind, every
+    column where several groups hold it; `room0`, per kind and column, the
+    kind's joker room when none of it is held."""
+
+    fits: dict[tuple[int, int, bool], np.ndarray]
+    crowded: dict[int, list[int]]
+    partial: dict[tuple[int, int, bool], tuple[np.ndarray, np.ndarray]]  # cols, (n, copies+1, 2)
+    room0: np.ndarray  # (kinds, V) int16
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Exposures seated in the table: their kinds, IMPOSSIBLE on the columns
+    they cannot all be whole groups of (0 elsewhere), the joker room their
+    groups take, the (line, variation) pairs the table cannot settle (several
+    groups hold an exposed kind), and the exposed tiles."""
+
+    kinds: tuple[int, ...]
+    barred: np.ndarray  # (V,) int16
+    room: np.ndarray  # (V,) int16
+    slow: list[tuple[int, int]]
+    size: int
+    # per exposed kind with columns where other groups hold it: those columns,
+    # and per count held what they gain in naturals and in joker room
+    partial: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...] = ()
 
 
 class Columns:
@@ -85,6 +138,18 @@ class Columns:
         self._completes = [int.from_bytes(row.tobytes(), "little") for row in t.completes]
         self._mandatory = [int.from_bytes(row.tobytes(), "little") for row in t.mandatory]
         self._every = (1 << self.count) - 1
+        self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
+
+    def groups(self, col: int) -> tuple[Slots, ...]:
+        """The concrete groups column `col` stands for."""
+        li, vi = self.column_line[col], self.column_variation[col]
+        return column_groups(self.card.lines[li].variations[vi], self.tables.bound[col])
+
+    @cached_property
+    def covered(self) -> frozenset[tuple[int, int]]:
+        """The (line, variation) pairs with free groups the columns stand for."""
+        return frozenset((self.column_line[c], self.column_variation[c])
+                         for c in np.flatnonzero((self.tables.bound >= 0).any(axis=1)).tolist())
 
     # -- one hand ------------------------------------------------------------------
     def scores(self, counts: dict[int, int], jokers: int) -> np.ndarray:
@@ -126,13 +191,23 @@ class Columns:
             candidates ^= low
         return out
 
-    def exposed(self, counts: dict[int, int], jokers: int, exposures: Sequence[Sequence[int]],
-                joker: int | None, open_hands: bool
-                ) -> tuple[dict[int, tuple[int, int]], list[tuple[int, int]]] | None:
-        """Per line, the best column for a hand with exposures, and the
-        (line, variation) pairs the table cannot settle (several groups hold
-        an exposed kind). None when an exposure is not of one kind, or two
-        are of the same kind: then every variation goes the long way."""
+    def seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None, open_hands: bool
+             ) -> Seat | None:
+        """Where the exposures sit in the table (kept: they change far less
+        often than the concealed tiles). None when an exposure is not of one
+        kind, or two are of the same kind: then every variation goes the
+        long way."""
+        key = (exposures, open_hands)
+        if key in self._seats:
+            return self._seats[key]
+        found = self._seat(exposures, joker, open_hands)
+        if len(self._seats) > 10_000:
+            self._seats.clear()
+        self._seats[key] = found
+        return found
+
+    def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+              open_hands: bool) -> Seat | None:
         kinds = []
         for exposure in exposures:
             named = {t for t in exposure if t != joker}
@@ -142,100 +217,197 @@ class Columns:
         if len(set(kinds)) < len(kinds):
             return None
         if not self.count:
-            return {}, []
-        fits, crowded, room0 = self._seat_index
-        t, v, row_of = self.tables, self.count, self._row_of
-        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
-            axis=0, dtype=np.int16)
-        naturals, room = summed[:v].copy(), summed[v:] + self._base
+            return Seat(tuple(kinds), np.zeros(0, dtype=np.int16), np.zeros(0, dtype=np.int16),
+                        [], 0)
+        index = self._seat_index
+        v = self.count
         seated = np.ones(v, dtype=bool)
         slow: set[int] = set()
+        room = np.zeros(v, dtype=np.int16)
+        partial = []
         for exposure, k in zip(exposures, kinds, strict=True):
             here = np.zeros(v, dtype=bool)
-            for welcome in ((True,) if joker in exposure else (True, False)):
-                cols = fits.get((k, len(exposure), welcome))
+            welcome = (True,) if joker in exposure else (True, False)
+            for w in welcome:
+                cols = index.fits.get((k, len(exposure), w))
                 if cols is not None:
                     here[cols] = True
+            room -= index.room0[k]  # the exposed group takes kind k's slots away
+            # where other groups hold kind k too, they keep what it fills
+            rest: dict[int, np.ndarray] = {}
+            for w in welcome:
+                found = index.partial.get((k, len(exposure), w))
+                if found is not None:
+                    for col, rows in zip(found[0].tolist(), found[1], strict=True):
+                        if col in rest:
+                            slow.add(col)  # the exposure could be either group
+                        rest[col] = rows
+            cols = np.array(sorted(set(rest) - slow), dtype=np.intp)
+            if len(cols):
+                here[cols] = True
+                rows = np.stack([rest[c] for c in cols.tolist()])  # (n, copies + 1, 2)
+                empty = rows[:, 0, 1]
+                room[cols] += empty
+                partial.append((k, cols, rows[:, :, 0].T.copy(),
+                                (rows[:, :, 1] - rows[:, :, 0] - empty[:, None]).T.copy()))
             seated &= here
-            slow.update(crowded.get(k, ()))
-            c = counts.get(k, 0)  # the exposed group takes kind k's slots away
-            if c:
-                r = row_of[k] + c - 1
-                a, b = int(t.indptr[r]), int(t.indptr[r + 1])
-                naturals[t.cells[0, a:b]] -= t.cells[1, a:b]
-                room[t.cells[0, a:b]] -= t.cells[2, a:b]
-            room -= room0[k]
         if not open_hands:
             seated &= ~self._concealed
-        score = np.minimum(naturals + jokers, naturals + room) + sum(map(len, exposures))
-        scores, variations = self.best(np.where(seated, score, IMPOSSIBLE))
-        best = {li: (s, vi) for li, s, vi in zip(self.line_of_start, scores.tolist(),
+        seated[sorted(slow)] = False
+        return Seat(tuple(kinds), np.where(seated, 0, IMPOSSIBLE).astype(np.int16), room,
+                    [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
+                    sum(map(len, exposures)), tuple(partial))
+
+    def exposed(self, counts: dict[int, int], jokers: int, seat: Seat
+                ) -> dict[int, tuple[int, int]]:
+        """Per line, the best column for a hand with exposures seated so."""
+        if not self.count:
+            return {}
+        row_of = self._row_of
+        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
+            axis=0, dtype=np.int16)[None]
+        held = np.zeros((1, len(row_of)), dtype=np.int64)
+        for k in seat.kinds:
+            held[0, k] = counts.get(k, 0)
+        self._unseat(summed, held, seat)
+        scores, variations = self.best(self._apply(summed, np.array([jokers]), seat)[0])
+        return {li: (s, vi) for li, s, vi in zip(self.line_of_start, scores.tolist(),
                                                  variations.tolist(), strict=True) if s >= 0}
-        return best, [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)]
 
     @cached_property
-    def _seat_index(self) -> tuple[dict[tuple[int, int, bool], np.ndarray],
-                                   dict[int, list[int]], list[np.ndarray]]:
-        """Per (kind, size, jokers welcome) the columns whose one group
-        holding that kind is such a group; per kind the columns where several
-        groups hold it; per kind its joker room in each column when the hand
-        holds none of it."""
+    def _seat_index(self) -> SeatIndex:
         fits: dict[tuple[int, int, bool], list[int]] = {}
         crowded: dict[int, list[int]] = {}
-        room0 = [np.zeros(self.count, dtype=np.int16) for _ in self.card.deck.kinds]
-        for col, (li, vi) in enumerate(self.tables.columns.tolist()):
-            groups = self.card.lines[li].variations[vi].groups
-            holding: dict[int, list[Slots]] = {}
-            for g in groups:
-                for k in set(g.tiles):
-                    holding.setdefault(k, []).append(g)
-            for k, gs in holding.items():
-                if len(gs) > 1:
+        partial: dict[tuple[int, int, bool], tuple[list[int], list[list[tuple[int, int]]]]] = {}
+        room0 = np.zeros((len(self.card.deck.kinds), self.count), dtype=np.int16)
+        # a variation's columns differ only in the kinds their free groups are
+        # bound to: what the other kinds say is worked out once per variation
+        said: dict[tuple[int, int], dict[int, Seating]] = {}
+        for col in range(self.count):
+            li, vi = self.column_line[col], self.column_variation[col]
+            variation = self.card.lines[li].variations[vi]
+            bound = [int(k) for k in self.tables.bound[col] if k >= 0]
+            known = said.get((li, vi))
+            if known is None:
+                known = said[li, vi] = self._seatings(variation.groups, None)
+            mine = known
+            if bound:
+                groups = column_groups(variation, bound)
+                mine = {**known, **self._seatings(groups, set(bound))}
+            for k, (keys, spares, empty) in mine.items():
+                room0[k, col] = empty
+                for key in keys:
+                    fits.setdefault(key, []).append(col)
+                if spares:
                     crowded.setdefault(k, []).append(col)
-                elif gs[0].identical:
-                    g = gs[0]
-                    fits.setdefault((k, g.size, g.jokers and g.size >= 3), []).append(col)
-            for k, pin in pins(groups).items():
-                room0[k][col] = _slot_score(0, pin.plain, pin.joker_groups,
-                                            self.card.all_joker_groups)[1]
-        return ({key: np.array(cols) for key, cols in fits.items()}, crowded, room0)
+                for key, rows in spares:
+                    cols, found = partial.setdefault(key, ([], []))
+                    cols.append(col)
+                    found.append(rows)
+        return SeatIndex({key: np.array(cols) for key, cols in fits.items()}, crowded,
+                         {key: (np.array(cols), np.array(rows, dtype=np.int16).reshape(
+                             len(cols), -1, 2)) for key, (cols, rows) in partial.items()},
+                         room0)
+
+    def _seatings(self, groups: tuple[Slots, ...], only: set[int] | None
+                  ) -> dict[int, Seating]:
+        """Per kind the groups hold (or only those in `only`): the seats an
+        exposure of it may take when one group holds it; when several do,
+        per seat what the kind's tiles still fill in the others; and its
+        joker room when none is held."""
+        holding: dict[int, list[Slots]] = {}
+        for g in groups:
+            for k in dict.fromkeys(g.tiles):
+                if only is None or k in only:
+                    holding.setdefault(k, []).append(g)
+        all_jokers = self.card.all_joker_groups
+        out: dict[int, Seating] = {}
+        for k, gs in holding.items():
+            whole = pins(gs)[k]
+            empty = _slot_score(0, whole.plain, whole.joker_groups, all_jokers)[1]
+            if len(gs) == 1:
+                g = gs[0]
+                keys = [(k, g.size, g.jokers and g.size >= 3)] if g.identical else []
+                out[k] = (keys, [], empty)
+                continue
+            spares = []
+            for size, welcome in sorted({(g.size, g.jokers and g.size >= 3) for g in gs
+                                         if g.identical}):
+                taken = next(i for i, g in enumerate(gs) if g.identical and g.size == size
+                             and (g.jokers and g.size >= 3) == welcome)
+                pin = pins(gs[:taken] + gs[taken + 1:]).get(k, NO_PIN)
+                spares.append(((k, size, welcome),
+                               [_slot_score(c, pin.plain, pin.joker_groups, all_jokers)
+                                for c in range(self.card.deck.kinds[k].copies + 1)]))
+            out[k] = ([], spares, empty)
+        return out
 
     @cached_property
     def _concealed(self) -> np.ndarray:
         return np.array([self.card.lines[li].concealed for li in self.column_line], dtype=bool)
 
     # -- many hands ----------------------------------------------------------------
-    def batch(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
-        """Every column's score for many hands without exposures, given as
-        (hands x kinds) counts: a chunk at a time, so the work stays in the
-        cache."""
+    def batch(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
+              ) -> np.ndarray:
+        """Every column's score for many hands given as (hands x kinds)
+        counts, without exposures or all with the exposures `seat` seated: a
+        chunk at a time, so the work stays in the cache."""
         chunk = max(CHUNK, CHUNK_CELLS // (2 * self.count))
-        scorer = self._small if self.count <= SMALL else self._gathered
-        return np.concatenate([scorer(counts[a:a + chunk], jokers[a:a + chunk])
-                               for a in range(0, len(counts), chunk)])
+        summer = self._small if self.count <= SMALL else self._gathered
+        out = []
+        for a in range(0, len(counts), chunk):
+            part = counts[a:a + chunk]
+            summed = summer(part)
+            if seat is not None:
+                self._unseat(summed, part, seat)
+            out.append(self._apply(summed, jokers[a:a + chunk], seat))
+        return np.concatenate(out) if out else np.zeros((0, self.count), dtype=np.int16)
 
-    def _gathered(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _gathered(self, counts: np.ndarray) -> np.ndarray:
         """The rows of the kinds each hand holds, gathered and summed."""
         owner, kind = np.nonzero(counts)
         rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
         width = int(rank.max()) + 1 if len(rank) else 1
         rows = np.full((len(counts), width), len(self._dense) - 1, dtype=np.intp)  # zero row
         rows[owner, rank] = self._row_of_array[kind] + counts[owner, kind] - 1
-        return self._apply(self._dense[rows].sum(axis=1, dtype=np.int16), jokers)
+        summed: np.ndarray = self._dense[rows].sum(axis=1, dtype=np.int16)
+        return summed
 
-    def _small(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _small(self, counts: np.ndarray) -> np.ndarray:
         """For a small table: per kind the columns hold, its rows by count
         (row 0 all zeros), looked up for every hand at once."""
         summed = np.zeros((len(counts), 2 * self.count), dtype=np.int16)
         for kind, rows in self._kind_rows:
             summed += rows[counts[:, kind]]
-        return self._apply(summed, jokers)
+        return summed
 
-    def _apply(self, summed: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+    def _unseat(self, summed: np.ndarray, counts: np.ndarray, seat: Seat) -> None:
+        """What exposed() does for one hand, for many with the same exposures:
+        concealed tiles of an exposed kind fill only the groups the exposure
+        left."""
+        v = self.count
+        for k in seat.kinds:
+            held = counts[:, k]
+            if held.any():
+                rows = np.where(held > 0, self._row_of_array[k] + held - 1, len(self._dense) - 1)
+                summed -= self._dense[rows]
+        for k, cols, filled, spare in seat.partial:
+            held = counts[:, k]
+            if held.any():
+                summed[:, cols] += filled[held]
+                summed[:, v + cols] += spare[held]
+
+    def _apply(self, summed: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
+               ) -> np.ndarray:
         naturals = summed[:, : self.count]
-        filled: np.ndarray = np.minimum(naturals + jokers[:, None].astype(np.int16),
-                                        naturals + summed[:, self.count:] + self._base)
-        return filled
+        room = summed[:, self.count:] + self._base
+        with_jokers = naturals + jokers[:, None].astype(np.int16)
+        if seat is None:
+            filled: np.ndarray = np.minimum(with_jokers, naturals + room)
+            return filled
+        seated: np.ndarray = np.minimum(with_jokers, naturals + room + seat.room) + \
+            (seat.size + seat.barred)
+        return seated
 
     def may_complete(self, counts: np.ndarray) -> np.ndarray:
         """Which hands (counts) hold only kinds some column holds: no other
@@ -254,11 +426,21 @@ class Columns:
         if len(self.card.deck.kinds) > 64:
             return None
         bits = np.zeros(self.count, dtype=np.uint64)
-        for col, (li, vi) in enumerate(self.tables.columns.tolist()):
-            for g in self.card.lines[li].variations[vi].groups:
+        for col in range(self.count):
+            for g in self.groups(col):
                 for k in g.tiles:
                     bits[col] |= np.uint64(1) << np.uint64(k)
         return bits
+
+    def naturals(self, kind: int, cols: Sequence[int]) -> np.ndarray:
+        """The naturals `kind` fills in these columns, by count held (row 0:
+        none held): a (copies + 1, len(cols)) int16 array."""
+        first = self._row_of[kind]
+        copies = self.card.deck.kinds[kind].copies
+        out = np.zeros((copies + 1, len(cols)), dtype=np.int16)
+        if first >= 0:
+            out[1:] = self._dense[first:first + copies][:, list(cols)]
+        return out
 
     @cached_property
     def _kind_rows(self) -> list[tuple[int, np.ndarray]]:

@@ -34,6 +34,8 @@ def fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: int
         return False
     if not naturals:
         return False  # an exposure of jokers alone names no tile
+    if tiles[0] == tiles[-1] and len(set(tiles)) == 1:  # identical tiles: the common case
+        return all(t == tiles[0] for t in naturals)
     need = Counter(tiles)
     need.subtract(naturals)
     return all(v >= 0 for v in need.values())

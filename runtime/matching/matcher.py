@@ -13,9 +13,9 @@ order, then variation order (docs/matcher.md).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -23,33 +23,52 @@ import numpy as np
 
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import lookup
 from jongg.runtime.matching.answers import Nearness, Slot
-from jongg.runtime.matching.columns import Columns, Tables
+from jongg.runtime.matching.building import Progress
+from jongg.runtime.matching.columns import Columns, Seat, Tables
+from jongg.runtime.matching.lookup import Lookup
 from jongg.runtime.matching.plans import Plan, Programme
+from jongg.runtime.matching.tables import component_keys
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
+LOOKUP_AFTER = 200  # hands answered before the one-hand lookups are built
 
 
-@dataclass(eq=False, repr=False)
-class Match(Nearness):
+class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
     """How near a hand is to one line: the same fields as the reference's
-    LineMatch; the filling (`groups`, `missing`) is worked out when asked."""
+    LineMatch; the filling (`groups`, `missing`) is worked out when asked.
+    A tuple (line, tiles away, variation, matcher, hand), so that a query
+    makes one per line in a single pass of C (tiles_away lists every line)."""
 
-    line: Line
-    tiles_away: int
-    variation: int
-    _matcher: Matcher = field(repr=False)
-    _hand: Hand = field(repr=False)
-    _groups: tuple[tuple[Slot, ...], ...] | None = field(default=None, repr=False)
+    __slots__ = ()
+    __repr__ = Nearness.__repr__  # in tile codes, not as a tuple
+
+    def __new__(cls, line: Line, tiles_away: int, variation: int, matcher: Matcher,
+                hand: Hand) -> Match:
+        return tuple.__new__(cls, (line, tiles_away, variation, matcher, hand))
+
+    @property
+    def line(self) -> Line:
+        return self[0]
+
+    @property
+    def tiles_away(self) -> int:  # type: ignore[override]  # read-only: a tuple's field
+        return self[1]
+
+    @property
+    def variation(self) -> int:
+        return self[2]
 
     def filling(self) -> tuple[tuple[Slot, ...], ...]:
-        if self._groups is None:
-            self._groups = self._matcher.explain(self._hand, self.line, self.variation)
-        return self._groups
+        return self[3].explain(self[4], self[0], self[2])
 
     @property
     def groups(self) -> tuple[tuple[Slot, ...], ...]:
         return self.filling()
+
+
+_match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
 
 
 def _keep(best: Best, line: int, score: int, variation: int) -> None:
@@ -68,19 +87,46 @@ class Matcher:
         self.open_hands = open_hands
         self.joker = self.deck.joker_index
         self.columns = Columns(card, tables)
-        self.programme = Programme(card)
+        self.programme = Programme(card, self.columns.covered)
+        self._allowed: dict[tuple[tuple[tuple[int, ...], ...], bool], bool] = {}
+        self._lookup: Lookup | None = None
+        self._no_lookup = False  # the card's lines cannot all be tabled
+        self._asked = 0
+        self._explained: dict[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = {}
+        self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
-    def prepare(self, folder: Path | None = None, *, build: bool = True) -> float:
+    def prepare(self, folder: Path | None = None, *, build: bool = True,
+                progress: Progress | None = None) -> float:
         """Build (or load from `folder`) the per-suit tables of the lines of
         free groups alone; the seconds spent building. Without `build`, only
-        tables already kept in `folder` are loaded (no long wait)."""
-        return self.programme.prepare(folder, build=build)
+        tables already kept in `folder` are loaded (no long wait). `progress`
+        hears (done, total) while tables are built."""
+        seconds = self.programme.prepare(folder, build=build, progress=progress)
+        self._lookup, self._no_lookup = None, False  # new tables: the lookups may serve now
+        return seconds
+
+    def _quick(self, hands: int = 1) -> Lookup | None:
+        """The lookups (runtime/matching/lookup.py), built once this matcher
+        has answered enough hands to be worth it (a short query never waits
+        for them); None for a card they cannot serve."""
+        if self._lookup is None and not self._no_lookup:
+            self._asked += hands
+            if self._asked >= LOOKUP_AFTER:
+                self._lookup = lookup.build(self.card, self.columns, self.programme)
+                self._no_lookup = self._lookup is None
+        return self._lookup
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
                ) -> list[tuple[int, int, int]]:
         """(line index, best score, variation index) for every line the
         exposures allow, in card order."""
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None:
+                answered = quick.scores(hand.concealed)
+                if answered is not None:
+                    return answered
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -92,32 +138,138 @@ class Matcher:
                 best = dict(zip(columns.line_of_start, zip(scores.tolist(), variations.tolist(),
                                                            strict=True), strict=True))
         else:
-            seated = columns.exposed(counts, jokers, hand.exposures, self.joker, open_hands)
-            if seated is None:  # exposures the table cannot seat: every plan
-                plans = (p for line in programme.plans for p in line)
-            else:
-                best, slow = seated
-                plans = itertools.chain((programme.plans[li][vi] for li, vi in slow), plans)
-            plans = (p for p in plans if not (p.concealed and not open_hands))
-        exposed = sum(map(len, hand.exposures))
+            exposures = tuple(map(tuple, hand.exposures))
+            seat = columns.seat(exposures, self.joker, open_hands)
+            if seat is not None:
+                best = columns.exposed(counts, jokers, seat)
+            plans = self._seated_plans(exposures, seat, open_hands)
+        self._score_plans(best, plans, counts, jokers, hand.exposures)
+        return [(li, s, v) for li, (s, v) in sorted(best.items())]
+
+    def _score_plans(self, best: Best, plans: Iterable[Plan], counts: dict[int, int],
+                     jokers: int, exposures: Sequence[Sequence[int]]) -> None:
+        """Fold the plans' scores into `best`, skipping a plan whose ceiling
+        cannot beat its line's best so far."""
+        exposed = sum(map(len, exposures))
         for plan in plans:
             old = best.get(plan.line)
             if old is not None:
                 ceiling = plan.ceiling(counts, jokers, exposed)
                 if ceiling < old[0] or (ceiling == old[0] and plan.variation > old[1]):
-                    continue  # cannot beat the line's best so far
-            found = programme.score(plan, counts, jokers, hand.exposures)
+                    continue
+            found = self.programme.score(plan, counts, jokers, exposures)
             if found is not None:
                 _keep(best, plan.line, found, plan.variation)
-        return [(li, s, v) for li, (s, v) in sorted(best.items())]
+
+    def discard_scores(self, hand: Hand, *, open_hands: bool | None = None
+                       ) -> dict[int, list[tuple[int, int, int]]]:
+        """scores() of the hand less one tile, for each kind it holds
+        concealed: what a player weighs before a discard, in one pass of the
+        table instead of one per tile."""
+        options = sorted(set(hand.concealed))
+        hands = []
+        for tile in options:
+            rest = list(hand.concealed)
+            rest.remove(tile)
+            hands.append(Hand(tuple(rest), hand.exposures))
+        return dict(zip(options, self.scores_many(hands, open_hands=open_hands), strict=True))
+
+    def scores_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
+                    ) -> list[list[tuple[int, int, int]]]:
+        """scores() of many hands: the table once for all the hands with the
+        same exposures, the plans hand by hand."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        out: list[list[tuple[int, int, int]]] = [[] for _ in hands]
+        groups: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        for i, hand in enumerate(hands):
+            groups.setdefault(tuple(map(tuple, hand.exposures)), []).append(i)
+        columns = self.columns
+        for exposures, members in groups.items():
+            seat = columns.seat(exposures, self.joker, open_hands) if exposures else None
+            if exposures and seat is None:  # the table cannot seat them: one by one
+                for i in members:
+                    out[i] = self.scores(hands[i], open_hands=open_hands)
+                continue
+            chosen = [hands[i] for i in members]
+            plans = self._seated_plans(exposures, seat, open_hands) if exposures \
+                else self.programme.structural
+            table: list[Best] = [{} for _ in members]
+            if columns.count:
+                counts, jokers = self.counts_of(chosen)
+                scores, variations = columns.best(columns.batch(counts, jokers, seat))
+                for j, (row, which) in enumerate(zip(scores.tolist(), variations.tolist(),
+                                                     strict=True)):
+                    table[j] = {li: (s, v) for li, s, v in zip(columns.line_of_start, row,
+                                                               which, strict=True) if s >= 0}
+            for j, i in enumerate(members):
+                if plans:
+                    counts_j, jokers_j = self._held(hands[i])
+                    self._score_plans(table[j], plans, counts_j, jokers_j, hands[i].exposures)
+                out[i] = [(li, s, v) for li, (s, v) in sorted(table[j].items())]
+        return out
+
+    def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
+                      open_hands: bool) -> list[Plan]:
+        """The plans to score one by one for a hand with these exposures:
+        those the table cannot settle (every plan when it cannot seat them)
+        and the structural ones, if the exposures can be whole groups of
+        them. Kept per exposures."""
+        key = (exposures, open_hands)
+        known = self._seated.get(key)
+        if known is None:
+            programme = self.programme
+            plans: Iterable[Plan] = programme.structural
+            if seat is None:
+                plans = (p for line in programme.plans for p in line)
+            else:
+                plans = itertools.chain((programme.plans[li][vi] for li, vi in seat.slow), plans)
+            known = [p for p in plans if not (p.concealed and not open_hands)
+                     and programme.seatings(p, exposures)]
+            if len(self._seated) > 10_000:
+                self._seated.clear()
+            self._seated[key] = known
+        return known
+
+    def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool | None = None
+               ) -> bool:
+        """Whether some line can take these exposures, each a whole group of
+        one of its variations: whether scores() lists any line for a hand
+        with them, which the concealed tiles do not change. Kept per
+        exposures (a claim window asks it for every set it could make)."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        key = (tuple(map(tuple, exposures)), open_hands)
+        known = self._allowed.get(key)
+        if known is None:
+            if len(self._allowed) > 20_000:
+                self._allowed.clear()
+            known = self._allowed[key] = bool(self.scores(Hand((), key[0]),
+                                                          open_hands=open_hands))
+        return known
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
         """Every line the exposures allow, nearest first (ties: line order)."""
-        lines = self.card.lines
-        found = [Match(lines[li], lines[li].size - s, v, self, hand)
-                 for li, s, v in self.scores(hand, open_hands=open_hands)]
-        found.sort(key=lambda m: m.tiles_away)
-        return found
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None:
+                answered = quick.nearest(hand.concealed, _match, self, hand)
+                if answered is not None:
+                    return answered
+        sizes = self._sizes
+        found = sorted([(sizes[li] - s, li, v) for li, s, v in
+                        self.scores(hand, open_hands=open_hands)])
+        if not found:
+            return []
+        away, lines, variations = zip(*found, strict=True)
+        return list(map(_match, zip(map(self.card.lines.__getitem__, lines), away, variations,
+                                    itertools.repeat(self), itertools.repeat(hand))))
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        return [line.size for line in self.card.lines]
+
+    @cached_property
+    def _sizes_array(self) -> np.ndarray:
+        return np.array(self._sizes, dtype=np.int32)
 
     def nearest(self, hand: Hand, k: int, *, open_hands: bool | None = None) -> list[Match]:
         """The k nearest lines."""
@@ -136,6 +288,14 @@ class Matcher:
 
     def is_complete(self, hand: Hand, *, open_hands: bool | None = None) -> Match | None:
         """The best line the hand completes (highest value, then card order), or None."""
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            if quick is not None and len(hand.concealed) == self.card.hand_size:
+                answered = quick.complete(hand.concealed)
+                if answered is None:
+                    return None
+                if isinstance(answered, tuple):
+                    return _match((self.card.lines[answered[0]], 0, answered[1], self, hand))
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
@@ -158,10 +318,22 @@ class Matcher:
         return Match(lines[li], 0, found[li], self, hand)
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
-        """How the hand's tiles fill one variation of a line."""
-        plan = self.programme.plans[self.card.lines.index(line)][variation]
-        counts, jokers = self._held(hand)
-        return self.programme.explain(plan, counts, jokers, hand.exposures)
+        """How the hand's tiles fill one variation of a line (the last few
+        asked are kept: a Match's missing tiles and jokers ask twice)."""
+        key = (hand, line.id, variation)
+        known = self._explained.get(key)
+        if known is None:
+            plan = self.programme.plans[self._line_index[line.id]][variation]
+            counts, jokers = self._held(hand)
+            known = self.programme.explain(plan, counts, jokers, hand.exposures)
+            if len(self._explained) > 256:
+                self._explained.clear()
+            self._explained[key] = known
+        return known
+
+    @cached_property
+    def _line_index(self) -> dict[str, int]:
+        return {line.id: li for li, line in enumerate(self.card.lines)}
 
     def _held(self, hand: Hand) -> tuple[dict[int, int], int]:
         """The hand's concealed naturals and jokers; a hand the deck cannot
@@ -213,10 +385,11 @@ class Matcher:
         if plain:
             counts, jokers = self.counts_of([hands[i] for i in plain])
             away[plain], which[plain] = self.tiles_away_counts(counts, jokers)
-        for i, hand in enumerate(hands):
-            if hand.exposures:
-                for li, s, v in self.scores(hand, open_hands=open_hands):
-                    away[i, li], which[i, li] = lines[li].size - s, v
+        exposed = [i for i, h in enumerate(hands) if h.exposures]
+        for i, found in zip(exposed, self.scores_many([hands[i] for i in exposed],
+                                                      open_hands=open_hands), strict=True):
+            for li, s, v in found:
+                away[i, li], which[i, li] = lines[li].size - s, v
         return away, which
 
     def tiles_away_counts(self, counts: np.ndarray, jokers: np.ndarray | None = None
@@ -227,6 +400,11 @@ class Matcher:
         lines = self.card.lines
         n = len(counts)
         jokers = np.zeros(n, dtype=np.int64) if jokers is None else jokers
+        quick = self._quick(n)
+        if quick is not None and n and not jokers.any():
+            best, which = quick.scores_counts(component_keys(self.programme.table_components,
+                                                             counts))
+            return (self._sizes_array - best).astype(np.int16), which
         best = np.full((n, len(lines)), -1, dtype=np.int32)
         which = np.full((n, len(lines)), -1, dtype=np.int32)
         columns = self.columns
@@ -243,20 +421,27 @@ class Matcher:
                         ) -> tuple[np.ndarray, np.ndarray]:
         """For hands without exposures given as counts: the line each
         completes (highest value, then card order) and its variation, -1 for
-        none. Structural lines with tables answer by bits; concrete columns
-        only for hands whose kinds some column holds; what bits cannot settle
-        goes through tiles_away_counts."""
+        none. Structural lines with tables answer by their tables; concrete
+        columns only for hands whose kinds some column holds; what tables
+        cannot settle goes through tiles_away_counts."""
         n = len(counts)
         jokers = np.zeros(n, dtype=np.int64) if jokers is None else jokers
+        quick = self._quick(n)
+        if quick is not None and n and not jokers.any():
+            size = counts.sum(axis=1) == self.card.hand_size
+            found, variation = quick.complete_counts(component_keys(
+                self.programme.table_components, counts))
+            return np.where(size, found, -1), np.where(size, variation, -1)
         lines = self.card.lines
         done = np.zeros((n, len(lines)), dtype=bool)
         which = np.full((n, len(lines)), -1, dtype=np.int32)
-        rest = jokers > 0  # hands the bits cannot settle
-        bits = self.programme.complete_bits(counts[~rest]) if self.programme.structural else []
-        if bits is None:
+        rest = jokers > 0  # hands the tables cannot settle
+        tabled = self.programme.complete_tabled(counts[~rest]) if self.programme.structural \
+            else []
+        if tabled is None:
             rest[:] = True
         else:
-            for plan, hit in bits:
+            for plan, hit in tabled:
                 rows = np.flatnonzero(~rest)[hit]
                 first = rows[which[rows, plan.line] < 0]
                 done[first, plan.line] = True

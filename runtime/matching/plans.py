@@ -20,6 +20,7 @@ import numpy as np
 
 from jongg.runtime.card import Card, Slots
 from jongg.runtime.matching.answers import ABSENT, Slot
+from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import pins
 from jongg.runtime.matching.filling import Bound, fill, fits
 from jongg.runtime.matching.structure import (
@@ -72,12 +73,19 @@ def shape_of(types: Sequence[GroupType], all_jokers: bool) -> Shape:
 class Programme:
     """Scores a card's variations through runtime/matching/structure.py."""
 
-    def __init__(self, card: Card):
+    def __init__(self, card: Card, covered: frozenset[tuple[int, int]] = frozenset()):
         self.card = card
+        self.covered = covered  # variations with free groups the table's columns stand for
         self.deck = card.deck
         self.joker = self.deck.joker_index
         self._memo: dict[Any, dict[Demand, Frontier]] = {}
+        self._scored: dict[Any, int] = {}
+        self._holders: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._placed: dict[tuple[tuple[int, ...], int, int], list[tuple[str, int, int | None]]] = {}
         self.shape_tables: dict[Shape, ShapeTables] = {}
+        self._keyed: tuple[dict[int, int] | None, list[int]] = (None, [])
+        self._seatings: dict[tuple[tuple[int, ...], ...],
+                             dict[tuple[int, int], list[Seating]]] = {}
 
     # -- the deck's components and the card's plans ------------------------------
     @cached_property
@@ -119,8 +127,9 @@ class Programme:
 
     @cached_property
     def structural(self) -> list[Plan]:
-        """The plans with free groups, in card order."""
-        return [p for plans in self.plans for p in plans if p.types]
+        """The plans with free groups no column stands for, in card order."""
+        return [p for plans in self.plans for p in plans
+                if p.types and (p.line, p.variation) not in self.covered]
 
     @cached_property
     def _runs(self) -> set[tuple[int, ...]]:
@@ -134,19 +143,26 @@ class Programme:
     def seatings(self, plan: Plan, exposures: Sequence[Sequence[int]]) -> list[Seating]:
         """Ways to seat every exposure on its own group: the concrete groups
         taken, the free types taken (by index into plan.types), and the kinds
-        an identical free group took."""
+        an identical free group took. They depend on the exposures alone,
+        which change far less often than the concealed tiles: kept per
+        exposures."""
         if not exposures:
             return UNSEATED
+        key = tuple(map(tuple, exposures))
+        known = self._seatings.get(key)
+        if known is None:
+            if len(self._seatings) > 4096:
+                self._seatings.clear()
+            known = self._seatings[key] = {}
+        found = known.get((plan.line, plan.variation))
+        if found is None:
+            found = known[plan.line, plan.variation] = self._seat(plan, key)
+        return found
+
+    def _seat(self, plan: Plan, exposures: tuple[tuple[int, ...], ...]) -> list[Seating]:
         options: list[list[tuple[str, int, int | None]]] = []
         for exposure in exposures:
-            mine: list[tuple[str, int, int | None]] = []
-            for gi, g in enumerate(plan.groups):
-                if fits(exposure, g.tiles, g.jokers, self.joker):
-                    mine.append(("group", gi, None))
-            for ti, t in enumerate(plan.types):
-                kind = self._free_fit(exposure, t)
-                if kind is not False:
-                    mine.append(("free", ti, kind))
+            mine = self._places(plan, exposure)
             if not mine:
                 return []
             options.append(mine)
@@ -164,6 +180,42 @@ class Programme:
                 seen.add(key)
                 out.append((frozenset(groups), tuple(free), tuple(kinds)))
         return out
+
+    def _places(self, plan: Plan, exposure: tuple[int, ...]) -> list[tuple[str, int, int | None]]:
+        """The groups of a plan one exposure could be: concrete ones by
+        index, free ones by type index with the kind they would bind. An
+        exposure stays on the table for many hands: kept."""
+        key = (exposure, plan.line, plan.variation)
+        mine = self._placed.get(key)
+        if mine is None:
+            mine = []
+            named = next((t for t in exposure if t != self.joker), None)
+            holding = self._holding(plan).get(named, ()) if named is not None else ()
+            for gi in holding:
+                g = plan.groups[gi]
+                if fits(exposure, g.tiles, g.jokers, self.joker):
+                    mine.append(("group", gi, None))
+            for ti, t in enumerate(plan.types):
+                kind = self._free_fit(exposure, t)
+                if kind is not False:
+                    mine.append(("free", ti, kind))
+            if len(self._placed) > 100_000:
+                self._placed.clear()
+            self._placed[key] = mine
+        return mine
+
+    def _holding(self, plan: Plan) -> dict[int, list[int]]:
+        """Per kind, the concrete groups of a plan that hold it (an exposure
+        can be only a group holding its tiles)."""
+        key = (plan.line, plan.variation)
+        found = self._holders.get(key)
+        if found is None:
+            found = {}
+            for gi, g in enumerate(plan.groups):
+                for k in dict.fromkeys(g.tiles):
+                    found.setdefault(k, []).append(gi)
+            self._holders[key] = found
+        return found
 
     def _free_fit(self, exposure: Sequence[int], t: GroupType) -> int | None | bool:
         """Whether an exposure is a whole free group of this type: the kind it
@@ -185,7 +237,7 @@ class Programme:
         """The most slots of this variation the hand fills, or None when the
         exposures cannot all be whole groups of it."""
         if not jokers and not exposures and not plan.groups and plan.shape in self.shape_tables:
-            return self.shape_tables[plan.shape].best_one(counts)
+            return self.shape_tables[plan.shape].best_keys(self.keys_one(counts))
         best: int | None = None
         tables = self.shape_tables.get(plan.shape) if not jokers and not plan.groups else None
         for taken, free, kinds in self.seatings(plan, exposures):
@@ -196,7 +248,7 @@ class Programme:
             elif tables is not None and not any(counts.get(k) for k in kinds):
                 # the groups left are a share of the line's: its tables answer
                 share = tuple(types.count(t) for t in plan.shape.types)
-                found = tables.best_within(counts, share)
+                found = tables.best_within(self.keys_one(counts), share)
             else:
                 groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
                 found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
@@ -217,6 +269,8 @@ class Programme:
                 a, b = _slot_score(counts.get(k, 0), pin.plain, pin.joker_groups, all_jokers)
                 n, c = n + a, c + b
             return min(n + jokers, c + extra)
+        if identical_only(shape):
+            return self._identical(shape, pinned, counts, jokers, forbid, extra)
         parts = []
         touched = {self._component_of[k] for k in counts}
         for ci, (kinds, runs) in enumerate(self.components):
@@ -244,6 +298,41 @@ class Programme:
             parts.append(part)
         return best_score(combine(parts, shape.demand), shape, jokers, extra)
 
+    def _identical(self, shape: Shape, pinned: dict[int, Pin], counts: dict[int, int],
+                   jokers: int, forbid: frozenset[int], extra: int) -> int:
+        """The programme when every free group is of identical tiles: no run
+        ties one kind to the next, so any split of the kinds answers alike.
+        Each pinned kind stands alone; the other kinds are interchangeable,
+        and only the most held can take a group (a group does no worse on a
+        kind held more), so they are one part read from their few largest
+        counts. The answer depends on little, so it is memoised whole."""
+        groups = sum(shape.demand)
+        loose = tuple(sorted((c for k, c in counts.items()
+                              if c and k not in pinned and k not in forbid), reverse=True))
+        held = tuple((k, pin, counts.get(k, 0), k in forbid) for k, pin in sorted(pinned.items()))
+        key = (shape, loose[:groups], held, jokers, extra)
+        found = self._scored.get(key)
+        if found is None:
+            parts = [self._part((shape, loose[:groups]), shape, loose[:groups])]
+            for _, pin, x, barred in held:
+                parts.append(self._part((shape, x, pin, barred), shape, (x,), (pin,), (barred,)))
+            found = best_score(combine(parts, shape.demand), shape, jokers, extra)
+            if len(self._scored) > 200_000:
+                self._scored.clear()
+            self._scored[key] = found
+        return found
+
+    def _part(self, key: Any, shape: Shape, xs: tuple[int, ...],
+              ps: tuple[Pin, ...] | None = None, fs: tuple[bool, ...] | None = None
+              ) -> dict[Demand, Frontier]:
+        """One component's answer, memoised under `key`."""
+        part = self._memo.get(key)
+        if part is None:
+            if len(self._memo) > 500_000:
+                self._memo.clear()
+            part = self._memo[key] = component(shape, xs, False, ps, fs)
+        return part
+
     # -- many hands ----------------------------------------------------------------
     def fold(self, counts: np.ndarray, jokers: np.ndarray, best: np.ndarray,
              which: np.ndarray) -> None:
@@ -257,8 +346,8 @@ class Programme:
         for plan in self.structural:
             found = np.full(len(counts), -1, dtype=np.int32)
             tables = self.shape_tables.get(plan.shape) if not plan.groups else None
-            if tables is not None:
-                scored = tables.best(jokerless, keys)
+            if tables is not None and keys is not None:
+                scored = tables.best(keys)
                 if every:
                     found[:] = scored
                 else:
@@ -282,43 +371,67 @@ class Programme:
             which[better, li] = plan.variation
 
     def completes(self, plan: Plan, counts: dict[int, int], jokers: int, size: int) -> bool:
-        """Whether one hand without exposures fills the plan: by the tables'
-        bits when there are some, else by its score."""
+        """Whether one hand without exposures fills the plan: by its tables
+        when there are some, else by its score."""
         tables = self.shape_tables.get(plan.shape) if not plan.groups and not jokers else None
         if tables is not None:
-            found = tables.complete_one(counts)
-            if found is not None:
-                return found
+            return tables.best_keys(self.keys_one(counts)) == size
         return plan.ceiling(counts, jokers, 0) >= size and \
             self.score(plan, counts, jokers, ()) == size
 
-    def complete_bits(self, counts: np.ndarray) -> list[tuple[Plan, np.ndarray]] | None:
-        """For jokerless hands: per structural plan, which hands complete it,
-        by the tables' bits; None when some plan has no bits to answer with."""
+    def complete_tabled(self, counts: np.ndarray) -> list[tuple[Plan, np.ndarray]] | None:
+        """For jokerless hands: per structural plan, which hands fill every
+        slot of it, by its tables; None when some plan has none."""
         keys = component_keys(self.table_components, counts) if self.shape_tables else None
         out = []
         for plan in self.structural:
             tables = self.shape_tables.get(plan.shape) if not plan.groups else None
-            bits = tables.complete(keys) if tables is not None and keys is not None else None
-            if bits is None:
+            if tables is None or keys is None:
                 return None
-            out.append((plan, bits))
+            out.append((plan, tables.best(keys) == self.card.lines[plan.line].size))
         return out
 
-    def prepare(self, folder: Path | None = None, *, build: bool = True) -> float:
+    def prepare(self, folder: Path | None = None, *, build: bool = True,
+                progress: Progress | None = None) -> float:
         """Build (or load from `folder`) the tables of the lines of free
         groups alone; the seconds spent building. Without `build`, only the
-        tables already kept are loaded."""
+        tables already kept are loaded. `progress` hears (done, total) while
+        tables are built, over every shape."""
+        shapes = list(dict.fromkeys(p.shape for p in self.structural
+                                    if not p.groups and p.shape not in self.shape_tables))
         built = 0.0
-        for plan in self.structural:
-            if plan.groups or plan.shape in self.shape_tables:
-                continue
-            tables, seconds = load_or_build(plan.shape, self.table_components,
-                                            self.card.hand_size, folder, build=build)
+        for i, shape in enumerate(shapes):
+
+            def step(done: int, total: int, i: int = i) -> None:
+                if progress is not None:
+                    progress(i * total + done, len(shapes) * total)
+
+            tables, seconds = load_or_build(shape, self.table_components, folder,
+                                            build_missing=build, progress=step)
             if tables is not None:
-                self.shape_tables[plan.shape] = tables
+                self.shape_tables[shape] = tables
             built += seconds
         return built
+
+    def keys_one(self, counts: dict[int, int]) -> list[int]:
+        """Each table component's key for one hand's naturals (the last hand's
+        are kept: a hand's plans ask one after another)."""
+        if counts is self._keyed[0]:
+            return self._keyed[1]
+        keys = [0] * len(self.table_components)
+        place = self._place
+        for k, c in counts.items():
+            ci, weight = place[k]
+            keys[ci] += c * weight
+        self._keyed = (counts, keys)
+        return keys
+
+    @cached_property
+    def _place(self) -> dict[int, tuple[int, int]]:
+        """kind -> (its table component, its digit's weight in the key)."""
+        return {k: (ci, comp.radix ** (len(comp.kinds) - 1 - i))
+                for ci, comp in enumerate(self.table_components)
+                for i, k in enumerate(comp.kinds)}
 
     @cached_property
     def table_components(self) -> list[Component]:

@@ -377,6 +377,16 @@ class ReferenceMatcher:
         done = completed(self.card, hand, open_hands=open_hands)
         return done[0] if done else None
 
+    def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool = False) -> bool:
+        """Whether some line can take these exposures (any concealed tiles)."""
+        return bool(self.scores(Hand((), tuple(map(tuple, exposures))), open_hands=open_hands))
+
+    def discard_scores(self, hand: Hand, *, open_hands: bool = False
+                       ) -> dict[int, list[tuple[int, int, int]]]:
+        """scores() of the hand less one tile, for each kind it holds concealed."""
+        return {t: self.scores(hand.minus(t), open_hands=open_hands)
+                for t in sorted(set(hand.concealed))}
+
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of the line."""
         filled = match_variation(line.variations[variation], hand, self.card.deck,

@@ -20,6 +20,7 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -112,6 +113,22 @@ def load_array(path: Path | str) -> np.ndarray:
     except (ValueError, EOFError, OSError) as error:  # a sound digest over a foreign payload
         raise Damaged(f"{path}: not an array ({error})") from None
     return array
+
+
+def save_arrays(path: Path | str, **arrays: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    np.savez(buffer, **cast(dict[str, Any], arrays))  # names, not savez's options
+    write_checked(path, buffer.getvalue())
+
+
+def load_arrays(path: Path | str, *names: str) -> list[np.ndarray]:
+    """The named arrays saved together by save_arrays, verified; Damaged otherwise."""
+    payload = read_checked(path)
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as data:
+            return [data[name] for name in names]
+    except (ValueError, EOFError, OSError, KeyError, AttributeError) as error:
+        raise Damaged(f"{path}: not the arrays wanted ({error})") from None
 
 
 def kept_array(path: Path, rows: int, *, rebuild: bool) -> np.ndarray | None:

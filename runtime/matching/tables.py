@@ -1,24 +1,25 @@
-"""Per-suit tables for structural lines: many hands matched at array speed.
+"""Per-suit tables for structural lines: hands matched by lookups.
 
 For a line of free groups alone (four sets and a pair, seven pairs, three
 sets and a pair), a hand without jokers or exposures scores the sum, over the
 deck's components, of what each component's counts can do for each share of
-the line's groups. That share table depends only on the counts, so it is
-computed once for every count vector (runtime/matching/structure.py's programme, run
-over all vectors at once by a depth-first walk that shares prefixes) and
-kept on disk. A batch of hands is then a few array lookups and a max-plus
-combination over the shares.
+the line's groups. That depends only on the counts, so it is computed once
+for every count vector (runtime/matching/building.py) and kept on disk, as an
+index (count vector -> row) and a few distinct rows.
+
+Rows are few, so their combination is tabled too (the *fold*): component by
+component, (rows so far, next row) -> rows so far, and at the last component
+the line's best score. A hand is then one lookup per component and one per
+fold step, in plain Python for one hand and as array lookups for a batch.
 
 Loose kinds (honours) have no runs and are interchangeable when they hold
-the same number of copies, so their table is indexed by sorted counts.
+the same number of copies: their index is filled from the sorted counts.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,18 +29,11 @@ from pathlib import Path
 import numpy as np
 
 from jongg.runtime.matching import store
-from jongg.runtime.matching.structure import (
-    Demand,
-    Shape,
-    State,
-    advance,
-    finish,
-    run_starts,
-    start,
-)
+from jongg.runtime.matching.building import IMPOSSIBLE, Progress, build, demands
+from jongg.runtime.matching.structure import Demand, Shape
 
-VERSION = 1
-IMPOSSIBLE = -1000  # a share of the groups a component cannot take
+VERSION = 2
+FOLD_CELLS = 1 << 22  # fold work done at once (memory stays in tens of MB)
 
 
 @dataclass(frozen=True)
@@ -48,65 +42,46 @@ class Component:
     runs: bool
     copies: int  # the same for every kind of the component
 
+    @property
+    def radix(self) -> int:
+        return self.copies + 1
 
-def _demands(shape: Shape) -> list[Demand]:
-    return list(itertools.product(*(range(m + 1) for m in shape.demand)))
+
+@dataclass(frozen=True)
+class Table:
+    """One component's table: every count vector's row, and the rows (per
+    share of the line's groups, the most naturals filled, or IMPOSSIBLE)."""
+
+    index: np.ndarray  # (vectors,) unsigned
+    rows: np.ndarray  # (R, shares) int16
 
 
-def build_table(shape: Shape, n: int, copies: int, runs: bool, max_tiles: int) -> np.ndarray:
-    """Best naturals per (count vector, share of the groups): a (radix^n, D)
-    array, radix = copies + 1, the first kind the most significant digit.
-    Without runs only non-increasing vectors are filled (they are looked up
-    sorted)."""
-    demands = _demands(shape)
-    index = {d: i for i, d in enumerate(demands)}
-    radix = copies + 1
-    table = np.full((radix ** n, len(demands)), IMPOSSIBLE, dtype=np.int16)
-    counts: list[int | None] = [None] * n
+@dataclass(frozen=True)
+class Fold:
+    """Rows combined component by component: steps[c][a, r] is the
+    combination after component c + 1 of combination a and row r there;
+    last[a, r] the line's best score. Also as flat lists, for one hand."""
 
-    # Prefixes often leave the same states, up to a constant: their blocks of
-    # the table are then the same up to that constant, and are copied.
-    seen: dict[tuple[object, ...], tuple[int, int]] = {}
-
-    def walk(pos: int, states: dict[State, tuple[tuple[int, int], ...]], key: int,
-             total: int, ceiling: int) -> None:
-        if pos == n:
-            for d, frontier in finish(states).items():
-                table[key, index[d]] = max(a for a, _ in frontier)
-            return
-        base = min(a for f in states.values() for a, _ in f)
-        sig = (pos, total, ceiling, tuple(sorted((k, tuple((a - base, c - base) for a, c in f))
-                            for k, f in states.items())))
-        span = radix ** (n - pos)
-        if sig in seen:
-            source, offset = seen[sig]
-            block = table[source * span:(source + 1) * span]
-            table[key * span:(key + 1) * span] = np.where(block > IMPOSSIBLE,
-                                                          block + (base - offset), IMPOSSIBLE)
-            return
-        seen[sig] = (key, base)
-        for x in range(min(ceiling, max_tiles - total) + 1):
-            counts[pos] = x
-            nxt = advance(shape, states, x, starts=run_starts(counts, pos, runs, copies))
-            walk(pos + 1, nxt, key * radix + x, total + x, copies if runs else x)
-        counts[pos] = None
-
-    walk(0, start(shape), 0, 0, copies)
-    return table
+    steps: list[np.ndarray]
+    last: np.ndarray
+    flat_steps: list[list[int]]
+    flat_last: list[int]
+    widths: list[int]  # rows of each component after the first
 
 
 class ShapeTables:
     """A structural line's tables over a deck's components."""
 
-    def __init__(self, shape: Shape, components: Sequence[Component], tables: Sequence[np.ndarray]):
+    def __init__(self, shape: Shape, components: Sequence[Component],
+                 tables: Sequence[Table]):
         self.shape = shape
         self.components = list(components)
         self.tables = list(tables)
-        demands = _demands(shape)
-        index = {d: i for i, d in enumerate(demands)}
-        self.width = len(demands)
+        shares = demands(shape)
+        index = {d: i for i, d in enumerate(shares)}
+        self.width = len(shares)
         pairs = sorted((index[tuple(a + b for a, b in zip(d1, d2, strict=True))], i, j)
-                       for i, d1 in enumerate(demands) for j, d2 in enumerate(demands)
+                       for i, d1 in enumerate(shares) for j, d2 in enumerate(shares)
                        if all(a + b <= m for a, b, m in zip(d1, d2, shape.demand, strict=True)))
         self._target = np.array([t for t, _, _ in pairs])
         self._left = np.array([i for _, i, _ in pairs])
@@ -114,16 +89,66 @@ class ShapeTables:
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
         self._within_memo: dict[Demand, tuple[list[int], list[tuple[int, int]]]] = {}
 
-    # -- one hand, in plain Python (a handful of NumPy calls would cost more) ------
-    def best_one(self, counts: dict[int, int]) -> int:
-        """best() for one jokerless hand given as {kind: count}."""
-        return self.best_within(counts, self.shape.demand)
+    # -- the fold ---------------------------------------------------------------------
+    @cached_property
+    def fold(self) -> Fold:
+        acc = self.tables[0].rows.astype(np.int32)
+        steps: list[np.ndarray] = []
+        last = np.zeros((0, 0), dtype=np.int16)
+        for c, table in enumerate(self.tables[1:], start=1):
+            rows = table.rows.astype(np.int32)
+            if c == len(self.tables) - 1:
+                last = self._pairs(acc, rows, best=True).astype(np.int16)
+            else:
+                combined = self._pairs(acc, rows, best=False)
+                acc, step = _distinct(combined.reshape(-1, self.width))
+                steps.append(step.reshape(len(combined), len(rows)).astype(np.int32))
+        if len(self.tables) == 1:  # one component: its rows' best
+            last = acc.max(axis=1, keepdims=True).astype(np.int16)
+        widths = [len(t.rows) for t in self.tables[1:]]
+        return Fold(steps, last, [s.ravel().tolist() for s in steps], last.ravel().tolist(),
+                    widths)
 
-    def best_within(self, counts: dict[int, int], demand: Demand) -> int:
-        """The best of one jokerless hand over a share of the groups (the whole
-        line's demand, or what is left when exposures have taken the rest)."""
-        rows = [table[key].tolist() for table, key in zip(self.tables, self._keys_one(counts),
-                                                          strict=True)]
+    def _pairs(self, acc: np.ndarray, rows: np.ndarray, *, best: bool) -> np.ndarray:
+        """Every combination of acc's and rows' shares: per target share (or,
+        with `best`, over all), the most naturals; a chunk of acc at a time."""
+        chunk = max(1, FOLD_CELLS // max(1, len(rows) * len(self._left)))
+        out = []
+        for a in range(0, len(acc), chunk):
+            summed = acc[a:a + chunk, None, self._left] + rows[None, :, self._right]
+            part = summed.max(axis=2) if best else \
+                np.maximum.reduceat(summed, self._bounds, axis=2)
+            out.append(np.where(part < 0, IMPOSSIBLE, part))
+        return np.concatenate(out)
+
+    # -- one hand, in plain Python (a handful of NumPy calls would cost more) ------
+    def best_keys(self, keys: Sequence[int]) -> int:
+        """The most slots the naturals fill, for one jokerless hand given as
+        its components' keys."""
+        fold = self.fold
+        rows = [index[key] for index, key in zip(self._index_lists, keys, strict=True)]
+        acc = rows[0]
+        for step, width, row in zip(fold.flat_steps, fold.widths, rows[1:-1], strict=False):
+            acc = step[acc * width + row]
+        if len(rows) == 1:
+            return fold.flat_last[acc]
+        return fold.flat_last[acc * fold.widths[-1] + rows[-1]]
+
+    @cached_property
+    def _index_lists(self) -> list[list[int]]:
+        """The indexes as lists (read faster than arrays from Python); the
+        components of one signature share theirs."""
+        lists: dict[int, list[int]] = {}
+        for t in self.tables:
+            if id(t) not in lists:
+                lists[id(t)] = as_list(t.index)
+        return [lists[id(t)] for t in self.tables]
+
+    def best_within(self, keys: Sequence[int], demand: Demand) -> int:
+        """The best of one jokerless hand over a share of the groups (what is
+        left when exposures have taken the rest)."""
+        rows = [t.rows[int(t.index[key])].tolist() for t, key in zip(self.tables, keys,
+                                                                         strict=True)]
         acc = rows[0]
         for part in rows[1:-1]:
             acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
@@ -139,161 +164,57 @@ class ShapeTables:
         """The shares inside `demand`, and the pairs of shares whose sum is."""
         known = self._within_memo.get(demand)
         if known is None:
-            demands = _demands(self.shape)
-            inside = [i for i, d in enumerate(demands)
+            shares = demands(self.shape)
+            inside = [i for i, d in enumerate(shares)
                       if all(a <= m for a, m in zip(d, demand, strict=True))]
-            pairs = [(i, j) for i, j in zip(self._left_list, self._right_list, strict=True)
-                     if all(a + b <= m for a, b, m in zip(demands[i], demands[j], demand,
+            pairs = [(i, j) for i, j in zip(self._left.tolist(), self._right.tolist(),
+                                            strict=True)
+                     if all(a + b <= m for a, b, m in zip(shares[i], shares[j], demand,
                                                           strict=True))]
             known = self._within_memo[demand] = (inside, pairs)
         return known
 
-    def complete_one(self, counts: dict[int, int]) -> bool | None:
-        """complete() for one jokerless hand; None if bits cannot say."""
-        found = self._full
-        if found is None:
-            return None
-        full, bits, valid, whole = found
-        keys = self._keys_one(counts)
-        acc = int(full[0][keys[0]])
-        for table, key in zip(full[1:], keys[1:], strict=True):
-            part, grown = int(table[key]), 0
-            for b in self._bit_list:
-                if acc >> b & 1:
-                    grown |= part << b
-            acc = grown & valid
-        return bool(acc >> whole & 1)
-
-    def _keys_one(self, counts: dict[int, int]) -> list[int]:
-        keys = [0] * len(self.components)
-        loose: dict[int, list[int]] = {}
-        for k, c in counts.items():
-            ci, power = self._place[k]
-            if power:
-                keys[ci] += c * power
-            else:
-                loose.setdefault(ci, []).append(c)
-        for ci, held in loose.items():
-            comp = self.components[ci]
-            held.sort(reverse=True)
-            radix, size = comp.copies + 1, len(comp.kinds)
-            keys[ci] = sum(c * radix ** (size - 1 - i) for i, c in enumerate(held))
-        return keys
-
-    @cached_property
-    def _place(self) -> dict[int, tuple[int, int]]:
-        """kind -> (component, its digit's weight; 0 for loose kinds)."""
-        out = {}
-        for ci, comp in enumerate(self.components):
-            for i, k in enumerate(comp.kinds):
-                weight = (comp.copies + 1) ** (len(comp.kinds) - 1 - i) if comp.runs else 0
-                out[k] = (ci, weight)
-        return out
-
     @cached_property
     def _by_target(self) -> list[list[tuple[int, int]]]:
         groups: dict[int, list[tuple[int, int]]] = {}
-        for t, i, j in zip(self._target.tolist(), self._left_list, self._right_list,
+        for t, i, j in zip(self._target.tolist(), self._left.tolist(), self._right.tolist(),
                            strict=True):
             groups.setdefault(t, []).append((i, j))
         return [groups[t] for t in sorted(groups)]
 
-    @cached_property
-    def _left_list(self) -> list[int]:
-        return [int(x) for x in self._left]
-
-    @cached_property
-    def _right_list(self) -> list[int]:
-        return [int(x) for x in self._right]
-
-    @cached_property
-    def _bit_list(self) -> list[int]:
-        found = self._full
-        return [] if found is None else [int(b) for b in found[1]]
-
-    @cached_property
-    def _full(self) -> tuple[list[np.ndarray], np.ndarray, int, int] | None:
-        """For complete checks: per component and table row, the shares of
-        the groups that use every tile held, as bits (share d at bit
-        sum(d_i * stride_i), each digit with room for the sum of two shares);
-        the bits a share may take; and the bit of the whole line. None when
-        that does not fit in 64 bits."""
-        radix = [2 * m + 1 for m in self.shape.demand]
-        if math.prod(radix) > 64:
-            return None
-        strides = [math.prod(radix[i + 1:]) for i in range(len(radix))]
-        bit = np.array([sum(a * b for a, b in zip(d, strides, strict=True))
-                        for d in _demands(self.shape)], dtype=np.uint64)
-        full = []
-        for comp, table in zip(self.components, self.tables, strict=True):
-            digits = comp.copies + 1
-            held = np.zeros(len(table), dtype=np.int64)
-            rest = np.arange(len(table))
-            for _ in comp.kinds:
-                rest, digit = np.divmod(rest, digits)
-                held += digit
-            used = table == held[:, None]
-            full.append(np.bitwise_or.reduce(np.where(used, np.uint64(1) << bit, np.uint64(0)),
-                                             axis=1))
-        valid = np.bitwise_or.reduce(np.uint64(1) << bit)
-        whole = sum(a * b for a, b in zip(self.shape.demand, strides, strict=True))
-        return full, bit, int(valid), whole
-
-    def complete(self, keys: Sequence[np.ndarray]) -> np.ndarray | None:
-        """Whether each hand (jokerless, unexposed, as keys) fills the line
-        with every tile: some share of the groups per component uses all its
-        tiles and the shares add up to the line. None if bits cannot say."""
-        found = self._full
-        if found is None:
-            return None
-        full, bits, valid, whole = found
-        acc = full[0][keys[0]]
-        for table, key in zip(full[1:], keys[1:], strict=True):
-            part = table[key]
-            grown = np.zeros_like(acc)
-            for b in bits:
-                grown |= np.where((acc >> b) & np.uint64(1), part << b, np.uint64(0))
-            acc = grown & np.uint64(valid)
-        done: np.ndarray = ((acc >> np.uint64(whole)) & np.uint64(1)).astype(bool)
-        return done
-
-    def keys(self, counts: np.ndarray) -> list[np.ndarray]:
-        """Each component's table row for (hands x kinds) counts (lines of one
-        deck share them)."""
-        return component_keys(self.components, counts)
-
-    def best(self, counts: np.ndarray, keys: Sequence[np.ndarray] | None = None) -> np.ndarray:
+    # -- many hands -----------------------------------------------------------------------
+    def best(self, keys: Sequence[np.ndarray]) -> np.ndarray:
         """The most slots the naturals fill, for hands without jokers or
-        exposures given as (hands x kinds) counts."""
-        if keys is None:
-            keys = self.keys(counts)
-        acc: np.ndarray | None = None
-        last = len(self.components) - 1
-        for i, (table, key) in enumerate(zip(self.tables, keys, strict=True)):
-            part = table[key]
-            if acc is None:  # the first component: its shares as they are
-                acc = part
-                continue
-            summed = acc[:, self._left] + part[:, self._right]
-            if i == last:  # only the best over every share is wanted
-                best: np.ndarray = summed.max(axis=1)
-                return best
-            acc = np.maximum.reduceat(summed, self._bounds, axis=1)
-        assert acc is not None
-        whole: np.ndarray = acc.max(axis=1)
-        return whole
+        exposures given as their components' keys (component_keys)."""
+        fold = self.fold
+        rows = [t.index[key] for t, key in zip(self.tables, keys, strict=True)]
+        acc = rows[0].astype(np.intp)
+        for step, row in zip(fold.steps, rows[1:-1], strict=False):
+            acc = step[acc, row]
+        best: np.ndarray = fold.last[acc, 0 if len(rows) == 1 else rows[-1]].astype(np.int32)
+        return best
+
+
+def as_list(values: np.ndarray) -> list[int]:
+    """An array of small numbers as a list sharing one int object per value
+    (tolist() would make one per entry past 256)."""
+    if int(values.max(initial=0)) < 256:
+        small: list[int] = values.tolist()
+        return small
+    pool = list(range(int(values.max()) + 1))
+    return list(map(pool.__getitem__, values.tolist()))
+
+
+def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return unique, inverse.ravel()
 
 
 def component_keys(components: Sequence[Component], counts: np.ndarray) -> list[np.ndarray]:
-    """Each component's counts as a table row: digits in base copies + 1, the
-    first kind most significant; loose kinds sorted, most held first."""
-    out = []
-    for comp in components:
-        held = counts[:, comp.kinds]
-        if not comp.runs:
-            held = -np.sort(-held, axis=1)
-        out.append(held @ ((comp.copies + 1) ** np.arange(len(comp.kinds) - 1, -1, -1)))
-    return out
+    """Each component's counts as a table key: digits in base copies + 1, the
+    first kind most significant (lines of one deck share them)."""
+    return [counts[:, comp.kinds] @ (comp.radix ** np.arange(len(comp.kinds) - 1, -1, -1))
+            for comp in components]
 
 
 @functools.cache
@@ -301,40 +222,79 @@ def _code() -> str:
     """The source the tables come from: a change to it makes new tables."""
     here = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in (here / "structure.py", here / "tables.py", here.parent / "card.py"):
+    for path in (here / "structure.py", here / "building.py", here / "tables.py",
+                 here.parent / "card.py"):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def table_file(folder: Path, shape: Shape, comp: Component, max_tiles: int) -> Path:
-    sig = f"{VERSION} {_code()} {shape!r} {len(comp.kinds)} {comp.copies} {comp.runs} {max_tiles}"
-    return folder / f"shape-{hashlib.sha256(sig.encode()).hexdigest()[:24]}.table"
+Signature = tuple[int, int, bool]  # a component's kinds, copies and runs: what its table needs
 
 
-def load_or_build(shape: Shape, components: Sequence[Component], max_tiles: int,
-                  folder: Path | None, *, build: bool = True) -> tuple[ShapeTables | None, float]:
+def signature(comp: Component) -> Signature:
+    return (len(comp.kinds), comp.copies, comp.runs)
+
+
+def table_file(folder: Path, shape: Shape, sig: Signature) -> Path:
+    n, copies, runs = sig
+    key = f"{VERSION} {_code()} {shape!r} {n} {copies} {runs}"
+    return folder / f"shape-{hashlib.sha256(key.encode()).hexdigest()[:24]}.table"
+
+
+def _read(path: Path, sig: Signature, width: int, *, rebuild: bool) -> Table | None:
+    """A kept table, or None when it is missing or unsound (noted, and built
+    again when `rebuild`)."""
+    try:
+        index, rows = store.load_arrays(path, "index", "rows")
+    except FileNotFoundError:
+        return None
+    except (OSError, store.Damaged) as error:
+        reason = str(error)
+    else:
+        n, copies, _ = sig
+        if index.shape == ((copies + 1) ** n,) and rows.ndim == 2 and rows.shape[1] == width \
+                and index.dtype.kind == "u" and int(index.max(initial=0)) < len(rows):
+            return Table(index, rows)
+        reason = f"{path}: shaped {index.shape} and {rows.shape}, not a table of this shape"
+    store.notes.warning("%s; %s", reason, "building it again" if rebuild else
+                        "not used (run 'jongg compile' to build it again)")
+    return None
+
+
+def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | None, *,
+                  build_missing: bool = True, progress: Progress | None = None
+                  ) -> tuple[ShapeTables | None, float]:
     """The tables, from `folder` when there, else built (and saved there);
     with the seconds spent building (0 when all were loaded). Without
-    `build`, None unless every table is there already."""
-    built = 0.0
-    tables = []
-    memo: dict[tuple[int, int, bool], np.ndarray] = {}
-    for comp in components:
-        sig = (len(comp.kinds), comp.copies, comp.runs)
-        if sig in memo:
-            tables.append(memo[sig])
-            continue
-        path = table_file(folder, shape, comp, max_tiles) if folder else None
-        rows = (comp.copies + 1) ** len(comp.kinds)
-        table = store.kept_array(path, rows, rebuild=build) if path is not None else None
-        if table is None and not build:
-            return None, 0.0
-        if table is None:
-            begin = time.perf_counter()
-            table = build_table(shape, len(comp.kinds), comp.copies, comp.runs, max_tiles)
-            built += time.perf_counter() - begin
-            if path is not None:
-                store.keep_array(path, table)
-        memo[sig] = table
-        tables.append(table)
-    return ShapeTables(shape, components, tables), built
+    `build_missing`, None unless every table is there already. `progress` is
+    told (done, total) as the build goes, in count-vector layers."""
+    width = len(demands(shape))
+    found: dict[Signature, Table | None] = {}
+    for sig in map(signature, components):
+        if sig not in found:
+            found[sig] = _read(table_file(folder, shape, sig), sig, width,
+                               rebuild=build_missing) if folder else None
+    missing = [sig for sig, table in found.items() if table is None]
+    if missing and not build_missing:
+        return None, 0.0
+    begin = time.perf_counter()
+    total = sum(n for n, _, _ in missing)
+    done = 0
+    for sig in missing:
+        n, copies, runs = sig
+
+        def step(layer: int, _: int, base: int = done) -> None:
+            if progress is not None:
+                progress(base + layer, total)
+
+        index, rows = build(shape, n, copies, runs, step)
+        found[sig] = Table(index, rows)
+        done += n
+        if folder is not None:
+            try:
+                store.save_arrays(table_file(folder, shape, sig), index=index, rows=rows)
+            except OSError as error:  # no place to keep it: built again next time
+                store.notes.debug("not kept: %s", error.strerror or error)
+    built = time.perf_counter() - begin if missing else 0.0
+    tables = [found[signature(c)] for c in components]
+    return ShapeTables(shape, components, [t for t in tables if t is not None]), built
