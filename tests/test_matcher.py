@@ -26,8 +26,8 @@ from .conftest import card, card_from_lines, hand
 
 # hands per card in the default suite: the reference is brute force, so the
 # slower cards get fewer (the slow suite runs 100,000 per card)
-HANDS = {"sample": 2000, "nymj": 3000, "mjcg-beginner": 2000, "mjcg-advanced": 600,
-         "classic": 1500, "constructs": 1500}
+HANDS = {"sample": 1000, "nymj": 1500, "mjcg-beginner": 1000, "mjcg-advanced": 300,
+         "classic": 600, "constructs": 800}
 
 
 @cache
