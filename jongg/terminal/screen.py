@@ -1,0 +1,191 @@
+"""The screen: the presentation model drawn with rich.
+
+Live (a terminal that takes colours): the table is redrawn in place at a
+fixed layout (header, scores, the other seats, your seat, the last
+discard, what just happened, your hand grouped by suit, the question), so
+it holds still while the bots play. Plain (NO_COLOR, a dumb terminal, or
+not a terminal at all): no escape codes; what happens is printed as it
+happens, and the table at each question.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text as RichText
+
+from jongg.present.hand import Group
+from jongg.present.styles import TileStyle, styles
+from jongg.present.table import Frame
+from jongg.present.text import Role, Text
+from jongg.runtime.tiles import Deck
+
+COLOURS = {"green": "green", "red": "red", "blue": "bright_blue", "white": "bright_white",
+           "cyan": "cyan", "magenta": "magenta", "yellow": "yellow"}
+ROLES = {Role.TITLE: "bold", Role.YOU: "bold", Role.KEY: "bold cyan", Role.GOOD: "bold green",
+         Role.BAD: "bold red", Role.WARN: "yellow", Role.DIM: "dim", Role.MISSING: "dim"}
+NEWS = 6  # sentences of what just happened kept for the live screen
+
+
+def is_live(console: Console) -> bool:
+    """Redraw in place only on a real terminal that takes colours."""
+    return console.is_terminal and not console.is_dumb_terminal and \
+        not os.environ.get("NO_COLOR") and console.color_system is not None
+
+
+class Screen:
+    def __init__(self, console: Console, deck: Deck, *, glyphs: bool = False,
+                 live: bool | None = None):
+        self.console = console
+        self.deck = deck
+        self.styles: dict[str, TileStyle] = styles(deck)
+        self.glyphs = glyphs
+        self.live = is_live(console) if live is None else live
+        self.news: deque[Text] = deque(maxlen=NEWS)
+
+    # -- text -----------------------------------------------------------------------
+    def tile_text(self, code: str) -> str:
+        style = self.styles.get(code)
+        if self.glyphs and style is not None and style.glyph:
+            return style.glyph
+        return code
+
+    def tile_style(self, code: str) -> str:
+        style = self.styles.get(code)
+        if style is None:
+            return ""
+        colour = COLOURS.get(style.colour, "")
+        return f"bold {colour}".strip() if style.bold else colour
+
+    def rich(self, text: Text) -> RichText:
+        out = RichText()
+        for span in text:
+            if span.tile is not None:
+                style = self.tile_style(span.tile)
+                if span.role is Role.MISSING:
+                    style = "dim " + style
+                out.append(self.tile_text(span.tile) if span.text == span.tile else span.text,
+                           style=style)
+            else:
+                out.append(span.text, style=ROLES.get(span.role, ""))
+        return out
+
+    def say(self, text: Text | str, role: Role = Role.PLAIN) -> None:
+        """One line, printed now (a str is never read as markup)."""
+        self.console.print(self.rich(text) if isinstance(text, tuple)
+                           else RichText(text, style=ROLES.get(role, "")))
+
+    def told(self, sentences: Iterable[Text]) -> None:
+        """What just happened: printed at once when plain, kept for the
+        next redraw when live."""
+        for sentence in sentences:
+            self.news.append(sentence)
+            if not self.live:
+                self.say(sentence)
+
+    # -- the table --------------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return max(40, self.console.width)
+
+    def header(self, parts: Sequence[str]) -> RichText:
+        """The parts joined; a narrow screen shortens the first (the title)."""
+        rest = " · ".join(parts[1:])
+        room = self.width - len(rest) - 3
+        title = parts[0]
+        if len(title) > room:
+            title = title[:max(room - 1, 8)].rstrip() + "…"
+        return RichText(f"{title} · {rest}", style="bold reverse" if self.live else "")
+
+    def hand(self, label: str, groups: Sequence[Group]) -> list[RichText]:
+        """The hand as a rack: each family's name over its tiles, positions
+        under them, wrapped to the screen's width."""
+        indent = len(label) + 2
+
+        def block(first: bool) -> list[RichText]:
+            return [RichText(label.ljust(indent), style="bold") if first else
+                    RichText(" " * indent), RichText(" " * indent), RichText(" " * indent)]
+
+        rows = block(True)
+        blocks = [rows]
+        used = indent
+        for group in groups:
+            cells = [(pos, code, max(cell_len(self.tile_text(code)), len(str(pos))))
+                     for pos, code in group.tiles]
+            span = sum(cell + 1 for *_, cell in cells)
+            width = max(span, len(group.family) + 1) + 1
+            if used + width > self.width and used > indent:
+                rows = block(False)
+                blocks.append(rows)
+                used = indent
+            names, shown, numbers = rows
+            names.append(group.family.ljust(width), style="dim")
+            for pos, code, cell in cells:
+                text = self.tile_text(code)
+                shown.append(text, style=self.tile_style(code))
+                shown.append(" " * (cell - cell_len(text) + 1))
+                numbers.append(str(pos).rjust(cell) + " ", style="dim")
+            shown.append(" " * (width - span))
+            numbers.append(" " * (width - span))
+            used += width
+        return [_rstrip(row) for rows in blocks for row in rows]
+
+    def frame_lines(self, frame: Frame) -> list[RichText]:
+        lines = [self.header(frame.header), self.rich(frame.scores)]
+        for panel in frame.seats:
+            head = self.rich(panel.head)
+            if len(panel.racks) == 1:  # one rack: its exposures beside the name if they fit
+                racks = [r for r in panel.racks if r]
+                exposed = self.rich(racks[0]) if racks else RichText()
+                if racks and head.cell_len + exposed.cell_len + 2 <= self.width:
+                    head.append("  ")
+                    head.append_text(exposed)
+                    racks = []
+                lines.append(head)
+                lines += [RichText("   ") + self.rich(r) for r in racks]
+            else:
+                lines.append(head)
+                lines += [RichText("   ") + self.rich(r) for r in panel.racks]
+            if panel.discards:
+                lines.append(RichText("   ") + self.rich(panel.discards))
+        if frame.last:
+            lines.append(self.rich(frame.last))
+        return lines
+
+    def draw(self, frame: Frame, about: Sequence[Text] = (), message: Sequence[Text] = ()
+             ) -> None:
+        """The table, then what is asked. Live: the screen cleared and drawn
+        whole, what just happened in the middle."""
+        top = self.frame_lines(frame)
+        bottom = self.hand(frame.hand_label, frame.hand)
+        bottom += [self.rich(n) for n in frame.notes]
+        bottom += [self.rich(a) for a in about]
+        bottom += [self.rich(m) for m in message]
+        if not self.live:
+            for row in [*top, *bottom]:
+                self.console.print(row)
+            return
+        room = self.console.height - 1 - _rows(top, self.width) - _rows(bottom, self.width)
+        news = list(self.news)
+        shown: list[RichText] = []
+        for sentence in reversed(news):
+            rich = self.rich(sentence)
+            if _rows([*shown, rich], self.width) > max(room, 1):
+                break
+            shown.insert(0, rich)
+        self.console.clear()
+        for row in [*top, *shown, *bottom]:
+            self.console.print(row, overflow="fold")
+
+
+def _rstrip(text: RichText) -> RichText:
+    text.rstrip()
+    return text
+
+
+def _rows(lines: Sequence[RichText], width: int) -> int:
+    return sum(max(1, -(-line.cell_len // width)) for line in lines)
