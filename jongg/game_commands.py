@@ -29,6 +29,7 @@ from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
+from .play_help import COMMANDS
 from .resolved import annotated
 from .simulate import Job, clashes, cores, file_stem, simulate, wilson
 
@@ -298,7 +299,8 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
     try:
         table = terminal.start(game, seat=args.seat - 1, agents=agents, seed=seed, mode=mode,
                                log=log, console=console, fast=args.fast,
-                               overwrite=args.overwrite, fresh=args.log is None)
+                               overwrite=args.overwrite, fresh=args.log is None,
+                               glyphs=args.glyphs)
     except LogExists:
         raise UsageError([Diagnostic(None, f"--log: {log} is there already (a saved game?)",
                                      hint=f"go on with it: {resume_command(log)}; or start "
@@ -320,7 +322,7 @@ def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
              if value]
     if given:
         raise UsageError(f"--resume: the log holds the game ({', '.join(given)} cannot change "
-                         "it); give --resume LOG alone, with --fast if you like")
+                         "it); give --resume LOG alone, with --fast or --glyphs if you like")
     path = Path(args.resume)
     try:
         writer = LogWriter.reopen(path)  # locked first: no other jongg appends meanwhile
@@ -348,7 +350,8 @@ def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
     except BaseException:
         writer.close()
         raise
-    table = terminal.resume(game, resumed, writer, console=console, fast=args.fast)
+    table = terminal.resume(game, resumed, writer, console=console, fast=args.fast,
+                            glyphs=args.glyphs)
     console.print(f"resuming {log.header.variant} from {args.resume} "
                   f"({table.state.decisions} decisions played, state {table.state.digest()})",
                   soft_wrap=True)
@@ -387,16 +390,23 @@ def register(commands: Any) -> None:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
 
-    play = commands.add_parser("play", help="play a variant at the terminal against bots")
-    play.add_argument("variant", metavar="VARIANT", nargs="?", help="a variant name or path")
+    play = commands.add_parser("play", help="play a variant at the terminal against bots",
+                               epilog=COMMANDS,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("variant", metavar="VARIANT", nargs="?",
+                      help=f"one of {', '.join(shipped('variant'))}, or a path")
     play.add_argument("--players", type=int, help="player count (default: the variant's)")
     play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
     play.add_argument("--agents", default="greedy",
                       help="bots for the other seats, comma-separated (default greedy)")
-    play.add_argument("--seed", type=int, help="the match seed (default: a fresh one, printed)")
+    play.add_argument("--seed", type=int, help="the match seed (default: a fresh random one, "
+                      "printed at the start and kept in the log)")
     play.add_argument("--strict", action="store_true",
                       help="let mistakes be made, and apply the rulebook's penalty")
     play.add_argument("--fast", action="store_true", help="bots play without pauses")
+    play.add_argument("--glyphs", action="store_true",
+                      help="draw tiles as Unicode mahjong tiles where they have one (a font "
+                      "with U+1F000..1F02B)")
     play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
                       "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
     play.add_argument("--overwrite", action="store_true",

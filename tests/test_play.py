@@ -25,8 +25,10 @@ pexpect = pytest.importorskip("pexpect")
 PROMPTS = {
     "turn": r"your turn: discard a tile[^\n>]*> ",
     "claim": r"\? [^\n>]*p: pass > ",
-    "pass": r"choose a tile to pass \(\d of \d\) > ",
-    "choice": r"1: (?:vote|offer|blind)[^\n>]*> ",
+    "pass": r"(?:pass \d tiles \w+, to \w+|set aside on rack \d) \([^\n>]*\) > ",
+    "vote": r"\? y: yes  n: no > ",
+    "count": r"(?:offer how many|unseen), 0-\d\? > ",
+    "enter": r"press Enter for round \d+ > ",
 }
 ROUND_OVER = r"round 1 over"
 
@@ -34,19 +36,24 @@ ROUND_OVER = r"round 1 over"
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="dumb")
     return pexpect.spawn(sys.executable, ["-m", "jongg", "play", *args], cwd=str(cwd), env=env,
-                         encoding="utf-8", timeout=120, dimensions=(50, 120))
+                         encoding="utf-8", timeout=60, dimensions=(50, 120))
 
 
-def answer(child: pexpect.spawn, kind: str, tries: int, choice: str = "1") -> None:
+def answer(child: pexpect.spawn, kind: str, tries: int, vote: str = "y") -> None:
     """A simple player: discards and passes from the left, lets discards go,
-    votes and offers `choice` (the first); a refused tile (a joker in a pass)
-    is followed by the next position."""
+    votes `vote`, offers and passes blind none, goes on after a round's
+    result; a refused tile (a joker in a pass) is followed by the next
+    position."""
     if kind in ("turn", "pass"):
         child.sendline(str(1 + tries))
     elif kind == "claim":
         child.sendline("p")
+    elif kind == "vote":
+        child.sendline(vote)
+    elif kind == "count":
+        child.sendline("0")
     else:
-        child.sendline(choice)
+        child.sendline("")
 
 
 def says(child: pexpect.spawn, line: str, *replies: str, prompt: str = "turn") -> None:
@@ -57,11 +64,11 @@ def says(child: pexpect.spawn, line: str, *replies: str, prompt: str = "turn") -
     child.expect(PROMPTS[prompt])
 
 
-def play_until(child: pexpect.spawn, end: str, limit: int = 400, choice: str = "1") -> str:
+def play_until(child: pexpect.spawn, end: str, limit: int = 400, vote: str = "y") -> str:
     """Answer prompts until `end` shows; the screen text seen."""
     seen = ""
     tries = 0
-    patterns = [end, *PROMPTS.values(), r"is not legal now"]
+    patterns = [end, *PROMPTS.values(), r"is not legal now|may not be passed"]
     kinds = ["end", *PROMPTS, "refused"]
     for _ in range(limit):
         index = child.expect(patterns)
@@ -72,7 +79,7 @@ def play_until(child: pexpect.spawn, end: str, limit: int = 400, choice: str = "
         if kind == "refused":
             tries += 1
             continue
-        answer(child, kind, tries if kind in ("turn", "pass") else 0, choice)
+        answer(child, kind, tries if kind in ("turn", "pass") else 0, vote)
         if kind not in ("turn", "pass"):
             tries = 0
     raise AssertionError(f"{end!r} never came:\n{seen[-2000:]}")
@@ -84,20 +91,21 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
     child.expect(PROMPTS["turn"])
     screen = child.before
     assert "you are Seat 1" in screen and "game.jsonl" in screen
-    for words in ("tokens: Seat 1 10", "Seat 1 (you), Ma: 11 in hand", "your hand: 1:"):
+    for words in ("tokens: Seat 1 10", "Seat 1 (you), Ma: 11 in hand", "your hand  "):
         assert words in screen
     says(child, "discard Q9", r"unknown tile 'Q9'")  # an unknown tile: one line, same prompt
     says(child, "claim mahjong",  # not legal on one's own turn
          r"'claim mahjong' is not legal now \(type help\)")
-    says(child, "hint", r"three-sets-and-a-pair: \d+ away")
+    says(child, "hint", r"three-sets-and-a-pair \(no card value, \w+\): \d+ away",
+         r"suggested discard: ")
     says(child, "help", r"legal now: discard ")
     child.sendline("1")
-    child.expect(r"Seat 1 discards ")
+    child.expect(r"You discard ")
     seen = play_until(child, ROUND_OVER)
     assert "Seat 2 discards" in seen
     child.expect(r"tokens: Seat 1 \d+")
     after = child.before + child.after
-    assert "wins with three-sets-and-a-pair" in seen + after or \
+    assert re.search(r"wins? with three-sets-and-a-pair \(no card value\)", seen + after) or \
         "the wall is empty" in seen + after
     play_until(child, r"your turn: discard a tile[^\n>]*> |p: pass > ")
     child.sendline("quit")
@@ -109,13 +117,13 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
 
 
 def test_a_person_plays_a_round_of_the_card_game_charleston_included(tmp_path: Path) -> None:
-    child = spawn("mjcg", "--fast", "--seed", "2", "--log", "g.jsonl", cwd=tmp_path)
+    child = spawn("mjcg", "--fast", "--seed", "6", "--log", "g.jsonl", cwd=tmp_path)
     child.expect(PROMPTS["pass"])
-    assert "points: East 650" in child.before and "your hand: 1:" in child.before
+    assert "points: East 650" in child.before and "your hand  " in child.before
     child.sendline("J")  # a joker may never be passed (MJCG-08)
-    child.expect(r"'pass J' is not legal now|unknown|not legal")
+    child.expect(r"jokers may not be passed here")
     seen = play_until(child, ROUND_OVER, limit=600)
-    assert "1: vote yes" in seen  # the second Charleston is put to the vote
+    assert "vote: dance again (a second Charleston)? y: yes  n: no" in seen
     assert "your turn: discard a tile" in seen
     child.expect(list(PROMPTS.values()))  # the next round asks something
     child.sendintr()  # Ctrl-C: a clean stop, the log kept
@@ -127,7 +135,8 @@ def test_a_person_plays_a_round_of_the_card_game_charleston_included(tmp_path: P
 
 
 def _hand(screen: str) -> str:
-    found = re.findall(r"your hand: ([^\n]*)", screen)
+    """The tiles of the last hand shown (the row under the suits' names)."""
+    found = re.findall(r"your hand +[^\n]*\n([^\n]*)\n", screen)
     assert found, screen[-1000:]
     return found[-1].strip()
 
@@ -151,7 +160,7 @@ def test_quit_and_resume_continue_exactly_where_the_game_stopped(tmp_path: Path)
     assert again.match.group(2) == digest  # the very state the game stopped in
     assert _hand(play_until(again, PROMPTS["turn"], limit=1)) == hand  # the same turn
     again.sendline("1")
-    again.expect(r"Seat 1 discards")
+    again.expect(r"You discard ")
     again.sendline("quit")
     again.sendline("quit")
     again.expect(pexpect.EOF)
@@ -167,7 +176,7 @@ def test_strict_mode_lets_a_person_err_and_shows_the_penalty(tmp_path: Path) -> 
     child.expect(PROMPTS["turn"])
     assert "m: end the round" in child.after or "m: " in child.after
     child.sendline("m")  # Mah Jongg declared on an incomplete hand
-    child.expect(r"Seat 1's hand is dead for this round")
+    child.expect(r"Your hand is dead for this round")
     child.expect(r"Seat 2 discards")
     child.sendintr()  # while the bots play on: still a clean stop
     child.expect(r"stopped at state \w+; resume with")
@@ -206,14 +215,14 @@ def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
 # -- several racks (Siamese): one pool of tiles, every rack shown apart -----------
 
 
-PLEDGE = r"declare Atomic Cat \(the atomic line\) on rack 1\? 1: vote yes  2: vote no > "
+PLEDGE = r"declare Atomic Cat \(the atomic line\) on rack 1\? y: yes  n: no > "
 
 
 def first_turn(child: pexpect.spawn) -> str:
     """Say no to any pledge asked right after the deal; the screen of the
     first turn."""
-    while child.expect([PROMPTS["turn"], PROMPTS["choice"]]) == 1:
-        child.sendline("2")
+    while child.expect([PROMPTS["turn"], PROMPTS["vote"]]) == 1:
+        child.sendline("n")
     return str(child.before)
 
 
@@ -221,16 +230,16 @@ def test_siamese_shows_both_racks_of_both_players_and_the_pool(tmp_path: Path) -
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "s.jsonl", cwd=tmp_path)
     child.expect(PLEDGE)  # SMJ-27: right after the deal, before East's 28th tile
     assert "East (you), dealer: 27 in hand" in child.before
-    child.sendline("2")
+    child.sendline("n")
     child.expect(PROMPTS["turn"])
     screen = child.before
     assert "die " in screen and "'s wall" in screen  # the walls are cut by a die
-    for seat in ("East (you), dealer: 28 in hand", "West: 27 in hand"):
+    for seat in ("East (you), dealer: 28 in hand", "West (right): 27 in hand"):
         assert seat in screen
     assert screen.count("rack 1: nothing exposed") == 2
     assert screen.count("rack 2: nothing exposed") == 2
     assert "rack 3" not in screen
-    assert "your pool (28 tiles, for your 2 racks): 1:" in screen
+    assert "your pool (28 tiles, for your 2 racks)  " in screen
     assert "your hand" not in screen
     child.sendline("quit")
     child.expect(r"stopped at state \w+; resume with")
@@ -243,10 +252,12 @@ def test_a_pledged_rack_shows_its_tiles_set_aside_and_off_ends_the_pledge(
         tmp_path: Path) -> None:
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "p.jsonl", cwd=tmp_path)
     child.expect(PLEDGE)
-    child.sendline("1")
-    child.expect(r"East pledges rack 1 to the atomic line")
-    for n in range(1, 14):  # the 13 tiles set aside, one at a time
-        child.expect(rf"choose a tile to set aside on rack 1 \({n} of 13\) > ")
+    child.sendline("y")
+    child.expect(r"You pledge rack 1 to the atomic line")
+    child.expect(r"set aside on rack 1 \(choose 13: codes \(1D 3D GD\) or positions\) > ")
+    child.sendline("1 2 3")  # the 13 tiles set aside: some at once, then one at a time
+    for n in range(10, 0, -1):
+        child.expect(rf"set aside on rack 1 \((\w+ )+chosen, {n} more\) > ")
         child.sendline("1")
     child.expect(PROMPTS["turn"])
     screen = child.before
@@ -257,7 +268,7 @@ def test_a_pledged_rack_shows_its_tiles_set_aside_and_off_ends_the_pledge(
     child.expect(r"rack 1: pledged to atomic-cat \(value \d+\): ")
     child.expect(PROMPTS["turn"])
     child.sendline("off")
-    child.expect(r"East goes off the pledge on rack 1")
+    child.expect(r"You go off the pledge on rack 1")
     child.expect(PROMPTS["turn"])
     assert "your pool (28 tiles, for your 2 racks)" in child.before
     assert "off: go off the pledge" not in child.after
@@ -290,7 +301,7 @@ def test_a_person_discarding_plays_a_siamese_round_to_the_greedy_bots_win(
         tmp_path: Path) -> None:
     # seed 5: the greedy West makes its Mah Jonggs while East only discards
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "w.jsonl", cwd=tmp_path)
-    seen = play_until(child, ROUND_OVER, choice="2")  # no pledge
+    seen = play_until(child, ROUND_OVER, vote="n")  # no pledge
     child.expect(r"\npoints: East -?\d+  West -?\d+")
     report = child.before + child.after
     made = re.findall(r"West declares Mah Jongg on rack (\d): ([\w-]+) \(value (\d+)\) \[", seen)
@@ -302,7 +313,7 @@ def test_a_person_discarding_plays_a_siamese_round_to_the_greedy_bots_win(
         "the wall is empty: nobody wins this round" in report
     assert re.search(r"\n  \+\d+ to West", report)  # awards nobody pays
     assert "the bank" not in report and "East wins" not in report
-    play_until(child, PROMPTS["turn"], choice="2")  # round 2 asks East again
+    play_until(child, PROMPTS["turn"], vote="n")  # round 2 asks East again
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -320,7 +331,7 @@ def test_the_siamese_variants_start_with_every_rack_shown(tmp_path: Path, varian
     for rack in range(1, racks + 1):  # a bot may have pledged its rack 1
         assert screen.count(f"\n   rack {rack}: ") == players
     assert f"rack {racks + 1}:" not in screen
-    assert f"your pool ({pool} tiles, for your {racks} racks): 1:" in screen
+    assert f"your pool ({pool} tiles, for your {racks} racks)  " in screen
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -395,13 +406,14 @@ def test_m_chooses_among_the_declarations_and_m_rack_takes_the_highest_line(
     assert ("declare which? 1: rack 1 even-3 (value 30)  2: rack 1 honor-1 (value 25)  "
             "3: rack 2 even-3 (value 30)  4: rack 2 honor-1 (value 25)  (Enter: back) > ") in out
     assert "rack 2 does not complete sp-3; it completes: even-3, honor-1" in out
-    assert "East declares Mah Jongg on rack 2: even-3 (value 30) [" in out
+    assert "You declare Mah Jongg on rack 2: even-3 (value 30) [" in out
     assert "rack 2: Mah Jongg even-3: 2B 2B 2B 2B" in out  # shown on its rack
     assert "(m: Mah Jongg on rack 1)" in out
-    assert "East declares Mah Jongg on rack 1: honor-1 (value 25) [" in out
+    assert "You declare Mah Jongg on rack 1: honor-1 (value 25) [" in out
     report = out[out.index("round 1 over"):]
-    assert "East wins the round with 2 Mah Jonggs, the last self-drawn" in report
-    assert "  East, rack 2: even-3 (value 30): 2B 2B 2B 2B 4B 4B" in report
+    assert "You win the round with 2 Mah Jonggs, the last self-drawn" in report
+    # the winning hands in their groups
+    assert "  East, rack 2: even-3 (value 30): [2B 2B 2B 2B] [4B 4B] [6B 6B] " in report
     assert "  East, rack 1: honor-1 (value 25): " in report
     # SMJ-24: both doubled, jokerless (doubled again) and closed (+10); nobody pays
     assert "  +130 to East\n  +110 to East\n" in report
@@ -422,17 +434,19 @@ def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discard
     ], tmp_path)
     played(table)
     out = screen.getvalue()
-    assert "claim 8B? 1: claim double (2 Mah Jonggs at once)  " in out  # the first kind
-    for rack in (1, 2):  # a set's claim says which rack the set goes on
-        assert f": claim set 8B 8B on rack {rack}  " in out
-    assert "say which: 1: claim double (2 Mah Jonggs at once)  " in out
-    assert "West claims East's 8B for 2 Mah Jonggs at once" in out
+    assert "claim 8B? 1-3 or p: pass" in out
+    assert "\n  1: 2 Mah Jonggs at once\n" in out  # the first kind
+    # each size once, the rack asked after
+    assert "\n  2: set (pung) [8B 8B 8B] on rack 1 or 2\n" in out
+    assert "\n  3: set (kong) [8B 8B 8B 8B] on rack 1 or 2\n" in out
+    assert "several claims: type the number of one (1-3), or p to let it go" in out
+    assert "You claim East's 8B for 2 Mah Jonggs at once" in out
     assert "your turn: declare the Mah Jongg you claimed (m RACK: Mah Jongg on racks 1, 2) > " \
         in out
     assert "there is no rack 7: racks are 1 to 2" in out
-    assert "West declares Mah Jongg on rack 1: honor-1 (value 25)" in out
-    assert "West declares Mah Jongg on rack 2: even-3 (value 30)" in out
+    assert "You declare Mah Jongg on rack 1: honor-1 (value 25)" in out
+    assert "You declare Mah Jongg on rack 2: even-3 (value 30)" in out
     report = out[out.index("round 1 over"):]
-    assert "West wins the round with 2 Mah Jonggs, the last on East's discard" in report
+    assert "You win the round with 2 Mah Jonggs, the last on East's discard" in report
     assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
     assert "points: East -25  West 240" in report

@@ -98,7 +98,9 @@ def vote_rule(rule: str) -> str:
 
 
 def pledge_question(d: dict[str, Any]) -> str:
-    return f"{d['question'] or 'pledge'} (the {d['flag']} line) on rack {d['rack'] + 1}"
+    """The pledge's question as the variant words it (its rack and flag said
+    when it gives none)."""
+    return d["question"] or f"pledge rack {d['rack'] + 1} to the {d['flag']} line"
 
 
 def partner(rules: Rules, me: int, to: str) -> int:

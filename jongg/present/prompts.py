@@ -122,9 +122,9 @@ def claim_prompt(seen: Seen) -> Prompt:
     numbers = "1" if n == 1 else f"1-{n}"
     question = f"{spec.word('claim')} {code}? {numbers} or p: pass" if n else \
         f"{spec.word('claim')} {code}? p: pass"
-    about = (line(f"{seen.spec.seats[seat]} discards ", tiles([code]), ": ",
-                  words("  ".join(f"{o.key}: {''.join(s.text for s in o.says)}"
-                                  for o in options), Role.KEY)),)
+    about = (line(f"{w.does(spec, seen.seat, seat, 'discard')} ", tiles([code]),
+                  ": claim it, or let it go"),
+             *(line(words(f"  {o.key}: ", Role.KEY), o.says) for o in options))
     return Prompt("claim", question, about, tuple(options), legal=seen.legal)
 
 
@@ -153,6 +153,9 @@ def claim_options(seen: Seen) -> list[Option]:
         first = actions[0]  # the most naturals: options come naturals first
         tile = seen.data["discard"][1]
         shown = tiles([tile, *deck.codes(first.tiles)])
+        size = SIZES.get(len(first.tiles) + 1)
+        if size and size != claim:  # a claim named for no size ('set') says it
+            claim = f"{claim} ({size})"
         racks = sorted({a.number for a in actions})
         number = str(len(options) + 1)
         if spec.racks == 1 or len(racks) == 1:
@@ -161,13 +164,16 @@ def claim_options(seen: Seen) -> list[Option]:
             continue
         chosen = {r: next(a for a in actions if a.number == r) for r in racks}
         then = Prompt("rack", f"{claim} [{' '.join([tile, *deck.codes(first.tiles)])}] on "
-                      f"which rack? {', '.join(str(r + 1) for r in racks)}", (),
+                      "which rack?", (),
                       tuple(Option(str(r + 1), words(f"rack {r + 1}"), a)
                             for r, a in chosen.items()), legal=seen.legal)
         options.append(Option(number, line(f"{claim} [", shown, "] on rack "
                                         f"{' or '.join(str(r + 1) for r in racks)}"),
                               None, then))
     return options
+
+
+SIZES = {2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
 
 
 # -- the phases before play ------------------------------------------------------------

@@ -48,7 +48,7 @@ def understand(text: str, seen: Seen, asked: Prompt, chosen: Sequence[int] = ())
         return pass_tiles(typed, seen, asked, chosen)
     hand = seen.obs.me.concealed()
     if n is not None and len(typed) == 1:  # a position in the hand
-        typed = ["d", word]
+        typed = ["discard", word]
     if word in ("p", "pass") and len(typed) == 1:
         return Action("pass")
     if word in ("m", "mahjong", "declare") and seen.spec.racks > 1 and len(typed) <= 3:
@@ -59,7 +59,9 @@ def understand(text: str, seen: Seen, asked: Prompt, chosen: Sequence[int] = ())
         claims = [o for o in asked.options if o.key != "p"] if asked.kind == "claim" else []
         if len(claims) == 1:
             return _chosen(claims[0])
-        return "say which: " + asked.keys if claims else "nothing to claim now"
+        if not claims:
+            return "nothing to claim now"
+        return f"several claims: type the number of one (1-{len(claims)}), or p to let it go"
     if word == "claim" and len(typed) > 3 and typed[-3].lower() == "on" and \
             typed[-2].lower() == "rack":  # 'on rack 2', as the claims are listed
         del typed[-2]
