@@ -307,9 +307,9 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
                                           "over in it with --overwrite")]) from None
     except LogFileError as error:
         raise UsageError(f"--log: {error}") from None
-    console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; seed {seed}; "
-                  f"the game is written to {table.writer.path} (type help for commands)",
-                  soft_wrap=True)
+    console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; seed {seed}")
+    console.print(f"the game is written to {table.writer.path} (type help for commands)",
+                  soft_wrap=True)  # the path whole, to copy
     return table
 
 
