@@ -152,7 +152,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1)
+        _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1, args.variant)
     if summary.partial:
         print(f"jongg: interrupted: {summary.games} of {summary.asked} matches finished; the "
               "summary is of those alone (partial)", file=sys.stderr)
@@ -177,7 +177,7 @@ def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> 
 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
-                   racks: bool) -> None:
+                   racks: bool, variant: str) -> None:
     console = _console()
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
@@ -216,6 +216,15 @@ def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                   f"{result['seconds']:.1f} s ({result['rounds_per_second']} rounds/s)")
     for problem in result["problems"]:
         console.print(f"  {problem}")
+    console.print(next_steps(variant), soft_wrap=True)
+
+
+def next_steps(variant: str) -> str:
+    """Where to go from a summary: a game of one's own, a card of one's own."""
+    return (f"next: play it yourself: jongg play {shlex.quote(variant)} (jongg play --help "
+            "lists every variant)\n"
+            "      write a card: docs/notation.md, then jongg card check CARD.yaml\n"
+            "      print a card: jongg card show sample")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

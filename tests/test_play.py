@@ -201,6 +201,32 @@ def test_bad_play_arguments_get_a_message(capsys: pytest.CaptureFixture[str], ar
     assert message in err and "Traceback" not in err
 
 
+def test_a_summary_of_bots_that_win_ends_by_saying_where_to_go_next(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    assert main(["simulate", "nymj", "--games", "1", "--agents", "greedy", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"rounds won: [1-9]", out)  # greedy bots win rounds worth watching
+    assert out.rstrip().splitlines()[-3:] == [
+        "next: play it yourself: jongg play nymj (jongg play --help lists every variant)",
+        "      write a card: docs/notation.md, then jongg card check CARD.yaml",
+        "      print a card: jongg card show sample"]
+
+
+def test_play_help_lists_the_variants_the_commands_and_the_seeds_default(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("one of classic, imperial-siamese, mjcg,", "default: a fresh random one",
+                  "in-game commands:", "undo take back the last tile", "card [LINE]",
+                  "--glyphs"):
+        assert words in out
+
+
 def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from jongg.cli import main

@@ -208,3 +208,14 @@ def test_glyphs_draw_the_unicode_tiles(tmp_path: Path) -> None:
     assert "\U0001F02A" in term.raw  # the joker's tile
     assert re.search("[\U0001F007-\U0001F021]", term.raw)  # suit tiles
     term.quit()
+
+
+def test_the_transcript_kept_in_docs_is_what_the_game_shows_now() -> None:
+    from .transcript import DOCS, record
+
+    text, events = record()
+    kept = (DOCS / "play-transcript.md").read_text(encoding="utf-8")
+    assert text == kept, "the game's screens changed: python -m tests.transcript rewrites " \
+        "docs/play-transcript.md and .cast"
+    assert "## 1. pass" in text and "suggested pass: " in text and "round 1 over" in text
+    assert events and (DOCS / "play-transcript.cast").exists()
