@@ -193,7 +193,11 @@ def test_no_color_sends_no_escape_codes_and_fits_80_columns(tmp_path: Path) -> N
                     colour=False)
     screen = term.expect(r"y: yes  n: no > ")
     assert "declare Atomic Cat (the atomic line) on rack 1? y: yes  n: no >" in screen
-    term.type("n", TURN)
+    screen = term.type("n", TURN)
+    # the header whole: a title too long to share the line goes above it
+    assert re.search(r"^Siamese Mah Jongg\nround 1 · dealer: East · wall 97 \(die \d, drawn from "
+                     r"East's\) · to play: East$", screen, re.M), screen
+    assert re.search(r"^your pool \(28 tiles, for your 2 racks\)\n  Bams ", screen, re.M)
     term.type("hint", TURN)
     term.quit()
     assert "\x1b" not in term.raw

@@ -92,8 +92,8 @@ def turn_prompt(seen: Seen) -> Prompt:
     if any(a.verb == "off" for a in legal):
         options.append(Option("off", words("go off the pledge"),
                               next(a for a in legal if a.verb == "off")))
-    about.append(words(f"discard: type a tile's code or its position (1-{hand}); "
-                       "hint: what to keep; card: the card; help", Role.DIM))
+    about.append(words(f"discard: a tile's code or its position (1-{hand}); also hint, card, "
+                       "help", Role.DIM))
     extra = ", ".join(f"{o.key}: {''.join(s.text for s in o.says)}" for o in options)
     return Prompt("turn", "your turn: discard a tile" + (f" ({extra})" if extra else ""),
                   tuple(about), tuple(options), legal=legal)

@@ -41,7 +41,7 @@ def frame(seen: Seen, chosen: Sequence[int] = ()) -> Frame:
     me = seen.seat
     wall = f"wall {data['wall']}"
     if "die" in data:  # walls built on the table
-        wall += f" (die {data['die']}, drawing from {spec.seats[data['wall_of']]}'s wall)"
+        wall += f" (die {data['die']}, drawn from {spec.seats[data['wall_of']]}'s)"
     header = (spec.title, f"round {data['round'] + 1}",
               f"{spec.word('dealer')}: {spec.seats[data['dealer']]}", wall,
               *([f"to play: {spec.seats[data['turn']]}"] if data["turn"] is not None else []))

@@ -29,6 +29,8 @@ COLOURS = {"green": "green", "red": "red", "blue": "bright_blue", "white": "brig
 ROLES = {Role.TITLE: "bold", Role.YOU: "bold", Role.KEY: "bold cyan", Role.GOOD: "bold green",
          Role.BAD: "bold red", Role.WARN: "yellow", Role.DIM: "dim", Role.MISSING: "dim"}
 NEWS = 6  # sentences of what just happened kept for the live screen
+LABEL_BESIDE = 12  # a longer hand label goes above the tiles
+SHORTEST_TITLE = 16  # a title cut shorter than this goes on a line of its own
 
 
 def is_live(console: Console) -> bool:
@@ -92,24 +94,32 @@ class Screen:
     def width(self) -> int:
         return max(40, self.console.width)
 
-    def header(self, parts: Sequence[str]) -> RichText:
-        """The parts joined; a narrow screen shortens the first (the title)."""
+    def header(self, parts: Sequence[str]) -> list[RichText]:
+        """The parts on one line, the title (the first) shortened a little if
+        need be; on a screen too narrow for that, the title on a line of its
+        own above the rest."""
         rest = " · ".join(parts[1:])
-        room = self.width - len(rest) - 3
         title = parts[0]
-        if len(title) > room:
-            title = title[:max(room - 1, 8)].rstrip() + "…"
-        return RichText(f"{title} · {rest}", style="bold reverse" if self.live else "")
+        room = self.width - cell_len(rest) - 3
+        style = "bold reverse" if self.live else ""
+        if cell_len(title) <= room:
+            return [RichText(f"{title} · {rest}", style=style)]
+        if room >= min(cell_len(title), SHORTEST_TITLE):
+            return [RichText(f"{title[:room - 1].rstrip()}… · {rest}", style=style)]
+        return [RichText(title, style=style), RichText(rest, style=style)]
 
     def hand(self, label: str, groups: Sequence[Group]) -> list[RichText]:
         """The hand as a rack: each family's name over its tiles, positions
-        under them, wrapped to the screen's width."""
-        indent = len(label) + 2
+        under them, wrapped to the screen's width. A long label (a pool
+        shared by racks) goes above, leaving the tiles the whole width."""
+        beside = len(label) <= LABEL_BESIDE
+        indent = len(label) + 2 if beside else 2
 
         def block(first: bool) -> list[RichText]:
-            return [RichText(label.ljust(indent), style="bold") if first else
+            return [RichText(label.ljust(indent), style="bold") if first and beside else
                     RichText(" " * indent), RichText(" " * indent), RichText(" " * indent)]
 
+        above = [] if beside else [RichText(label, style="bold")]
         rows = block(True)
         blocks = [rows]
         used = indent
@@ -132,10 +142,10 @@ class Screen:
             shown.append(" " * (width - span))
             numbers.append(" " * (width - span))
             used += width
-        return [_rstrip(row) for rows in blocks for row in rows]
+        return above + [_rstrip(row) for rows in blocks for row in rows]
 
     def frame_lines(self, frame: Frame) -> list[RichText]:
-        lines = [self.header(frame.header), self.rich(frame.scores)]
+        lines = [*self.header(frame.header), self.rich(frame.scores)]
         for panel in frame.seats:
             head = self.rich(panel.head)
             if len(panel.racks) == 1:  # one rack: its exposures beside the name if they fit
