@@ -223,3 +223,20 @@ def test_the_transcript_kept_in_docs_is_what_the_game_shows_now() -> None:
         "docs/play-transcript.md and .cast"
     assert "## 1. pass" in text and "suggested pass: " in text and "round 1 over" in text
     assert events and (DOCS / "play-transcript.cast").exists()
+
+
+def test_four_racks_and_a_pool_of_56_fit_the_screen_with_the_header_on_top(
+        tmp_path: Path) -> None:
+    term = Terminal("imperial-siamese", "--players", "2", "--fast", "--seed", "3", "--log",
+                    "i.jsonl", cwd=tmp_path)
+    term.expect(r"y: yes  n: no > ")
+    screen = term.type("n", TURN)
+    rows = term.rows
+    assert rows[0] == "Imperial Siamese Mah Jongg"  # nothing scrolled away
+    assert rows[1].startswith("round 1 · dealer: East · wall ")
+    assert re.search(r"^   rack 1: nothing exposed  rack 2: nothing exposed  rack 3: ", screen,
+                     re.M)  # racks side by side
+    assert "your pool (56 tiles, for your 4 racks)" in screen
+    assert all(f" {n} " in screen or f" {n}\n" in screen for n in (1, 28, 56))
+    assert re.search(r"your turn: discard a tile[^\n]*>$", screen)
+    term.quit()

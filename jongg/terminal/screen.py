@@ -31,6 +31,7 @@ ROLES = {Role.TITLE: "bold", Role.YOU: "bold", Role.KEY: "bold cyan", Role.GOOD:
 NEWS = 6  # sentences of what just happened kept for the live screen
 LABEL_BESIDE = 12  # a longer hand label goes above the tiles
 SHORTEST_TITLE = 16  # a title cut shorter than this goes on a line of its own
+SPLIT_AT = 4  # a family is split across lines only where this many of its tiles fit
 
 
 def is_live(console: Console) -> bool:
@@ -126,22 +127,35 @@ class Screen:
         for group in groups:
             cells = [(pos, code, max(cell_len(self.tile_text(code)), len(str(pos))))
                      for pos, code in group.tiles]
-            span = sum(cell + 1 for *_, cell in cells)
-            width = max(span, len(group.family) + 1) + 1
-            if used + width > self.width and used > indent:
-                rows = block(False)
-                blocks.append(rows)
-                used = indent
-            names, shown, numbers = rows
-            names.append(group.family.ljust(width), style="dim")
-            for pos, code, cell in cells:
-                text = self.tile_text(code)
-                shown.append(text, style=self.tile_style(code))
-                shown.append(" " * (cell - cell_len(text) + 1))
-                numbers.append(str(pos).rjust(cell) + " ", style="dim")
-            shown.append(" " * (width - span))
-            numbers.append(" " * (width - span))
-            used += width
+            family = group.family
+            while cells:
+                # the family whole where it fits; a family wider than the room
+                # left is split (a long suit of a shared pool), never a tile
+                fit, span = 0, 0
+                while fit < len(cells) and used + span + cells[fit][2] + 2 <= self.width:
+                    span += cells[fit][2] + 1
+                    fit += 1
+                whole = fit == len(cells) and used + max(span, len(family) + 1) + 1 <= self.width
+                if not whole and used > indent and (fit < SPLIT_AT or len(cells) <= SPLIT_AT):
+                    rows = block(False)
+                    blocks.append(rows)
+                    used = indent
+                    continue
+                fit = max(fit, 1)
+                chunk, cells = cells[:fit], cells[fit:]
+                span = sum(cell + 1 for *_, cell in chunk)
+                width = max(span, len(family) + 1) + 1
+                names, shown, numbers = rows
+                names.append(family.ljust(width), style="dim")
+                for pos, code, cell in chunk:
+                    text = self.tile_text(code)
+                    shown.append(text, style=self.tile_style(code))
+                    shown.append(" " * (cell - cell_len(text) + 1))
+                    numbers.append(str(pos).rjust(cell) + " ", style="dim")
+                shown.append(" " * (width - span))
+                numbers.append(" " * (width - span))
+                used += width
+                family = ""
         return above + [_rstrip(row) for rows in blocks for row in rows]
 
     def frame_lines(self, frame: Frame) -> list[RichText]:
@@ -157,34 +171,51 @@ class Screen:
                     racks = []
                 lines.append(head)
                 lines += [RichText("   ") + self.rich(r) for r in racks]
-            else:
+            else:  # several racks: as many to a line as fit
                 lines.append(head)
-                lines += [RichText("   ") + self.rich(r) for r in panel.racks]
+                lines += self.packed([self.rich(r) for r in panel.racks], "   ")
             if panel.discards:
                 lines.append(RichText("   ") + self.rich(panel.discards))
         if frame.last:
             lines.append(self.rich(frame.last))
         return lines
 
+    def packed(self, parts: Sequence[RichText], indent: str) -> list[RichText]:
+        """Parts side by side, two spaces apart, as many to a line as fit."""
+        out: list[RichText] = []
+        for part in parts:
+            if out and out[-1].cell_len + 2 + part.cell_len <= self.width:
+                out[-1].append("  ")
+                out[-1].append_text(part)
+            else:
+                out.append(RichText(indent) + part)
+        return out
+
     def draw(self, frame: Frame, about: Sequence[Text] = (), message: Sequence[Text] = ()
              ) -> None:
         """The table, then what is asked. Live: the screen cleared and drawn
         whole, what just happened in the middle."""
         top = self.frame_lines(frame)
-        bottom = self.hand(frame.hand_label, frame.hand)
-        bottom += [self.rich(n) for n in frame.notes]
-        bottom += [self.rich(a) for a in about]
-        bottom += [self.rich(m) for m in message]
+        hand = self.hand(frame.hand_label, frame.hand)
+        notes = [self.rich(n) for n in frame.notes]
+        asides = [self.rich(a) for a in about]
+        said = [self.rich(m) for m in message]
         if not self.live:
-            for row in [*top, *bottom]:
+            for row in [*top, *hand, *notes, *asides, *said]:
                 self.console.print(row)
             return
-        room = self.console.height - 1 - _rows(top, self.width) - _rows(bottom, self.width)
-        news = list(self.news)
+        # a big table on a small screen: the reminders go first, then the notes
+        height = self.console.height - 1  # the question's line
+        while asides and _rows([*top, *hand, *notes, *asides, *said], self.width) > height:
+            asides.pop(0)
+        while notes and _rows([*top, *hand, *notes, *said], self.width) > height:
+            notes.pop(0)
+        bottom = [*hand, *notes, *asides, *said]
+        room = height - _rows(top, self.width) - _rows(bottom, self.width)
         shown: list[RichText] = []
-        for sentence in reversed(news):
+        for sentence in reversed(self.news):
             rich = self.rich(sentence)
-            if _rows([*shown, rich], self.width) > max(room, 1):
+            if _rows([*shown, rich], self.width) > room:
                 break
             shown.insert(0, rich)
         self.console.clear()
