@@ -15,7 +15,7 @@ from rich.console import Console
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent
 from jongg.runtime.game.log import Header, LogWriter
-from jongg.runtime.game.state import State
+from jongg.runtime.game.state import Mode, State
 from jongg.terminal import HUMAN, Quit, Table
 
 from .rig import act, game, rigged
@@ -385,8 +385,8 @@ def dealt(hands: dict[int, str]) -> State:
     return state
 
 
-def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path
-                 ) -> tuple[Table, io.StringIO]:
+def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
+                 variant: tuple[str, int] = ("siamese", 2)) -> tuple[Table, io.StringIO]:
     """A Table on a rigged Siamese state: the person types `commands`, then
     the input ends (a clean stop); a greedy bot plays the other seat."""
     spec = state.spec
@@ -405,7 +405,7 @@ def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path
                        Header(spec.variant, spec.players, 0, state.mode, spec.digest, seats))
     console = Console(file=screen, width=120, no_color=True, highlight=False)
     bots: dict[int, Agent] = {s: GreedyAgent(0, s) for s in range(spec.players) if s != human}
-    return Table(game("siamese", 2), state, human, bots, writer, console, fast=True,
+    return Table(game(*variant), state, human, bots, writer, console, fast=True,
                  read=read), screen
 
 
@@ -477,3 +477,36 @@ def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discard
     assert "You win the round with 2 Mah Jonggs, the last on East's discard" in report
     assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
     assert "points: East -25  West 240" in report
+
+
+def test_a_discard_an_opponent_may_need_is_warned_about_before_it_goes(tmp_path: Path) -> None:
+    state = rigged(game("mjcg-card"), {0: "1B 2B 3B 4C 8C 1D 8D 8D 9D WD WD S W J"},
+                   exposures={1: ["N N N N", "E E E E"]}, skip_phases=True)
+    table, screen = at_the_table(state, 0, [
+        "S",  # South's winds point at honor-1, which wants S: a warning first
+        "1B",  # anything else: chosen again, with no warning
+    ], tmp_path, ("mjcg-card", 4))
+    played(table)
+    out = screen.getvalue()
+    assert "careful: South's exposures fit honor-1, which wants S" in out
+    assert "Enter, or the same discard again: discard it; anything else: choose again" in out
+    assert "You discard 1B" in out and "You discard S" not in out
+    state = rigged(game("mjcg-card"), {0: "1B 2B 3B 4C 8C 1D 8D 8D 9D WD WD S W J"},
+                   exposures={1: ["N N N N", "E E E E"]}, skip_phases=True)
+    (tmp_path / "again").mkdir()
+    table, screen = at_the_table(state, 0, ["S", ""], tmp_path / "again", ("mjcg-card", 4))
+    played(table)
+    assert "You discard S" in screen.getvalue()  # Enter: discarded as asked
+
+
+def test_words_that_mean_nothing_here_get_a_line_that_says_why(tmp_path: Path) -> None:
+    state = game("mjcg").new_match(6, Mode.GUARDED)
+    table, screen = at_the_table(state, 0, ["undo", "hint x", "card nosuch", "1 2 3 4",
+                                            "1D 1D", "vote yes"], tmp_path, ("mjcg", 4))
+    played(table)
+    out = screen.getvalue()
+    assert "nothing to take back: no tile is chosen yet" in out
+    assert "hint N: N a number of lines, 1 to 10" in out
+    assert "card mjcg-beginner has no line 'nosuch'; type card for the ids" in out
+    assert "that is 4 tiles; choose 3 more" in out
+    assert "you hold no more 1D to pass" in out

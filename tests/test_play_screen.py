@@ -124,7 +124,8 @@ def test_the_charleston_says_each_pass_its_direction_and_the_tiles_received(
     assert "vote: dance again (a second Charleston)? y: yes  n: no >" in screen
     assert "the vote is secret; one yes is enough" in screen
     screen = term.type("n", r"offer how many, 0-3\? > ")
-    assert re.search(r"The vote \(dance again \(a second Charleston\)\): \d yes, \d no", screen)
+    assert re.search(r"Vote: dance again \(a second Charleston\)\? \d yes, \d no: not carried",
+                     screen)
     assert "Courtesy pass with West (across): each offers 0 to 3 tiles; the smaller offer" \
         in screen
     screen = term.type("0", TURN)

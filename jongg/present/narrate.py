@@ -128,7 +128,7 @@ def _voted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     d = e.detail
     question = n.phase.get("question", "the vote")
     result = "carried" if d["carried"] else "not carried"
-    return words(f"The vote ({question}): {d['yes']} yes, {d['no']} no: {result}", Role.TITLE)
+    return words(f"Vote: {question}? {d['yes']} yes, {d['no']} no: {result}", Role.TITLE)
 
 
 def _offered(n: Narrator, e: Event, batch: Sequence[Event]) -> Text | None:
