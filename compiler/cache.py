@@ -11,14 +11,11 @@ JONGG_CACHE_DIR when set (never inside site-packages, which may be read-only).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-
-import platformdirs
 
 from jongg.runtime.matching import artifact
 from jongg.runtime.matching.matcher import Matcher
@@ -27,6 +24,8 @@ from . import registry
 from .card import load_card
 from .errors import LoadError
 from .matcher import build_tables
+from .places import cache_dir as cache_dir
+from .places import tables_dir as tables_dir
 from .source import read_text
 from .variant import played
 
@@ -45,16 +44,6 @@ class Compiled:
     from_cache: bool
     seconds: float  # building or loading
     note: str = ""  # why a cached file was rebuilt
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("JONGG_CACHE_DIR")
-    return Path(override) if override else Path(platformdirs.user_cache_dir("jongg")) / "matchers"
-
-
-def tables_dir() -> Path:
-    """Where per-suit tables of structural lines are kept (shared by cards)."""
-    return cache_dir() / "tables"
 
 
 def _code_digest() -> bytes:

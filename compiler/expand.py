@@ -12,6 +12,7 @@ any of them is built. A hostile line is refused at once, never hung on.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from functools import cache
@@ -593,7 +594,7 @@ def _build(ready: _Prepared, rules: Rules) -> Expansion:
                  for _ in range(item.count))
     out: dict[tuple[object, ...], Variation] = {}
     resolved: _Resolved = {}
-    group_vars: dict[p.Group, tuple[str, ...]] = {}
+    group_vars: dict[int, tuple[str, ...]] = {}
     by_offset: dict[int, list[Binding]] = {}  # shifts outermost: the order cards were built in
     for binding in ready.bindings:
         by_offset.setdefault(binding.get(plan.shift_var, 0) if plan.shift_var else 0,
@@ -614,16 +615,20 @@ _Resolved = dict[tuple[object, ...], Slots | None]
 
 def _variation(picked: tuple[Picked, ...], suits: dict[str, str], binding: Binding, offset: int,
                rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...],
-               resolved: _Resolved, group_vars: dict[p.Group, tuple[str, ...]]) -> \
+               resolved: _Resolved, group_vars: dict[int, tuple[str, ...]]) -> \
         Variation | None:
     groups: list[Slots] = []
     for item in (group for option in picked for group in option):
         if not isinstance(item, p.Group):
             continue
         suit = suits.get(item.suit or "")
-        if item not in group_vars:
-            group_vars[item] = tuple(sorted(_group_vars(item)))
-        key = (item, suit, offset, *(binding.get(v) for v in group_vars[item]))
+        # by identity: a group is a tree of frozen dataclasses, and hashing it
+        # whole for every variation was most of a card's expansion
+        ident = id(item)
+        names = group_vars.get(ident)
+        if names is None:
+            names = group_vars[ident] = tuple(sorted(_group_vars(item)))
+        key = (ident, suit, offset, *(binding.get(v) for v in names))
         if key not in resolved:  # most groups recur across bindings: resolve each once
             tiles = _resolve(item, suit, binding, offset, rules, plan.honour_vars)
             resolved[key] = None if tiles is None else Slots(
@@ -649,7 +654,28 @@ def _unused_shared(pattern: p.Pattern, plans: list[_Alternative]) -> list[Proble
     return out
 
 
+# A variant is compiled at every player count it allows, each count with its
+# own deck; decks that differ only in how many copies of a tile they hold
+# expand a line alike (expansion reads the kinds and suits, never the
+# copies), so a line's expansion is kept by the deck's shape, not its name.
+_KEPT: dict[tuple[object, ...], Expansion] = {}
+_KEEP = 4096
+
+
 def expand(pattern: p.Pattern, rules: Rules) -> Expansion:
+    """All variations of a pattern (see _expand), each line's once per deck shape."""
+    key = (pattern, tuple(dataclasses.replace(k, copies=0) for k in rules.deck.kinds),
+           rules.deck.suits, rules.year, rules.joker_min_group, rules.jokers, rules.budget,
+           rules.hand_size)
+    kept = _KEPT.get(key)
+    if kept is None:
+        if len(_KEPT) >= _KEEP:
+            _KEPT.clear()
+        kept = _KEPT[key] = _expand(pattern, rules)  # a refused line raises, and is not kept
+    return Expansion(list(kept.variations), list(kept.warnings))
+
+
+def _expand(pattern: p.Pattern, rules: Rules) -> Expansion:
     """All variations of a pattern, alternatives in order, without repeats.
 
     Every alternative is checked and counted before any is built: the budget

@@ -16,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, VisitError
 
 from . import pattern as p
 from .errors import Diagnostic, Location, NotationError, did_you_mean
+from .places import grammar_file
 
 STRAY_SUIT = "a suit letter belongs right after its tiles, with no space"
 RESERVED = ("'{letter}' cannot name a tile or a variable: x is the times sign, and l and o "
@@ -64,9 +65,13 @@ NOTATION_ERRORS: dict[str, list[str]] = {
 
 @cache
 def parser() -> Lark:
+    try:
+        kept: str | bool = str(grammar_file("hand"))
+    except OSError:  # no cache folder to be had: analyse the grammar every time
+        kept = False
     return Lark.open_from_package("jongg.grammar", "hand.lark", ("",), parser="lalr",
                                   start=["start", "sum"], propagate_positions=True,
-                                  maybe_placeholders=False)
+                                  maybe_placeholders=False, cache=kept)
 
 
 _GROUP = re.compile(r"(\{[^{}]*\}|[0-9FNEWSDRG]|[f-kmnp-wyz])")

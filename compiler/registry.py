@@ -12,28 +12,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from .errors import Diagnostic, LoadError, Location, excerpt
+from .shelf import KINDS as KINDS
+from .shelf import root as _root
+from .shelf import shipped as shipped
 from .source import Document, load_text, read_text
 
-KINDS = {"card": "cards", "deck": "decks", "variant": "variants"}
 SUFFIXES = (".yaml", ".yml")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 Entry = Traversable | Path
-
-
-def _root() -> Traversable:
-    return resources.files("jongg.rulesets")
-
-
-def shipped(kind: str) -> list[str]:
-    """Names of the rulesets of one kind that ship with jongg."""
-    folder = _root().joinpath(KINDS[kind])
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".yaml"))
 
 
 def locate(kind: str, name: str, beside: Entry | None = None,

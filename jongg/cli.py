@@ -1,38 +1,27 @@
-"""The `jongg` command: a thin front door over the compiler and the runtime."""
+"""The `jongg` command: a thin front door over the compiler and the runtime.
+
+Every command's arguments are declared here, and only here; what a command
+does lives in jongg/card_commands.py or jongg/game_commands.py, imported
+when it runs. So `jongg --help` and a mistyped argument answer at once, and
+`card check` never loads the game or the matcher.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
-from jongg.compiler import registry
-from jongg.compiler.card import check_card, load_card, load_ruleset
-from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
-from jongg.compiler.registry import shipped
-from jongg.compiler.source import load_file
-from jongg.runtime.hand import Hand
-from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
+from . import __version__
+from .play_help import COMMANDS
+from .web import PACE
 
-from . import __version__, card_diff, card_render, report
-
-if TYPE_CHECKING:
-    from jongg.runtime.card import Card
-    from jongg.runtime.matching.matcher import Matcher
-
-# The matcher, the cache and the game come in with the commands that use them,
-# so checking a card starts quickly.
-OWN_COMMANDS = ("card", "match", "compile", "tiles")
-
-
-def _out(text: str = "") -> None:
-    print(text)
+# the game modes (jongg.runtime.game.rules.Mode), written out so that the
+# parser needs no game; tests/test_cli.py holds the two together
+MODES = ("guarded", "strict")
 
 
 class _Notes(logging.Handler):
@@ -51,231 +40,15 @@ def _say_notes() -> None:
         notes.propagate = False
 
 
-# -- card check / card show ---------------------------------------------------
-def cmd_card_check(args: argparse.Namespace) -> int:
-    status = 0
-    for path in args.files:
-        try:
-            doc = registry.load("card", path)  # a YAML file (or a shipped card), never another
-            result = check_card(doc, args.deck)
-            diagnostics = result.diagnostics
-        except JonggError as error:
-            diagnostics, result = error.diagnostics, None
-        for d in sorted(diagnostics, key=lambda d: (d.location.line, d.location.column)
-                        if d.location else (0, 0)):
-            _out(str(d))
-        errors = [d for d in diagnostics if d.is_error]
-        warnings = [d for d in diagnostics if not d.is_error]
-        if errors or (args.strict and warnings):
-            status = 1
-        if result is not None and result.card is not None:
-            card = result.card
-            variations = sum(len(line.variations) for line in card.lines)
-            extra = f", {counted(len(warnings), 'warning')}" if warnings else ""
-            _out(f"{path}: ok: card {card.name!r}, {counted(len(card.lines), 'line')}, "
-                 f"{counted(variations, 'variation')}, deck {card.deck.name}{extra}")
-        elif errors:
-            _out(f"{path}: {counted(len(errors), 'error')}, {counted(len(warnings), 'warning')}")
-    return status
+def _variants() -> str:
+    from jongg.compiler.shelf import shipped
+
+    return ", ".join(shipped("variant"))
 
 
-def cmd_card_show(args: argparse.Namespace) -> int:
-    card = load_card(args.card, args.deck)
-    line = None
-    if args.line:
-        try:
-            line = card.line(args.line)
-        except KeyError:
-            raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
-                                               f"{args.line!r}", hint="see 'jongg card show "
-                                               f"{args.card}' for the ids")]) from None
-    if args.json:
-        _out(json.dumps(report.card_json(card, None if line is None else [line])))
-    elif line is not None:
-        _out(report.line_variations(card, line))
-    else:
-        _out(report.card_table(card))
-    return 0
-
-
-def cmd_card_diff(args: argparse.Namespace) -> int:
-    if args.show < 1:
-        raise UsageError("--show: give a number of variations, 1 or more")
-    text, differ = card_diff.diff_text(card_diff.load_side(args.old),
-                                       card_diff.load_side(args.new), args.show)
-    _out(text)
-    return 1 if differ and args.check else 0
-
-
-def cmd_card_render(args: argparse.Namespace) -> int:
-    card = load_card(args.card, args.deck)
-    data = load_ruleset("card", args.card).data
-    year = data.get("year") if isinstance(data.get("year"), int) else None
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise UsageError(f"-o: {out} exists; give --force to replace it")
-    try:
-        out.write_text(card_render.card_html(card, year), encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
-    _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
-    return 0
-
-
-# -- match ----------------------------------------------------------------------
-def _tiles(deck: Deck, text: str, what: str) -> tuple[int, ...]:
-    try:
-        return tuple(parse_tiles(deck, text, what=what))
-    except TileError as error:
-        raise UsageError(str(error)) from None
-
-
-def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
-    deck = card.deck
-    for e in exposed:
-        if not e.split():
-            raise UsageError(f"--exposed {e!r}: an exposure needs its tiles, like "
-                             "--exposed \"2C 2C 2C\"")
-    hand = Hand(_tiles(deck, hand_text, "--hand"),
-                tuple(_tiles(deck, e, f"--exposed {e!r}") for e in exposed))
-    if hand.size > card.hand_size:
-        raise UsageError(f"--hand: {hand.size} tiles (exposures included), more than the hand "
-                         f"size {card.hand_size} of card {card.name!r}")
-    if hand.size == 0:
-        raise UsageError("--hand: no tiles given")
-    try:
-        check_supply(deck, [*hand.concealed, *(t for e in hand.exposures for t in e)],
-                     what="--hand")
-    except TileError as error:
-        raise UsageError(str(error)) from None
-    return hand
-
-
-Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
-
-
-def _ruleset(name: str, kind: str | None) -> Ruleset:
-    """(kind, card, deck, open hands, flags of the lines played) of a card or
-    variant given by name or path."""
-    from jongg.compiler.variant import load_variant
-
-    if kind is None:
-        if name.endswith((".yaml", ".yml")):
-            data = load_file(name).data
-            kind = "variant" if isinstance(data, dict) and "variant" in data else "card"
-        elif name in shipped("variant"):
-            kind = "variant"
-        elif name in shipped("card"):
-            kind = "card"
-        else:
-            raise UsageError([Diagnostic(None, f"no variant or card named {name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; cards: " + ", ".join(shipped("card")))])
-    if kind == "card":
-        return kind, name, None, False, None
-    variant = load_variant(name)  # every problem of the variant, reported before compiling
-    return kind, variant.card_source, variant.deck_source, variant.open_hands, variant.flags
-
-
-def _load_matcher(args: argparse.Namespace) -> Matcher:
-    from jongg.compiler import cache
-    from jongg.runtime.matching import artifact
-
-    if args.matcher:
-        try:
-            return artifact.load(args.matcher)
-        except artifact.ArtifactError as error:
-            raise UsageError(f"--matcher: {error}") from None
-    kind = "variant" if args.variant else "card"
-    _, card, deck, open_hands, flags = _ruleset(args.variant or args.card, kind)
-    compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
-    if compiled.note:
-        print(f"jongg: {compiled.note}", file=sys.stderr)
-    compiled.matcher.prepare(cache.tables_dir(), build=False)  # tables 'jongg compile' kept
-    return compiled.matcher
-
-
-def cmd_match(args: argparse.Namespace) -> int:
-    from jongg.runtime.matching.reference import completed, match_card
-
-    if args.top < 1:
-        raise UsageError("--top: give a number of lines, 1 or more")
-    if not (args.card or args.variant or args.matcher):
-        raise UsageError("match: give --card, --variant or --matcher")
-    matcher = _load_matcher(args)
-    card = matcher.card
-    hand = read_hand(card, args.hand, args.exposed or [])
-    if args.reference:  # the brute-force oracle, for comparison
-        nearest: list[report.Nearness] = list(match_card(card, hand,
-                                                         open_hands=matcher.open_hands))
-        done: list[report.Nearness] = list(completed(card, hand, open_hands=matcher.open_hands))
-    else:
-        nearest = list(matcher.tiles_away(hand))
-        done = list(matcher.completions(hand))
-    shown = nearest[: args.top]
-    if args.json:
-        _out(json.dumps(report.match_json(card, hand, done, shown, args.explain), indent=2))
-    else:
-        _out(report.match_text(card, hand, done, shown, args.explain))
-    return 0
-
-
-# -- compile ----------------------------------------------------------------------
-def cmd_compile(args: argparse.Namespace) -> int:
-    from jongg.compiler import cache
-
-    kind, card, deck, open_hands, flags = _ruleset(args.ruleset, args.kind)
-    if args.output:
-        try:
-            compiled = cache.compile_to(args.output, card, deck, open_hands=open_hands,
-                                        key=cache.source_key(card, deck, open_hands, flags),
-                                        flags=flags)
-        except OSError as error:
-            raise UsageError(f"-o: cannot write {args.output}: {error.strerror or error}") \
-                from None
-    else:
-        compiled = cache.matcher(card, deck, open_hands=open_hands, flags=flags)
-        if compiled.note:
-            print(f"jongg: {compiled.note}", file=sys.stderr)
-    c = compiled.matcher.card
-    variations = sum(len(line.variations) for line in c.lines)
-    how = "loaded from the cache" if compiled.from_cache else "compiled"
-    where = f"-> {compiled.path} ({compiled.path.stat().st_size / 1024:.0f} KiB)" \
-        if compiled.path.exists() else "(not written)"
-    what = f"card {c.name!r}" if kind == "card" else f"variant {args.ruleset!r} (card {c.name!r})"
-    _out(f"{what}: {len(c.lines)} lines, {variations} variations; {how} in "
-         f"{compiled.seconds * 1000:.0f} ms {where}")
-    if any(v.free and not v.groups for line in c.lines for v in line.variations):
-        built = compiled.matcher.prepare(cache.tables_dir())
-        how = f"built in {built:.1f} s" if built else "loaded"
-        kept = f" ({cache.tables_dir()})" if cache.tables_dir().is_dir() else " (not kept)"
-        _out(f"per-suit tables of the structural lines: {how}{kept}")
-    return 0
-
-
-# -- tiles ------------------------------------------------------------------------
-def cmd_tiles(args: argparse.Namespace) -> int:
-    from jongg.compiler.variant import load_variant
-
-    if args.name in shipped("variant"):
-        deck = load_variant(args.name).deck
-    else:
-        try:
-            deck = load_deck(args.name)
-        except LoadError as error:
-            if any(d.location for d in error.diagnostics) or args.name.endswith((".yaml", ".yml")):
-                raise
-            raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; decks: " + ", ".join(shipped("deck")))]) from None
-    _out(report.tiles_table(deck))
-    return 0
-
-
-# -- the parser -------------------------------------------------------------------
-def build_parser(games: bool = True) -> argparse.ArgumentParser:
-    """The whole command line; without `games`, only the card, match, compile
-    and tiles commands (all a command of those needs)."""
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line. Each command's `run` names its function as
+    'module:function' in the jongg package."""
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
     parser.add_argument("--version", action="version", version=f"jongg {__version__}")
@@ -287,7 +60,7 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--deck", help="check against this deck instead of the card's own")
     check.add_argument("--strict", action="store_true", help="warnings fail too")
-    check.set_defaults(run=cmd_card_check)
+    check.set_defaults(run="card_commands:cmd_card_check")
     show = card_commands.add_parser("show", help="list a card's lines, or one line's variations")
     show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
@@ -295,7 +68,7 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true",
                       help="print every line (or the --line) with its variations as tile lists "
                            "and the groups jokers may fill")
-    show.set_defaults(run=cmd_card_show)
+    show.set_defaults(run="card_commands:cmd_card_show")
     diff = card_commands.add_parser(
         "diff", help="compare two cards, or a card and an expansion given as JSON")
     diff.add_argument("old", metavar="OLD", help="a card (name or path) or a .json expansion")
@@ -303,13 +76,13 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     diff.add_argument("--show", type=int, default=5,
                       help="how many gained or lost variations to list a line (default 5)")
     diff.add_argument("--check", action="store_true", help="exit 1 when they differ")
-    diff.set_defaults(run=cmd_card_diff)
+    diff.set_defaults(run="card_commands:cmd_card_diff")
     render = card_commands.add_parser("render", help="write the card as a printable HTML page")
     render.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     render.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
     render.add_argument("--deck", help="expand against this deck")
     render.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    render.set_defaults(run=cmd_card_render)
+    render.set_defaults(run="card_commands:cmd_card_render")
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -324,7 +97,7 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     match.add_argument("--explain", action="store_true", help="show how the tiles fill each line")
     match.add_argument("--reference", action="store_true",
                        help="answer with the brute-force reference matcher (slow; for checking)")
-    match.set_defaults(run=cmd_match)
+    match.set_defaults(run="card_commands:cmd_match")
 
     comp = commands.add_parser(
         "compile", help="compile a card or variant's matcher (into the cache, or to a file)")
@@ -332,25 +105,103 @@ def build_parser(games: bool = True) -> argparse.ArgumentParser:
     comp.add_argument("-o", "--output", metavar="FILE", help="write the compiled matcher here")
     comp.add_argument("--kind", choices=("card", "variant"),
                       help="what RULESET is, when a card and a variant share its name")
-    comp.set_defaults(run=cmd_compile)
+    comp.set_defaults(run="card_commands:cmd_compile")
 
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
-    tiles.set_defaults(run=cmd_tiles)
-    if games:
-        from . import game_commands
+    tiles.set_defaults(run="card_commands:cmd_tiles")
 
-        game_commands.register(commands)
+    variant = commands.add_parser("variant", help="inspect and check variants")
+    actions = variant.add_subparsers(dest="variant_command", required=True, metavar="ACTION")
+    show = actions.add_parser("show", help="print a variant (with --resolved: every default "
+                              "filled in, extends and player-count overrides applied)")
+    show.add_argument("variant", metavar="VARIANT", help="a shipped name or a path")
+    show.add_argument("--resolved", action="store_true", help="fill in every default")
+    show.add_argument("--players", type=int, help="the player count to resolve for")
+    show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
+    show.set_defaults(run="game_commands:cmd_variant_show")
+    check = actions.add_parser("check", help="check variants at every player count they allow")
+    check.add_argument("variants", nargs="+", metavar="VARIANT")
+    check.set_defaults(run="game_commands:cmd_variant_check")
+
+    sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
+    sim.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}"
+                     ", or a path")
+    sim.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="match i plays seed SEED+i")
+    sim.add_argument("--players", type=int, help="player count (default: the variant's)")
+    sim.add_argument("--agents", default="random",
+                     help="agents by seat, comma-separated; the last repeats (default random)")
+    sim.add_argument("--jobs", type=int, default=1,
+                     help="processes, at most the cores (results do not change)")
+    sim.add_argument("--mode", choices=MODES, default="guarded",
+                     help="strict: agents may make the rulebook's mistakes")
+    sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
+                     "(VARIANT-Np-SEED.jsonl; a run that would replace a log is refused)")
+    sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run="game_commands:cmd_simulate")
+
+    play = commands.add_parser("play", help="play a variant at the terminal against bots",
+                               epilog=COMMANDS,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("variant", metavar="VARIANT", nargs="?",
+                      help=f"one of {_variants()}, or a path")
+    play.add_argument("--players", type=int, help="player count (default: the variant's)")
+    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
+    play.add_argument("--agents", default="greedy",
+                      help="bots for the other seats, comma-separated (default greedy)")
+    play.add_argument("--seed", type=int, help="the match seed (default: a fresh random one, "
+                      "printed at the start and kept in the log)")
+    play.add_argument("--strict", action="store_true",
+                      help="let mistakes be made, and apply the rulebook's penalty")
+    play.add_argument("--fast", action="store_true", help="bots play without pauses")
+    play.add_argument("--glyphs", action="store_true",
+                      help="draw tiles as Unicode mahjong tiles where they have one (a font "
+                      "with U+1F000..1F02B)")
+    play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
+                      "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
+    play.add_argument("--overwrite", action="store_true",
+                      help="start over in the --log FILE that is there (its game is lost)")
+    play.add_argument("--resume", metavar="LOG", help="continue a game from its log")
+    play.set_defaults(run="game_commands:cmd_play")
+
+    rep = commands.add_parser("replay", help="rebuild a game from its log and check it")
+    rep.add_argument("log", metavar="LOG", help="a log written by simulate --log-dir or play")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(run="game_commands:cmd_replay")
+
+    serve = commands.add_parser("serve", help="a web table: play any variant in the browser, "
+                                "against bots and other people (needs jongg[web])")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any "
+                       "free port, printed)")
+    serve.add_argument("--data", metavar="DIR", help="where tables are kept, each game's log "
+                       "written as it goes (default: jongg's folder in your data directory)")
+    serve.add_argument("--pace", type=float, default=PACE, metavar="SECONDS",
+                       help=f"bots wait this long before each move on their turn (default "
+                            f"{PACE}; 0: full speed)")
+    serve.add_argument("--agents", metavar="NAMES", help="agents a table may seat besides "
+                       "the shipped ones, comma-separated module:Class names")
+    serve.set_defaults(run="web.command:cmd_serve")
     return parser
 
 
+def _command(name: str) -> Callable[[argparse.Namespace], int]:
+    module, function = name.split(":")
+    run: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"jongg.{module}"), function)
+    return run
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    words = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(games=not words or words[0] not in OWN_COMMANDS).parse_args(words)
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     _say_notes()
+    from jongg.compiler.errors import JonggError
+
     try:
-        status: int = args.run(args)
-        return status
+        return _command(args.run)(args)
     except JonggError as error:
         for d in error.diagnostics:
             print(str(d), file=sys.stderr)

@@ -20,7 +20,6 @@ from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, JonggError, UsageError
 from jongg.compiler.game import load_game
-from jongg.compiler.registry import shipped
 from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
 from jongg.runtime.agents.play import resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
@@ -29,7 +28,6 @@ from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .play_help import COMMANDS
 from .resolved import annotated
 from .simulate import Job, clashes, cores, file_stem, simulate, wilson
 
@@ -365,66 +363,3 @@ def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
                   f"({table.state.decisions} decisions played, state {table.state.digest()})",
                   soft_wrap=True)
     return table
-
-
-def register(commands: Any) -> None:
-    variant = commands.add_parser("variant", help="inspect and check variants")
-    actions = variant.add_subparsers(dest="variant_command", required=True, metavar="ACTION")
-    show = actions.add_parser("show", help="print a variant (with --resolved: every default "
-                              "filled in, extends and player-count overrides applied)")
-    show.add_argument("variant", metavar="VARIANT", help="a shipped name or a path")
-    show.add_argument("--resolved", action="store_true", help="fill in every default")
-    show.add_argument("--players", type=int, help="the player count to resolve for")
-    show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
-    show.set_defaults(run=cmd_variant_show)
-    check = actions.add_parser("check", help="check variants at every player count they allow")
-    check.add_argument("variants", nargs="+", metavar="VARIANT")
-    check.set_defaults(run=cmd_variant_check)
-
-    sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
-    sim.add_argument("variant", metavar="VARIANT", help=f"one of {', '.join(shipped('variant'))}"
-                     ", or a path")
-    sim.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="match i plays seed SEED+i")
-    sim.add_argument("--players", type=int, help="player count (default: the variant's)")
-    sim.add_argument("--agents", default="random",
-                     help="agents by seat, comma-separated; the last repeats (default random)")
-    sim.add_argument("--jobs", type=int, default=1,
-                     help="processes, at most the cores (results do not change)")
-    sim.add_argument("--mode", choices=[m.value for m in Mode], default="guarded",
-                     help="strict: agents may make the rulebook's mistakes")
-    sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
-                     "(VARIANT-Np-SEED.jsonl; a run that would replace a log is refused)")
-    sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.set_defaults(run=cmd_simulate)
-
-    play = commands.add_parser("play", help="play a variant at the terminal against bots",
-                               epilog=COMMANDS,
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
-    play.add_argument("variant", metavar="VARIANT", nargs="?",
-                      help=f"one of {', '.join(shipped('variant'))}, or a path")
-    play.add_argument("--players", type=int, help="player count (default: the variant's)")
-    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
-    play.add_argument("--agents", default="greedy",
-                      help="bots for the other seats, comma-separated (default greedy)")
-    play.add_argument("--seed", type=int, help="the match seed (default: a fresh random one, "
-                      "printed at the start and kept in the log)")
-    play.add_argument("--strict", action="store_true",
-                      help="let mistakes be made, and apply the rulebook's penalty")
-    play.add_argument("--fast", action="store_true", help="bots play without pauses")
-    play.add_argument("--glyphs", action="store_true",
-                      help="draw tiles as Unicode mahjong tiles where they have one (a font "
-                      "with U+1F000..1F02B)")
-    play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
-                      "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
-    play.add_argument("--overwrite", action="store_true",
-                      help="start over in the --log FILE that is there (its game is lost)")
-    play.add_argument("--resume", metavar="LOG", help="continue a game from its log")
-    play.set_defaults(run=cmd_play)
-
-    rep = commands.add_parser("replay", help="rebuild a game from its log and check it")
-    rep.add_argument("log", metavar="LOG", help="a log written by simulate --log-dir or play")
-    rep.add_argument("--json", action="store_true", help="print the result as JSON")
-    rep.set_defaults(run=cmd_replay)
-

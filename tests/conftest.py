@@ -41,6 +41,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+ARTIFACTS = "JONGG_TEST_ARTIFACTS"  # a folder kept after the run (.ci/run sets it)
+
+
+@pytest.fixture
+def artifacts(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """Where a test keeps what a person may want to look at afterwards
+    (screenshots): $JONGG_TEST_ARTIFACTS/<the test's name> when set, else
+    the test's temporary folder (pytest keeps the last few runs')."""
+    root = os.environ.get(ARTIFACTS)
+    if not root:
+        return tmp_path
+    folder = Path(root) / request.node.name.replace("/", "_")[:120]
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @cache
 def card(name: str) -> Card:
     """A shipped card, or one of tests/cards/ by its name."""

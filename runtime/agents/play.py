@@ -87,18 +87,25 @@ class Resumed:
     """A match a person played, replayed from its log to where it stopped."""
 
     replayed: Replay
-    human: int  # the person's seat
+    humans: tuple[int, ...]  # the seats people play
     agents: dict[int, Agent]  # the bots of the other seats, where they stood
 
+    @property
+    def human(self) -> int:
+        """The person's seat, at the terminal (one person)."""
+        return self.humans[0]
 
-def resume_match(game: Game, log: LogText) -> Resumed:
-    """Replay a person's match from its log, the bots choosing again at each
-    of their recorded actions (so their random sources stand where they
-    stood); LogError, naming the line, for a log that does not hold together."""
+
+def resume_match(game: Game, log: LogText, *, terminal: bool = True) -> Resumed:
+    """Replay a match people played from its log, the bots choosing again at
+    each of their recorded actions (so their random sources stand where they
+    stood); LogError, naming the line, for a log that does not hold together.
+    A game at the terminal has one person; a web table (`terminal=False`)
+    any number, none included."""
     header, where = log.header, f"{log.path}:1"
     names = header.agents
     humans = [s for s, n in enumerate(names) if n == HUMAN]
-    if not humans:
+    if terminal and not humans:
         raise LogError(f"{log.path}: not a game played at the terminal (no human seat)")
     makers: dict[int, AgentMaker] = {}
     for seat, name in enumerate(names):
@@ -112,19 +119,18 @@ def resume_match(game: Game, log: LogText) -> Resumed:
     if len(names) != game.spec.players:
         raise LogError(f"{where}: the header names {len(names)} agent(s) for "
                        f"{game.spec.players} players")
-    if len(humans) > 1:
+    if terminal and len(humans) > 1:
         raise LogError(f"{where}: the header seats a person at seats "
                        f"{', '.join(str(s + 1) for s in humans)}; a game at the terminal has one")
-    human = humans[0]
     agents = {s: make(header.seed, s) for s, make in makers.items()}
     deck = game.spec.deck
 
     def again(state: State, seat: int, action: Action, number: int) -> None:
-        if seat == human:
+        if seat in humans:
             return
         chosen = agents[seat].act(state.observe(seat), state.legal_actions(seat))
         if chosen != action:
             raise LogError(f"{log.path}:{number}: the bot in seat {seat + 1} would now play "
                            f"{chosen.text(deck)!r}, the log says {action.text(deck)!r}")
 
-    return Resumed(replay(log, game, before=again), human, agents)
+    return Resumed(replay(log, game, before=again), tuple(humans), agents)

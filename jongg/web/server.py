@@ -1,0 +1,409 @@
+"""The web table's ASGI application (Starlette) and its server (uvicorn).
+
+Pages: `/` (open a table, upload a variant or a card, the tables here),
+`/table/ID#TOKEN` (one seat's table: the token stays in the page, after
+the '#', so it is never sent in a request line or logged), `/replay/ID`
+(a saved game, step by step). The JSON API under `/api/` serves them, and
+each seat plays over one WebSocket, `/ws/ID`, whose first message is its
+token (jongg/web/protocol.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from jongg.compiler.card import check_card
+from jongg.compiler.errors import JonggError
+from jongg.compiler.registry import load as load_ruleset
+from jongg.compiler.variant import check_variant
+from jongg.runtime.game.log import LogError, parse_log
+from jongg.runtime.tiles import TileError
+
+from . import protocol
+from .hall import Hall, Refused
+from .replays import Replayer
+from .store import StoreError, same_token
+from .tables import Watcher
+
+STATIC = resources.files("jongg.web") / "static"
+LARGEST_BODY = 4 * 1024 * 1024  # bytes of a request: an uploaded log or ruleset
+HELLO_WITHIN = 30.0  # seconds a socket may wait before saying which seat it is
+KEPT_REPLAYS = 32  # uploaded logs kept open for replay at once
+TOKEN_HEADER = "x-jongg-token"
+POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+          "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+class Problem(Exception):
+    """An API request refused: its HTTP status and message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def serve(request: Request) -> Response:
+        with resources.as_file(STATIC / name) as path:
+            return FileResponse(path, media_type="text/html")
+    return serve
+
+
+class Web:
+    """The application's handlers, around one Hall."""
+
+    def __init__(self, hall: Hall):
+        self.hall = hall
+        self.replays: dict[str, Replayer] = {}
+
+    # -- the JSON API ----------------------------------------------------------------
+    async def body(self, request: Request) -> Any:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise Problem(415, "send JSON (Content-Type: application/json)")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > LARGEST_BODY:
+                raise Problem(413, f"a request larger than {LARGEST_BODY // 1024} KiB")
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            raise Problem(400, "the request is not JSON") from None
+        if not isinstance(data, dict):
+            raise Problem(400, "the request must be a JSON object")
+        return data
+
+    async def variants(self, request: Request) -> Response:
+        cards = [p.name for p in self.hall.store.uploaded() if _kind(p) == "card"]
+        return JSONResponse({"variants": self.hall.variants(), "agents": self.hall.agents,
+                             "cards": cards})
+
+    async def tables(self, request: Request) -> Response:
+        return JSONResponse({"tables": self.hall.listing()})
+
+    async def open_table(self, request: Request) -> Response:
+        data = await self.body(request)
+        variant, seats = data.get("variant"), data.get("seats")
+        players, seed = data.get("players"), data.get("seed")
+        card, strict = data.get("card") or None, data.get("strict", False)
+        if not isinstance(variant, str) or not variant:
+            raise Problem(400, "name a \"variant\"")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise Problem(400, "\"seats\": a list, by seat, of \"human\" or an agent's name")
+        if players is not None and type(players) is not int:
+            raise Problem(400, "\"players\" must be a whole number")
+        if seed is not None and type(seed) is not int:
+            raise Problem(400, "\"seed\" must be a whole number")
+        if card is not None and not isinstance(card, str):
+            raise Problem(400, "\"card\" must be an uploaded card's file name")
+        try:
+            table, tokens = self.hall.open(variant, players, seats, seed=seed,
+                                           strict=strict is True, card=card)
+        except (Refused, StoreError) as error:
+            raise Problem(400, str(error)) from None
+        table.wake()
+        links = [{"seat": s, "name": table.spec.seats[s], "url": f"/table/{table.id}#{t}"}
+                 for s, t in sorted(tokens.items())]
+        return JSONResponse({"id": table.id, "seed": table.state.seed, "links": links},
+                            status_code=201)
+
+    async def upload(self, request: Request) -> Response:
+        data = await self.body(request)
+        name, text = data.get("name"), data.get("text")
+        if not isinstance(name, str) or not isinstance(text, str):
+            raise Problem(400, "send {\"name\": \"house.yaml\", \"text\": \"...\"}")
+        try:
+            path = self.hall.store.save_ruleset(name, text)
+        except StoreError as error:
+            raise Problem(400, str(error)) from None
+        kind = _kind(path)
+        problems: list[str] = []
+        try:
+            if kind == "variant":
+                problems = [str(d) for d in check_variant(str(path)) if d.is_error]
+            elif kind == "card":
+                problems = [str(d) for d in
+                            check_card(load_ruleset("card", str(path))).errors]
+            else:
+                problems = [f"{name}: neither a variant (variant: NAME) nor a card (card: NAME)"]
+        except JonggError as error:
+            problems = [str(d) for d in error.diagnostics]
+        return JSONResponse({"name": path.name, "kind": kind, "problems": problems[:50]})
+
+    # -- replays -------------------------------------------------------------------
+    def replayer(self, request: Request, table_id: str) -> tuple[Replayer, bool]:
+        """A table's replay (or an uploaded log's), and whether it may be seen
+        from every seat: a saved table's only once its match is over."""
+        if table_id in self.replays:
+            return self.replays[table_id], True
+        hall = self.hall
+        if table_id not in hall.saved:
+            raise Problem(404, f"no table {table_id[:40]!r} here")
+        try:
+            log = hall.log_of(table_id)
+            replayer = Replayer(hall.game(log.header.variant, log.header.players), log)
+        except (LogError, JonggError) as error:
+            raise Problem(400, f"cannot replay table {table_id}: {error}") from None
+        over = hall.finished(table_id)
+        if over:
+            self.keep(table_id, replayer)
+        return replayer, over
+
+    async def replay_frame(self, request: Request) -> Response:
+        """?view=all (every hand open), a seat from 1, or mine (the seat of the
+        token sent in the X-Jongg-Token header); ?step=N decisions."""
+        table_id = request.path_params["table"]
+        view = request.query_params.get("view", "all")
+        step = request.query_params.get("step", "0")
+        if not step.isdigit() or len(step) > 9:
+            raise Problem(400, f"step: a whole number of decisions, not {step[:20]!r}")
+        replayer, open_to_all = self.replayer(request, table_id)
+        players = replayer.header.players
+        seat: int | None = None
+        if view == "mine" or not open_to_all:
+            token = request.headers.get(TOKEN_HEADER, "")
+            hashes = self.hall.store.seats(table_id).hashes if table_id in self.hall.saved \
+                else {}
+            seat = next((s for s, h in hashes.items() if token and same_token(token, h)), None)
+            if seat is None or view not in ("mine", str(seat + 1)):
+                raise Problem(403, "this table's match is not over: it replays only from "
+                                   "your own seat, with your seat's link")
+        elif view != "all":
+            if not view.isdigit() or not 1 <= int(view) <= players:
+                raise Problem(400, f"view: 'all', 'mine' or a seat from 1 to {players}")
+            seat = int(view) - 1
+        return JSONResponse({**replayer.frame(int(step), seat), **replayer.summary(),
+                             **_static(replayer)})
+
+    async def upload_log(self, request: Request) -> Response:
+        data = await self.body(request)
+        text = data.get("text")
+        if not isinstance(text, str):
+            raise Problem(400, "send {\"text\": \"the log's lines\"}")
+        name = str(data.get("name") or "log")[:60]
+        try:
+            log = parse_log(name, text.encode())
+            replayer = Replayer(self.hall.game(log.header.variant, log.header.players), log)
+        except LogError as error:
+            raise Problem(400, str(error)) from None
+        except JonggError as error:
+            raise Problem(400, f"{name}: the log's game cannot be loaded: "
+                               f"{error.diagnostics[0] if error.diagnostics else error}") \
+                from None
+        replay_id = "u" + secrets.token_hex(6)
+        self.keep(replay_id, replayer)
+        return JSONResponse({"id": replay_id, **replayer.summary()}, status_code=201)
+
+    def keep(self, replay_id: str, replayer: Replayer) -> None:
+        self.replays[replay_id] = replayer
+        while len(self.replays) > KEPT_REPLAYS:
+            self.replays.pop(next(iter(self.replays)))
+
+    # -- one seat's socket ------------------------------------------------------------
+    async def play(self, ws: WebSocket) -> None:
+        await ws.accept()
+        table = self.hall.tables.get(ws.path_params["table"])
+        if table is None:
+            table_id = ws.path_params["table"]
+            why = f"the match at table {table_id} is over: replay it at /replay/{table_id}" \
+                if self.hall.finished(table_id) else f"no table {table_id[:40]!r} here"
+            await _close(ws, protocol.error("unknown-table", why), 4404)
+            return
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        pump = asyncio.get_running_loop().create_task(_pump(ws, queue))
+        watcher: Watcher | None = None
+        try:
+            while True:
+                try:
+                    async with asyncio.timeout(HELLO_WITHIN if watcher is None else None):
+                        message = await ws.receive()
+                except TimeoutError:
+                    await _close(ws, protocol.error("no-hello", "say which seat you are: send "
+                                                    "{\"type\": \"hello\", \"token\": ...}"),
+                                 4408)
+                    return
+                if message["type"] == "websocket.disconnect":
+                    return
+                try:
+                    said = protocol.read(message.get("text") or message.get("bytes") or b"")
+                except protocol.ProtocolError as error:
+                    queue.put_nowait(protocol.error(error.code, str(error)))
+                    continue
+                if watcher is None:
+                    if said.type != "hello":
+                        queue.put_nowait(protocol.error("hello-first", "send hello with your "
+                                                        "seat's token first"))
+                        continue
+                    seat = table.seat_of(said.token)
+                    if seat is None:
+                        await queue.join()
+                        await _close(ws, protocol.error(
+                            "wrong-token", "this link's token opens no seat at this table "
+                            "(ask for the link again)"), 4403)
+                        return
+                    watcher = Watcher(seat, queue.put_nowait)
+                    table.join(watcher, said.since)
+                elif said.type == "act":
+                    refusal = table.act(watcher.seat, said.action)
+                    if refusal is not None:
+                        queue.put_nowait(protocol.refused(said.action, refusal))
+                elif said.type == "hint":
+                    queue.put_nowait(table.hints(watcher.seat))
+                else:
+                    queue.put_nowait(protocol.error("already", "this socket has its seat"))
+        except WebSocketDisconnect:
+            return
+        finally:
+            if watcher is not None:
+                table.leave(watcher)
+            pump.cancel()
+
+
+async def _pump(ws: WebSocket, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    """Send a socket's messages in order; a socket gone ends it."""
+    while True:
+        message = await queue.get()
+        try:
+            await ws.send_text(json.dumps(message, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        finally:
+            queue.task_done()
+
+
+async def _close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        if ws.application_state is WebSocketState.CONNECTED:
+            await ws.send_text(json.dumps(message))
+            await ws.close(code)
+
+
+def _kind(path: Path) -> str:
+    """Whether an uploaded file is a variant or a card (by its top key)."""
+    try:
+        head = path.read_text()[:4000]
+    except OSError:
+        return ""
+    for line in head.splitlines():
+        key = line.split(":", 1)[0].strip()
+        if key in ("variant", "card") and not line.startswith((" ", "#")):
+            return key
+    return ""
+
+
+def _static(replayer: Replayer) -> dict[str, Any]:
+    from . import look
+
+    spec = replayer.game.spec
+    return {"title": spec.title, "seats": list(spec.seats), "racks": spec.racks,
+            "words": dict(spec.words), "tiles": look.tiles(spec.deck)}
+
+
+class Headers:
+    """Security headers on every response: the page loads only its own
+    files, and no other site may frame it."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def headed(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"],
+                                      (b"content-security-policy", POLICY.encode()),
+                                      (b"x-content-type-options", b"nosniff"),
+                                      (b"referrer-policy", b"no-referrer")]
+            await send(message)
+
+        await self.app(scope, receive, headed)
+
+
+def application(hall: Hall, *, local: bool = True) -> Starlette:
+    """The app around a hall. `local`: bound to this machine, so only
+    requests naming it by a local name are answered (no DNS rebinding)."""
+    web = Web(hall)
+
+    def api(handler: Callable[[Request], Awaitable[Response]]
+            ) -> Callable[[Request], Awaitable[Response]]:
+        async def answer(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except Problem as problem:
+                return JSONResponse({"error": str(problem)}, status_code=problem.status)
+            except TileError as error:
+                return JSONResponse({"error": str(error)}, status_code=400)
+        return answer
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hall.start()
+        yield
+        await hall.close()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/table/{table}", page("table.html")),
+        Route("/replay/{table}", page("replay.html")),
+        Route("/api/variants", api(web.variants)),
+        Route("/api/tables", api(web.tables), methods=["GET"]),
+        Route("/api/tables", api(web.open_table), methods=["POST"]),
+        Route("/api/rulesets", api(web.upload), methods=["POST"]),
+        Route("/api/replays", api(web.upload_log), methods=["POST"]),
+        Route("/api/replays/{table}", api(web.replay_frame)),
+        WebSocketRoute("/ws/{table}", web.play),
+        Mount("/static", StaticFiles(packages=[("jongg.web", "static")]), name="static"),
+    ]
+    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else ["*"]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+                                 Middleware(Headers)])
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket (OSError when the address is taken or not ours)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(app: Starlette, sock: socket.socket) -> None:
+    """Serve until interrupted."""
+    import uvicorn
+
+    sansio = find_spec("uvicorn.protocols.websockets.websockets_sansio_impl") is not None
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            ws="websockets-sansio" if sansio else "websockets",
+                            ws_max_size=64 * 1024, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])

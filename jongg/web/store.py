@@ -1,0 +1,175 @@
+"""The data folder of `jongg serve --data DIR`: every table's log and seats
+file, and the variants and cards people uploaded.
+
+    DIR/tables/ID.jsonl        the game's log (runtime/game/log.py), written as it goes
+    DIR/tables/ID.seats.json   who sits where: the agents' names, and for each person's
+                               seat a hash of its secret token (never the token)
+    DIR/rulesets/NAME.yaml     uploaded variants and cards
+
+A table's files are created exclusively: nothing saved is ever replaced. An
+uploaded ruleset with the name of a different one already there is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from jongg.runtime.game.log import Header, LogWriter
+from jongg.runtime.game.logfile import LogExists
+
+SEATS = ".seats.json"
+RULESET = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.ya?ml")
+LARGEST_RULESET = 512 * 1024  # bytes of an uploaded variant or card
+# the keys by which a ruleset names another: a bare file name beside it, or a shipped name
+REFERENCES = (("extends",), ("deck",), ("win", "card"))
+
+
+class StoreError(ValueError):
+    """A request the data folder cannot honour; the message says why."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def same_token(token: str, hashed: str) -> bool:
+    return hmac.compare_digest(token_hash(token), hashed)
+
+
+@dataclass(frozen=True)
+class Seats:
+    """A table's seats file: the people's token hashes, by seat."""
+
+    table: str
+    hashes: dict[int, str]  # seat -> sha256 of its token
+    created: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "created": self.created,
+                "people": {str(s): h for s, h in sorted(self.hashes.items())}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seats:
+        if not isinstance(data, dict) or not isinstance(data.get("people"), dict):
+            raise StoreError("not a seats file (no \"people\")")
+        hashes = {}
+        for seat, hashed in data["people"].items():
+            if not seat.isdigit() or not isinstance(hashed, str):
+                raise StoreError(f"a seat {seat!r} that is not a seat number with a hash")
+            hashes[int(seat)] = hashed
+        return cls(str(data.get("table", "")), hashes, str(data.get("created", "")))
+
+
+class Store:
+    """The data folder."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+        self.tables = self.root / "tables"
+        self.rulesets = self.root / "rulesets"
+        for folder in (self.root, self.tables, self.rulesets):
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def log_path(self, table: str) -> Path:
+        return self.tables / f"{table}.jsonl"
+
+    def seats_path(self, table: str) -> Path:
+        return self.tables / f"{table}{SEATS}"
+
+    def saved(self) -> list[str]:
+        """The tables saved here, oldest first."""
+        found = [p for p in self.tables.iterdir() if p.name.endswith(SEATS)]
+        found.sort(key=lambda p: (p.stat().st_mtime, p.name))
+        return [p.name[:-len(SEATS)] for p in found]
+
+    def create(self, header: Header, people: list[int], created: str
+               ) -> tuple[str, dict[int, str], LogWriter]:
+        """A new table's files, under a fresh name: (its id, each person's
+        seat token, the log's writer)."""
+        for _ in range(100):
+            table = secrets.token_hex(5)
+            tokens = {seat: secrets.token_urlsafe(18) for seat in people}
+            seats = Seats(table, {s: token_hash(t) for s, t in tokens.items()}, created)
+            try:
+                fd = os.open(self.seats_path(table), os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                             0o600)
+            except FileExistsError:
+                continue
+            with os.fdopen(fd, "w") as out:
+                json.dump(seats.to_json(), out)
+            try:
+                return table, tokens, LogWriter(self.log_path(table), header)
+            except LogExists:  # a log without a seats file: leave it be, take another name
+                continue
+        raise StoreError(f"{self.tables}: no free table name found")
+
+    def seats(self, table: str) -> Seats:
+        path = self.seats_path(table)
+        try:
+            return Seats.from_json(json.loads(path.read_text()))
+        except (OSError, ValueError) as error:
+            raise StoreError(f"{path}: {error}") from None
+
+    # -- uploaded variants and cards -----------------------------------------
+    def uploaded(self) -> list[Path]:
+        return sorted(p for p in self.rulesets.iterdir() if RULESET.fullmatch(p.name))
+
+    def save_ruleset(self, name: str, text: str) -> Path:
+        """Keep an uploaded variant or card as `name`; the same text again is
+        kept once, a different text under a name taken is refused."""
+        if not RULESET.fullmatch(name):
+            raise StoreError(f"{name[:60]!r}: name the file like 'house.yaml' (letters, "
+                             "digits, '.', '-', '_')")
+        if len(text.encode()) > LARGEST_RULESET:
+            raise StoreError(f"{name}: larger than {LARGEST_RULESET // 1024} KiB")
+        _references(name, text)
+        path = self.rulesets / name
+        with contextlib.suppress(FileNotFoundError):
+            if path.read_text() == text:
+                return path
+            raise StoreError(f"{name}: a different {name} is here already; rename yours")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            raise StoreError(f"{name}: a different {name} is here already; rename yours") \
+                from None
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        return path
+
+    def with_card(self, variant: str, card: str) -> Path:
+        """A variant file here that plays `variant` (a shipped name, or a file
+        uploaded here) with the uploaded `card` (a file name here)."""
+        stem = re.sub(r"[^A-Za-z0-9-]", "-", f"{Path(variant).stem}-{Path(card).stem}")
+        text = yaml.safe_dump({"variant": stem, "title": f"{stem} (the card {card})",
+                               "extends": variant, "win": {"card": card}}, sort_keys=False)
+        return self.save_ruleset(f"{stem}.yaml", text)
+
+
+def _references(name: str, text: str) -> None:
+    """An uploaded ruleset names others by shipped name or by a file beside
+    it, never by a path elsewhere on this machine."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return  # its problems are reported when it is checked
+    if not isinstance(data, dict):
+        return
+    for keys in REFERENCES:
+        node: Any = data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, str) and ("/" in node or "\\" in node or node.startswith(".")):
+            raise StoreError(f"{name}: {'.'.join(keys)}: {node[:60]!r}: name a shipped "
+                             "ruleset or a file uploaded beside this one, not a path")

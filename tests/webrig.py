@@ -1,0 +1,56 @@
+"""Helpers for the web table's tests: an app over a fresh data folder, run
+in-process (Starlette's TestClient), its tables opened and its seats'
+sockets joined."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient  # the web extra: the test extras install it
+
+from jongg.web.hall import Hall
+from jongg.web.server import application
+from jongg.web.store import Store
+
+BASE = "http://127.0.0.1"
+
+
+@contextmanager
+def served(data: Path, *, pace: float = 0.0) -> Iterator[tuple[TestClient, Hall]]:
+    hall = Hall(Store(data), pace=pace)
+    hall.resume_all()
+    with TestClient(application(hall), base_url=BASE) as client:
+        yield client, hall
+
+
+def open_table(client: TestClient, variant: str, seats: Sequence[str], *, seed: int = 1,
+               players: int | None = None, strict: bool = False) -> dict[str, Any]:
+    body: dict[str, Any] = {"variant": variant, "seats": list(seats), "seed": seed,
+                            "strict": strict}
+    if players is not None:
+        body["players"] = players
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def token(link: dict[str, Any]) -> str:
+    return str(link["url"]).split("#", 1)[1]
+
+
+@contextmanager
+def seats(client: TestClient, made: dict[str, Any]) -> Iterator[dict[int, Any]]:
+    """Every person's seat joined: its socket, past the welcome and the first update."""
+    with ExitStack() as stack:
+        joined = {}
+        for link in made["links"]:
+            ws = stack.enter_context(client.websocket_connect(f"ws://127.0.0.1/ws/{made['id']}"))
+            ws.send_text(json.dumps({"type": "hello", "token": token(link)}))
+            assert ws.receive_json()["type"] == "welcome"
+            joined[link["seat"]] = ws
+        yield joined
