@@ -15,7 +15,8 @@ COMMANDS = """in-game commands:
   x                 exchange a joker: give the tile it stands for, take the joker
   hint [N]          the N nearest lines (default 3) with what they miss, the suggested
                     discard or pass and why, the tiles that would win
-  card [LINE]       the card; with a line's id, its variations and your hand in it
+  card [LINE]       the card; with a line's id (or show LINE), its variations and your
+                    hand in it
   help              this list, and what is legal now
   quit              stop; the log keeps the game (jongg play --resume LOG goes on)
 any action may also be typed whole: 'claim kong 8B 8B J', 'pass R3', 'vote yes', 'offer 2'"""

@@ -502,7 +502,8 @@ def test_a_discard_an_opponent_may_need_is_warned_about_before_it_goes(tmp_path:
 def test_words_that_mean_nothing_here_get_a_line_that_says_why(tmp_path: Path) -> None:
     state = game("mjcg").new_match(6, Mode.GUARDED)
     table, screen = at_the_table(state, 0, ["undo", "hint x", "card nosuch", "1 2 3 4",
-                                            "1D 1D", "vote yes"], tmp_path, ("mjcg", 4))
+                                            "1D 1D", "vote yes", "show three-kongs-and-a-pair"],
+                                 tmp_path, ("mjcg", 4))
     played(table)
     out = screen.getvalue()
     assert "nothing to take back: no tile is chosen yet" in out
@@ -510,3 +511,4 @@ def test_words_that_mean_nothing_here_get_a_line_that_says_why(tmp_path: Path) -
     assert "card mjcg-beginner has no line 'nosuch'; type card for the ids" in out
     assert "that is 4 tiles; choose 3 more" in out
     assert "you hold no more 1D to pass" in out
+    assert "three-kongs-and-a-pair: 3[kong] [pair]  (Beginner, value 50, exposed, " in out

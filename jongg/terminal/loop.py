@@ -183,7 +183,7 @@ class Table:
                     continue
                 message = self.hint() if count is None else self.hint(count)
                 continue
-            if word == "card":
+            if word in ("card", "show"):  # 'show LINE', as `jongg card show` says it
                 message = self.card(seen, typed[1] if len(typed) > 1 else None)
                 continue
             if word == "undo" and asked.kind == "pass":
