@@ -56,8 +56,14 @@ def _clauses(value: Any) -> tuple[str, ...]:
     return (value,) if isinstance(value, str) else tuple(value)
 
 
-def _supply(variation: Variation, deck: Deck) -> str | None:
-    """Why the deck cannot build this variation even with jokers, or None if it can."""
+def _most_copies(deck: Deck) -> int:
+    """The most copies the deck holds of a tile that is not a joker."""
+    return max((k.copies for k in deck.kinds if k.category is not Category.JOKER), default=0)
+
+
+def _supply(variation: Variation, deck: Deck, plain: int) -> str | None:
+    """Why the deck cannot build this variation even with jokers, or None if it
+    can (`plain`: the deck's _most_copies, the same for every variation)."""
     strict: Counter[int] = Counter()
     total: Counter[int] = Counter()
     for group in variation.groups:
@@ -72,7 +78,6 @@ def _supply(variation: Variation, deck: Deck) -> str | None:
             return (f"needs {strict[tile]} {kind.code} where no joker may go, but {deck.name} "
                     f"holds {kind.copies}")
         shortfall += max(0, need - kind.copies)
-    plain = max((k.copies for k in deck.kinds if k.category is not Category.JOKER), default=0)
     for free in variation.free:
         usable = deck.jokers if free.jokers and free.kind not in ("run", "pair", "single") else 0
         if free.kind not in ("run", "set") and plain + usable < free.size:
@@ -209,12 +214,13 @@ class _CardChecker:
             except ExpansionError as error:
                 self.report(start, error.problems, raw["id"])
                 return None
-            buildable = [v for v in expansion.variations if _supply(v, each) is None]
+            plain = _most_copies(each)
+            buildable = [v for v in expansion.variations if _supply(v, each, plain) is None]
             if k == 0:
                 self.report(start, expansion.warnings, raw["id"])
                 self.joker_only(start, raw["id"], buildable, each)
             if not buildable and expansion.variations:
-                reason = _supply(expansion.variations[0], each)
+                reason = _supply(expansion.variations[0], each, plain)
                 self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
                                     f"{reason}", hint=self.joker_hint(raw))
                 return None

@@ -587,12 +587,14 @@ def _prepare(alt: p.Alternative, rules: Rules, work: _Work,
     return _Prepared(plan, bindings, suit_maps or [{}], choices, count)
 
 
-def _build(ready: _Prepared, rules: Rules) -> Expansion:
+def _build(ready: _Prepared, rules: Rules,
+           out: dict[tuple[object, ...], Variation]) -> list[Problem]:
+    """Add an alternative's variations to `out` by their order-free key (the
+    first of equal ones kept); its warnings."""
     plan = ready.plan
     free = tuple(FreeGroup(item.kind, item.jokers and rules.jokers)
                  for item in plan.alt.items if isinstance(item, p.Free)
                  for _ in range(item.count))
-    out: dict[tuple[object, ...], Variation] = {}
     resolved: _Resolved = {}
     group_vars: dict[int, tuple[str, ...]] = {}
     by_offset: dict[int, list[Binding]] = {}  # shifts outermost: the order cards were built in
@@ -607,7 +609,7 @@ def _build(ready: _Prepared, rules: Rules) -> Expansion:
                                            resolved, group_vars)
                     if variation is not None:
                         out.setdefault(variation.key(), variation)
-    return Expansion(list(out.values()), plan.warnings)
+    return plan.warnings
 
 
 _Resolved = dict[tuple[object, ...], Slots | None]
@@ -703,8 +705,5 @@ def _expand(pattern: p.Pattern, rules: Rules) -> Expansion:
     seen: dict[tuple[object, ...], Variation] = {}
     warnings: list[Problem] = _unused_shared(pattern, [ready.plan for ready in prepared])
     for ready in prepared:
-        part = _build(ready, rules)
-        warnings += part.warnings
-        for variation in part.variations:
-            seen.setdefault(variation.key(), variation)
+        warnings += _build(ready, rules, seen)
     return Expansion(list(seen.values()), warnings)

@@ -9,10 +9,11 @@ from . import cache
 from .variant import compile_variant
 
 
-def load_game(name: str, players: int | None = None) -> Game:
+def load_game(name: str, players: int | None = None, card: str | None = None) -> Game:
     """The game `name` (shipped name or path) at `players` (default: the
-    variant's default count). SemanticError lists every problem."""
-    spec = compile_variant(name, players)  # its deck may change with the player count
+    variant's default count), with its own card or `card`. SemanticError
+    lists every problem."""
+    spec = compile_variant(name, players, card)  # its deck may change with the player count
     compiled = cache.matcher(spec.card, spec.deck_source, open_hands=spec.open_hands,
                              flags=spec.card_flags)
     compiled.matcher.prepare(cache.tables_dir())

@@ -318,10 +318,11 @@ def _clauses(value: Any) -> tuple[str, ...]:
 class _Compiler:
     """Semantic checks and compilation of one resolved variant, every problem kept."""
 
-    def __init__(self, resolved: Resolved, players: int):
+    def __init__(self, resolved: Resolved, players: int, card: str | None = None):
         self.resolved = resolved
         self.data = resolved.data
         self.players = players
+        self.card_given = card  # a card played instead of the variant's own (name or path)
         self.problems: list[Diagnostic] = []
         self.deck_value: Deck | None = None
         self.deck_ref: str | None = None  # the deck and card, named from anywhere
@@ -378,9 +379,9 @@ class _Compiler:
         return d
 
     def compile(self) -> GameSpec | None:
-        d = self.data
         deck = self.deck_value = self.deck()
         card = self.card(deck)
+        d = self.data  # another card's name and flags, when one is played
         seats = self.seats()
         deal, extra = self.deal(deck)
         phases = tuple(self.phases(d.get("before_play", []), ("before_play",)))
@@ -472,7 +473,8 @@ class _Compiler:
             self.problem(("win",), "the variant has no winning hands",
                          hint="add win: {card: NAME}, or extend a variant")
             return None
-        self.card_ref = self.reference("card", ("win", "card"))
+        self.card_ref = self.reference("card", ("win", "card")) if self.card_given is None \
+            else self.given_card()
         if deck is None or self.card_ref is None:
             return None
         try:
@@ -482,6 +484,12 @@ class _Compiler:
             return None
         named = self.data["win"]["flags"]
         on_card = self.flags(card)
+        if self.card_given is not None:
+            # another card: of the flags the variant plays, those the card has; the
+            # spec (and its digest) names the card played
+            named = [f for f in named if f in on_card]
+            self.data = {**self.data, "win": {**self.data["win"], "card": self.card_ref,
+                                              "flags": named}}
         self.unplayed_flags = [f for f in on_card if f not in named]
         for i, flag in enumerate(named):
             if flag not in on_card:
@@ -497,6 +505,16 @@ class _Compiler:
         values = [line.value or 0 for line in chosen.lines]
         self.values = (min(values), max(values))
         return chosen
+
+    def given_card(self) -> str | None:
+        """The card played instead of the variant's own, named from the
+        current directory, as a name that finds it again from anywhere."""
+        assert self.card_given is not None
+        try:
+            return registry.reference(registry.locate("card", self.card_given))
+        except JonggError as error:
+            self.problems.extend(error.diagnostics)
+            return None
 
     def seats(self) -> tuple[str, ...]:
         names = self.data["seats"].get("names")
@@ -748,9 +766,13 @@ def _raise(resolved: Resolved, problems: list[Diagnostic]) -> None:
                     SchemaError if resolved.schema else SemanticError)
 
 
-def compile_variant(name: str, players: int | None = None) -> GameSpec:
+def compile_variant(name: str, players: int | None = None, card: str | None = None
+                    ) -> GameSpec:
     """The game specification of `name` for `players` (default: the variant's
-    default count). Every problem at that count is reported at once."""
+    default count). Every problem at that count is reported at once. With
+    `card` (a shipped name or a path), the variant is played with that card
+    instead of its own: its lines of the flags the variant names, and its
+    unflagged lines."""
     base = resolve(name)
     counts = player_counts(base)
     if players is None:
@@ -758,7 +780,7 @@ def compile_variant(name: str, players: int | None = None) -> GameSpec:
     if players not in counts:
         raise SemanticError([Diagnostic(None, f"{name} is played by {counts.start} to "
                                         f"{counts.stop - 1} players, not {players}")])
-    compiler = _Compiler(resolve(name, players), players)
+    compiler = _Compiler(resolve(name, players), players, card)
     spec = compiler.compile()
     _raise(base, [*_counts_written(base, counts), *compiler.problems])
     assert spec is not None

@@ -46,6 +46,16 @@ def _variants() -> str:
     return ", ".join(shipped("variant"))
 
 
+def _where_it_runs(parser: argparse.ArgumentParser) -> None:
+    """--jobs and --cluster (jongg.scale): where the work runs, never what it finds."""
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes, at most the cores (results do not change); with "
+                             "--cluster local, the CPUs of the Ray instance")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run on a Ray cluster (ray start --head prints its address), or "
+                             "'local' to start one here; needs jongg[cluster]")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line. Each command's `run` names its function as
     'module:function' in the jongg package."""
@@ -83,6 +93,26 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--deck", help="expand against this deck")
     render.add_argument("--force", action="store_true", help="replace FILE if it exists")
     render.set_defaults(run="card_commands:cmd_card_render")
+    report = card_commands.add_parser(
+        "report", help="play a card with bots and report how each line plays (HTML, CSV, JSON)")
+    report.add_argument("card", metavar="CARD", help="a shipped card name or a path")
+    report.add_argument("--variant", default="mjcg-card",
+                        help="the game the card is played in (default mjcg-card)")
+    report.add_argument("--players", metavar="N[,N...]",
+                        help="player counts, e.g. 3,4 (default: the variant's)")
+    report.add_argument("--rounds", type=int, default=1000,
+                        help="rounds played at each player count (default 1000)")
+    report.add_argument("--agents", default="greedy",
+                        help="agents by seat, comma-separated; the last repeats (default greedy)")
+    report.add_argument("--seed", type=int, default=0,
+                        help="round i is the first round of match SEED+i (default 0)")
+    report.add_argument("-o", "--out", required=True, metavar="DIR",
+                        help="the report's folder; the same command again continues it")
+    report.add_argument("--force", action="store_true",
+                        help="replace report files in DIR that no card report wrote")
+    report.add_argument("--quiet", action="store_true", help="no progress bar")
+    _where_it_runs(report)
+    report.set_defaults(run="card_report:command")
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -119,10 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--resolved", action="store_true", help="fill in every default")
     show.add_argument("--players", type=int, help="the player count to resolve for")
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
-    show.set_defaults(run="game_commands:cmd_variant_show")
+    show.set_defaults(run="variant_commands:cmd_variant_show")
     check = actions.add_parser("check", help="check variants at every player count they allow")
     check.add_argument("variants", nargs="+", metavar="VARIANT")
-    check.set_defaults(run="game_commands:cmd_variant_check")
+    check.set_defaults(run="variant_commands:cmd_variant_check")
 
     sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
     sim.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}"
@@ -132,8 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, help="player count (default: the variant's)")
     sim.add_argument("--agents", default="random",
                      help="agents by seat, comma-separated; the last repeats (default random)")
-    sim.add_argument("--jobs", type=int, default=1,
-                     help="processes, at most the cores (results do not change)")
+    _where_it_runs(sim)
     sim.add_argument("--mode", choices=MODES, default="guarded",
                      help="strict: agents may make the rulebook's mistakes")
     sim.add_argument("--log-dir", metavar="DIR", help="write every match's log here "
@@ -141,6 +170,29 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run="game_commands:cmd_simulate")
+
+    arena = commands.add_parser("arena", help="play agents against each other, seats rotated, "
+                                "and rank them")
+    arena.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}, or a path")
+    arena.add_argument("--agents", default="expert,greedy,random", metavar="A,B,...",
+                       help="the agents, comma-separated: shipped names or module:Class "
+                            "(default expert,greedy,random)")
+    arena.add_argument("--rounds", type=int, default=20, metavar="N",
+                       help="deals to play (default 20): deal d plays seed S+d as one "
+                            "match in every seating of the rotation")
+    arena.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="the first deal's seed (default 0)")
+    arena.add_argument("--players", type=int, metavar="K",
+                       help="player count (default: the variant's)")
+    _where_it_runs(arena)
+    arena.add_argument("--mode", choices=MODES, default="guarded",
+                       help="strict: agents may make the rulebook's mistakes")
+    arena.add_argument("--out", metavar="FILE",
+                       help="keep every finished deal in FILE as it is played; the same "
+                            "command with the same FILE goes on where it stopped")
+    arena.add_argument("--json", action="store_true", help="print the standings as JSON")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(run="arena_command:cmd_arena")
 
     play = commands.add_parser("play", help="play a variant at the terminal against bots",
                                epilog=COMMANDS,

@@ -1,5 +1,5 @@
-"""`jongg variant`, `jongg simulate` and `jongg replay`: the commands that
-compile and run games."""
+"""`jongg simulate`, `jongg play` and `jongg replay`: the commands that run
+games (their arguments are declared in jongg/cli.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -20,7 +19,7 @@ from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, JonggError, UsageError
 from jongg.compiler.game import load_game
-from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.compiler.variant import compile_variant
 from jongg.runtime.agents.play import resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game
@@ -28,67 +27,15 @@ from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .resolved import annotated
-from .simulate import Job, clashes, cores, file_stem, simulate, wilson
+from .scale import workers
+from .simulate import Job, clashes, file_stem, simulate
+from .stats import wilson
 
 if TYPE_CHECKING:
     from . import terminal
 
 
-def _clauses(node: Any, found: set[str]) -> set[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "clause":
-                found.update([value] if isinstance(value, str) else value)
-            else:
-                _clauses(value, found)
-    elif isinstance(node, list):
-        for item in node:
-            _clauses(item, found)
-    return found
-
-
-def cmd_variant_show(args: argparse.Namespace) -> int:
-    if args.resolved:
-        spec = compile_variant(args.variant, args.players)  # every problem first
-        resolved = resolve(args.variant, spec.players)
-        data = resolved.data
-        if not args.json:
-            print(f"# {spec.variant} resolved for {spec.players} players")
-    else:
-        data = resolve(args.variant).data
-    if args.json:
-        print(json.dumps(data, indent=2))
-        return 0
-    if args.resolved:
-        print(annotated(resolved))
-        for note in notes(spec, resolved):
-            print(f"# {note}")
-    else:
-        print(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100).rstrip())
-    clauses = sorted(_clauses(data, set()), key=lambda c: (c.split("-")[0], int(c.split("-")[1])))
-    print(f"# clauses: {', '.join(clauses) if clauses else 'none'}")
-    return 0
-
-
-def cmd_variant_check(args: argparse.Namespace) -> int:
-    status = 0
-    for name in args.variants:
-        problems = check_variant(name)
-        for d in sorted(problems, key=lambda d: (d.location.file, d.location.line,
-                                                 d.location.column) if d.location else
-                        ("", 0, 0)):
-            print(str(d))
-        if any(d.is_error for d in problems):
-            status = 1
-            print(f"{name}: {sum(d.is_error for d in problems)} error(s)")
-        else:
-            counts = player_counts(resolve(name))
-            print(f"{name}: ok: {counts.start}-{counts.stop - 1} players")
-    return status
-
-
-def _agents(text: str) -> tuple[str, ...]:
+def agents_arg(text: str) -> tuple[str, ...]:
     """Agents by seat from --agents: shipped names or module:Class."""
     names = tuple(n.strip() for n in text.split(",") if n.strip())
     if not names:
@@ -102,7 +49,7 @@ def _agents(text: str) -> tuple[str, ...]:
     return names
 
 
-def _console(*, stderr: bool = False) -> Console:
+def plain_console(*, stderr: bool = False) -> Console:
     """A console that never reads text as markup (names, titles and what a
     person types may hold brackets) and sends no escape codes at all under
     NO_COLOR (rich alone would still send bold) or when not a terminal."""
@@ -124,26 +71,18 @@ def _log_game(path: str, header: Header) -> Game:
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games: give at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs: give at least 1")
-    jobs = min(args.jobs, cores())
-    if jobs < args.jobs:
-        print(f"jongg: --jobs {args.jobs}: this machine has {jobs} core(s) for it; "
-              f"using {jobs}", file=sys.stderr)
-    agents = _agents(args.agents)
+    jobs = workers(args.jobs)
+    agents = agents_arg(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     load_game(args.variant, spec.players)  # compile the matcher once, into the cache
     if args.log_dir:
         _log_dir(args.log_dir, spec.variant, spec.players, args.seed, args.games)
     job = Job(args.variant, spec.players, agents, Mode(args.mode), args.log_dir, True)
-    console = _console(stderr=True)
-    show = console.is_terminal and not args.quiet
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, disable=not show) as bar:
+    with progress_bar(args.quiet) as bar:
         task = bar.add_task(escape(f"{spec.variant}, {spec.players} players"), total=args.games)
         try:
             summary = simulate(job, args.games, args.seed, jobs,
-                               lambda n: bar.advance(task, n))
+                               lambda n: bar.advance(task, n), args.cluster)
         except LogExists as error:  # another run began writing here since the check
             raise UsageError(f"--log-dir: {error}; another run writes its logs there") from None
     result = summary.to_json()
@@ -156,6 +95,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               "summary is of those alone (partial)", file=sys.stderr)
         return 130
     return 1 if summary.violations else 0
+
+
+def progress_bar(quiet: bool) -> Progress:
+    """A progress bar on stderr, shown only at a terminal and unless --quiet."""
+    console = plain_console(stderr=True)
+    return Progress("[progress.description]{task.description}", BarColumn(),
+                    MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                    disable=quiet or not console.is_terminal)
 
 
 def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> None:
@@ -176,7 +123,7 @@ def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                    racks: bool, variant: str) -> None:
-    console = _console()
+    console = plain_console()
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
         else ""
@@ -222,7 +169,7 @@ def next_steps(variant: str) -> str:
     return (f"next: play it yourself: jongg play {shlex.quote(variant)} (jongg play --help "
             "lists every variant)\n"
             "      write a card: docs/notation.md, then jongg card check CARD.yaml\n"
-            "      print a card: jongg card show sample")
+            "      report on a card: jongg card report sample (how each line plays)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -268,7 +215,7 @@ def resume_command(path: Path) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     from . import terminal
 
-    console = _console()
+    console = plain_console()
     table = _resumed(args, console) if args.resume else _started(args, console)
     again = resume_command(table.writer.path)
     try:
@@ -296,7 +243,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
         raise UsageError("play: name a variant (or --resume LOG)")
     if args.overwrite and not args.log:
         raise UsageError("--overwrite: name the log to start over in, with --log FILE")
-    agents = _agents(args.agents)
+    agents = agents_arg(args.agents)
     game = load_game(args.variant, args.players)
     if not 1 <= args.seat <= game.spec.players:
         raise UsageError(f"--seat: give 1 to {game.spec.players}")

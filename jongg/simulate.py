@@ -1,26 +1,19 @@
 """`jongg simulate`: many matches, over several processes, and their summary.
 
 Match i plays seed S + i, so any match of a run can be replayed alone; results
-are gathered in match order, so `--jobs` never changes the summary.
+are gathered in match order (jongg.scale), so neither `--jobs` nor
+`--cluster` ever changes the summary.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import math
-import multiprocessing
 import os
 import re
-import signal
-import sys
-import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +22,11 @@ from jongg.runtime.agents.play import MatchRecord, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
 
+from . import scale
+from .scale import cores as cores  # where it was first found
+from .stats import wilson
+
 CHUNK = 20  # matches a worker plays per task, at most
-WATCH = 0.5  # seconds between a worker's looks at its parent
 
 
 @dataclass(frozen=True)
@@ -71,13 +67,6 @@ def clashes(folder: str, variant: str, players: int, seed: int, games: int) -> l
     return sorted(found, key=lambda n: int(n.removeprefix(stem).removesuffix(".jsonl")))
 
 
-def cores() -> int:
-    """The processors this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def _play(job: Job, seed: int) -> MatchRecord:
     game = _game(job.variant, job.players)
     log = None
@@ -87,78 +76,19 @@ def _play(job: Job, seed: int) -> MatchRecord:
     return record
 
 
-def _play_many(job: Job, first: int, count: int) -> list[MatchRecord]:
-    return [_play(job, seed) for seed in range(first, first + count)]
-
-
-# -- workers that never outlive the run -------------------------------------------------
-def _worker_start(stop: Any) -> None:
-    """In each worker: Ctrl-C is the parent's to handle; the worker ends when
-    the parent dies (even by kill -9) or asks it to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):  # the kernel kills us with the parent
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    threading.Thread(target=_watch, args=(os.getppid(), stop), daemon=True).start()
-
-
-def _watch(parent: int, stop: Any) -> None:
-    """Where the kernel does not do it: end when reparented (the parent died)
-    or told to stop."""
-    while not stop.wait(WATCH):
-        if os.getppid() != parent:
-            break
-    os._exit(1)
-
-
-def _records(future: Future[list[MatchRecord]],
-             progress: Callable[[int], None] | None) -> list[MatchRecord]:
-    records = future.result()
-    if progress:
-        progress(len(records))
-    return records
+def play_many(job: Job, seeds: range) -> list[MatchRecord]:
+    """The records of the matches of these seeds (a chunk of a run)."""
+    return [_play(job, seed) for seed in seeds]
 
 
 def run(job: Job, games: int, seed: int, jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> Iterator[MatchRecord]:
-    """The records of `games` matches, in match order. Seeds are handed out
-    in chunks as workers take them (never listed whole), and a run that ends
-    early (Ctrl-C, an error) stops its workers at once."""
-    if jobs <= 1:
-        for s in range(seed, seed + games):
-            yield _play(job, s)
-            if progress:
-                progress(1)
-        return
-    size = max(1, min(CHUNK, games // (jobs * 4) or 1))
-    context = multiprocessing.get_context()
-    stop = context.Event()
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start,
-                             initargs=(stop,)) as pool:
-        pending: deque[Future[list[MatchRecord]]] = deque()
-        try:
-            for first in range(seed, seed + games, size):
-                pending.append(pool.submit(_play_many, job, first,
-                                           min(size, seed + games - first)))
-                if len(pending) >= 2 * jobs:  # enough queued to keep every worker busy
-                    yield from _records(pending.popleft(), progress)
-            while pending:
-                yield from _records(pending.popleft(), progress)
-        finally:
-            if pending:  # stopped early: no worker plays on for nobody
-                for future in pending:
-                    future.cancel()
-                stop.set()
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+        progress: Callable[[int], None] | None = None, cluster: str | None = None
+        ) -> Iterator[MatchRecord]:
+    """The records of `games` matches, in match order, played in this
+    process, on `jobs` processes or on a Ray `cluster` (jongg.scale)."""
+    for _, records in scale.run(partial(play_many, job), range(seed, seed + games), jobs=jobs,
+                                cluster=cluster, size=CHUNK, progress=progress):
+        yield from records
 
 
 PROBLEMS = 20  # violations kept for the summary to quote
@@ -256,14 +186,15 @@ class Summary:
 
 
 def simulate(job: Job, games: int, seed: int, jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> Summary:
+             progress: Callable[[int], None] | None = None, cluster: str | None = None
+             ) -> Summary:
     """The summary of `games` matches; on Ctrl-C, of the matches finished
     (`partial`)."""
     players = job.players or _game(job.variant, None).spec.players
     summary = Summary(job.variant, players, list(job.agents), seed, asked=games)
     start = time.perf_counter()
     try:
-        for record in run(job, games, seed, jobs, progress):
+        for record in run(job, games, seed, jobs, progress, cluster):
             summary.add(record)
     except KeyboardInterrupt:
         pass  # what was finished is summarised, and said to be partial

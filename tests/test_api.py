@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,18 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 
-def test_the_api_tour_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_api_tour_runs_as_written(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tour runs as a module of its own (so a function it defines can go
+    to worker processes, as a reader's script's would), in a folder of its
+    own (it writes files)."""
     blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.S)
     assert len(blocks) >= 6
-    namespace: dict[str, object] = {}
+    tour = types.ModuleType("api_tour")
+    monkeypatch.setitem(sys.modules, "api_tour", tour)
+    monkeypatch.chdir(tmp_path)
     for block in blocks:
-        exec(compile(block, str(DOCS), "exec"), namespace)  # noqa: S102 - our own docs
+        exec(compile(block, str(DOCS), "exec"), tour.__dict__)  # noqa: S102 - our own docs
     out = capsys.readouterr().out
     assert "<Card 'sample'" in out and "unknown tile" in out and "cannot act now" in out
 

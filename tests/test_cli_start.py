@@ -29,7 +29,8 @@ def _imported(code: str) -> set[str]:
 
 def test_help_and_argument_errors_load_nothing_heavy() -> None:
     code = ("from jongg.cli import main\n"
-            "for words in (['--help'], ['simulate', '--help'], ['play', '--seat', 'x']):\n"
+            "for words in (['--help'], ['simulate', '--help'], ['arena', '--help'],\n"
+            "              ['play', '--seat', 'x']):\n"
             "    try:\n        main(words)\n    except SystemExit:\n        pass")
     assert _imported(code) == set()
 
@@ -47,7 +48,8 @@ def test_the_parser_offers_every_game_mode() -> None:
 @pytest.mark.parametrize("words", [["card", "check", "x.yaml"], ["variant", "check", "nymj"],
                                    ["simulate", "nymj"], ["play"], ["replay", "x.jsonl"],
                                    ["match", "--card", "sample", "--hand", "J"],
-                                   ["compile", "sample"], ["tiles", "nymj"]])
+                                   ["compile", "sample"], ["tiles", "nymj"], ["arena", "nymj"],
+                                   ["card", "report", "sample", "-o", "out"]])
 def test_every_command_names_a_function_that_exists(words: list[str]) -> None:
     from jongg.cli import _command
 

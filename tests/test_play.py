@@ -211,7 +211,7 @@ def test_a_summary_of_bots_that_win_ends_by_saying_where_to_go_next(
     assert out.rstrip().splitlines()[-3:] == [
         "next: play it yourself: jongg play nymj (jongg play --help lists every variant)",
         "      write a card: docs/notation.md, then jongg card check CARD.yaml",
-        "      print a card: jongg card show sample"]
+        "      report on a card: jongg card report sample (how each line plays)"]
 
 
 def test_play_help_lists_the_variants_the_commands_and_the_seeds_default(

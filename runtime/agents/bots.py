@@ -4,9 +4,10 @@ match seed, so a simulated match replays exactly."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Protocol
 
-from jongg.runtime.agents.planner import RackPlanner
+from jongg.runtime.agents.planner import Plan, RackPlanner
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
 from jongg.runtime.game.rules import Mode
@@ -90,7 +91,7 @@ class GreedyAgent:
     def _without(self, seen: Observation, tile: int) -> Hand:
         return self._hand(seen).minus(tile)
 
-    def _best(self, scored: list[tuple[tuple[int, ...], Action]]) -> Action:
+    def _best(self, scored: Sequence[tuple[tuple[float, ...], Action]]) -> Action:
         top = min(n for n, _ in scored)
         choices = [a for n, a in scored if n == top]
         return choices[self.rng.randrange(len(choices))]
@@ -192,11 +193,18 @@ class GreedyAgent:
         discards = [a for a in legal if a.verb == "discard"]
         if not discards:
             return legal[self.rng.randrange(len(legal))]
+        return self._rack_discard(seen, plan, discards)
+
+    def _rack_discard(self, seen: Observation, plan: Plan, discards: list[Action]) -> Action:
+        """A tile the plan does not use (a joker last, a single first), else
+        the one whose loss leaves the plan nearest."""
+        me = seen.me
         spare = [a for a in discards if me.counts[a.tile] > plan.reserved[a.tile]]
-        if spare:  # a tile the plan does not use: a joker last, a single first
-            return self._best([((a.tile == joker, me.counts[a.tile]), a) for a in spare])
-        return self._best([((self.planner.plan(seen, self._less(pool, a.tile)).away,), a)
-                           for a in discards])
+        if spare:
+            return self._best([((a.tile == seen.rules.joker, me.counts[a.tile]), a)
+                               for a in spare])
+        return self._best([((self.planner.plan(seen, self._less(me.concealed(), a.tile)).away,),
+                            a) for a in discards])
 
     @staticmethod
     def _less(pool: tuple[int, ...], tile: int) -> tuple[int, ...]:

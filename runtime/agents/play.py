@@ -20,7 +20,9 @@ from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
 from jongg.runtime.game.log import Header, LogError, LogText, LogWriter, Replay, replay
+from jongg.runtime.game.scoring import RoundEnd
 from jongg.runtime.game.state import Mode, State
+from jongg.runtime.game.view import Observation
 
 DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
 HUMAN = "human"  # the seat a person plays, as a log's header names it
@@ -37,6 +39,7 @@ class MatchRecord:
     decisions: int
     violations: list[str] = field(default_factory=list)
     payouts: list[float] | None = None  # money at the match's end, when the variant pays out
+    points: list[list[int]] = field(default_factory=list)  # per round, each seat's points won
 
 
 def agents_for(names: Sequence[str | Agent | AgentMaker], seed: int, players: int
@@ -62,9 +65,7 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
     problems: list[str] = violations(state) if check else []
     try:
         while not state.is_terminal() and state.decisions < DECISION_LIMIT:
-            seat = state.current_players()[0]
-            action = seats[seat].act(state.observe(seat), state.legal_actions(seat))
-            state.apply(seat, action)
+            seat, _, action = decide(state, seats)
             if writer is not None:
                 writer.action(state, seat, action)
             if check:
@@ -78,8 +79,60 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
     record = MatchRecord(seed, list(state.scores), state.winners(),
                          [r.public() for r in state.results], state.decisions, problems,
-                         state.payouts() if state.is_terminal() else None)
+                         state.payouts() if state.is_terminal() else None, round_points(state))
     return record, state
+
+
+def round_points(state: State) -> list[list[int]]:
+    """Each round's points won (lost: negative) by every seat, from its
+    payments (an award from the bank or a penalty to it moves one seat's)."""
+    points = [[0] * state.spec.players for _ in state.results]
+    for payment in state.payments:
+        if payment.round >= len(points):
+            continue  # a round still under way
+        row = points[payment.round]
+        if payment.payee >= 0:
+            row[payment.payee] += payment.amount
+        if payment.payer >= 0:
+            row[payment.payer] -= payment.amount
+    return points
+
+
+def decide(state: State, seats: Sequence[Agent]) -> tuple[int, Observation, Action]:
+    """One decision: the first seat deciding now acts on what it sees."""
+    seat = state.current_players()[0]
+    seen = state.observe(seat)
+    action = seats[seat].act(seen, state.legal_actions(seat))
+    state.apply(seat, action)
+    return seat, seen, action
+
+
+@dataclass
+class FirstRound:
+    """A match played to the end of its first round: the State then, and
+    what each seat saw when it last decided in the round (None: never)."""
+
+    state: State
+    last_seen: list[Observation | None]
+
+    @property
+    def end(self) -> RoundEnd | None:
+        """The round's result; None if it did not end within DECISION_LIMIT."""
+        return self.state.results[0] if self.state.results else None
+
+
+def play_first_round(game: Game, seed: int,
+                     agents: Sequence[str | Agent | AgentMaker] = ("random",), *,
+                     mode: Mode = Mode.GUARDED) -> FirstRound:
+    """Play the first round of match `seed` alone: a round a seed, so rounds
+    of different seeds are independent draws of the same deal and play."""
+    state = game.new_match(seed, mode)
+    seats = make_agents(agents, seed, game.spec.players)
+    last: list[Observation | None] = [None] * game.spec.players
+    while not state.results and not state.is_terminal() and state.decisions < DECISION_LIMIT:
+        seat, seen, _ = decide(state, seats)
+        last[seat] = seen
+    return FirstRound(state, last)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Agents by name: the shipped ones (`random`, `greedy`), or any class a user
+"""Agents by name: the shipped ones (`random`, `greedy`, `expert`), or any class a user
 writes, named `module:Class` (importable from where jongg runs). A class is
 made for a seat as `Class(seed, seat)`; its randomness should derive from
 the seed (runtime/game/chance.py derived_rng) so a match replays exactly.
@@ -10,11 +10,13 @@ import importlib
 from collections.abc import Callable, Sequence
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent, RandomAgent
+from jongg.runtime.agents.expert import ExpertAgent
 from jongg.runtime.errors import JonggError
 
 AgentMaker = Callable[[int, int], Agent]  # (seed, seat) -> an agent
 
-SHIPPED: dict[str, AgentMaker] = {"random": RandomAgent, "greedy": GreedyAgent}
+SHIPPED: dict[str, AgentMaker] = {"random": RandomAgent, "greedy": GreedyAgent,
+                                   "expert": ExpertAgent}
 
 
 class UnknownAgent(JonggError, ValueError):

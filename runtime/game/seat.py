@@ -36,7 +36,11 @@ class SeatQueries:
         return self.pledged.rack if self.pledged is not None else -1
 
     def concealed(self) -> tuple[int, ...]:
-        return tuple(k for k, n in enumerate(self.counts) for _ in range(n))
+        tiles: list[int] = []
+        for k, n in enumerate(self.counts):
+            if n:
+                tiles += [k] * n
+        return tuple(tiles)
 
     def hand(self, rack: int = 0) -> Hand:
         """The pool with one rack's exposures (a declared Mah Jongg left out)."""

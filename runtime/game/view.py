@@ -77,8 +77,8 @@ class Observation:
     def unseen(self) -> tuple[int, ...]:
         """Per tile kind, the copies this seat has not seen anywhere (in the
         wall or in other seats' hands)."""
-        seen = [0] * len(self.rules.deck.kinds)
-        for t in (*self.me.concealed(), *self.me.outgoing, *self.me.aside):
+        seen = list(self.me.counts)  # the seat's own concealed tiles
+        for t in (*self.me.outgoing, *self.me.aside):
             seen[t] += 1
         for s in self.seats:
             for t in s.discards:

@@ -1,0 +1,97 @@
+"""`jongg arena`: the command that plays agents against each other and
+prints their standings (jongg/arena.py plays, jongg/standings.py judges)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.compiler.variant import compile_variant
+from jongg.runtime.game.state import Mode
+from jongg.standings import Interval
+
+from .arena import Bouts, Result, arena
+from .game_commands import agents_arg, plain_console, progress_bar
+from .scale import workers
+
+NEXT = "\n"  # between an estimate and its interval in a table cell
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        raise UsageError("--rounds: give at least 1")
+    agents = agents_arg(args.agents)
+    twice = next((n for i, n in enumerate(agents) if n in agents[:i]), None)
+    if twice is not None:
+        raise UsageError([Diagnostic(None, f"--agents: {twice[:40]!r} is named twice",
+                                     hint="name each agent once: seats rotate, so each "
+                                          "plays every seat")])
+    if len(agents) < 2:
+        raise UsageError([Diagnostic(None, f"--agents: only {agents[0][:40]!r}; an arena "
+                                           "needs at least two agents",
+                                     hint="e.g. --agents expert,greedy,random")])
+    jobs = workers(args.jobs)
+    spec = compile_variant(args.variant, args.players)  # every problem before any process starts
+    bouts = Bouts(args.variant, spec.players, agents, Mode(args.mode))
+    out = Path(args.out) if args.out else None
+    with progress_bar(args.quiet) as bar:
+        task = bar.add_task(escape(f"{spec.variant}, {spec.players} players, deals"),
+                            total=args.rounds)
+        result = arena(bouts, args.rounds, args.seed, jobs=jobs, cluster=args.cluster, out=out,
+                       progress=lambda n: bar.advance(task, n))
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_standings(result, spec.variant)
+    if result.resumed and not args.json:
+        print(f"jongg: {result.resumed} of the deals were read back from {out}",
+              file=sys.stderr)
+    if result.partial:
+        keep = f"; run it again with --out {out} to play the rest" if out else \
+            " (give --out FILE to keep what is played)"
+        print(f"jongg: interrupted: {result.done} of {result.deals} deals finished; the "
+              f"standings are of those alone (partial){keep}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _shown(i: Interval, digits: int, sep: str = " ") -> str:
+    return f"{i.estimate:.{digits}f}{sep}[{i.low:.{digits}f}, {i.high:.{digits}f}]"
+
+
+def _percent(i: Interval, sep: str = " ", share: bool = True) -> str:
+    """A share (its interval cut to 0..1) or, not a share, a margin (signed)."""
+    low, high = (max(i.low, 0), min(i.high, 1)) if share else (i.low, i.high)
+    return f"{i.estimate:.0%}{sep}[{low:.0%}, {high:.0%}]"
+
+
+def _print_standings(result: Result, variant: str) -> None:
+    console = plain_console()
+    agents = result.bouts.agents
+    seeds = f"seeds {result.seed}..{result.seed + result.done - 1}" if result.done else \
+        "no deal finished"
+    partial = f" (partial: interrupted, of {result.deals} asked)" if result.partial else ""
+    console.print(f"{variant}, {result.bouts.players} players: {result.done} deals{partial}, "
+                  f"{seeds}, each in {len(agents)} seatings ({len(result.matches)} matches); "
+                  "95% intervals")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for heading in ("agent", "seat-rounds", "round wins", "points/round", "match wins",
+                    "rating"):
+        table.add_column(heading, no_wrap=True)
+    for row in result.table:  # each estimate above its interval
+        table.add_row(row.name, str(row.rounds),
+                      f"{row.round_wins}, {_percent(row.win_share, NEXT)}",
+                      _shown(row.points_per_round, 1, NEXT),
+                      f"{row.match_wins}/{row.matches}, {_percent(row.match_share, NEXT)}",
+                      _shown(row.rating, 0, NEXT))
+    console.print(table)
+    for other, wins, points in result.gaps():
+        console.print(f"{result.table[0].name} over {other}: round wins "
+                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}")

@@ -1,0 +1,371 @@
+"""What a hand may become: the odds of completing the card's lines before
+the wall ends, as the expert agent weighs them.
+
+Every concrete variation of the card is a row of two arrays over tile kinds:
+the slots no joker may fill (`need`) and those a joker may (`wild`). A
+hand's shortfall on every variation is read off its counts in one step, and
+the odds of making it up come from a closed form: the copies of a missing
+kind drawn before the wall ends are a Poisson count, at the rate that kind
+has among the tiles this seat has not seen, over the draws left; the slots a
+joker may fill pool every useful natural (drawn, or claimed from a discard
+when the line may be exposed) with every joker drawn or held. Rough, but
+monotone in what matters (tiles missing, copies still live, jokers, draws
+left) and cheap enough to ask of every discard.
+
+Lines with free groups (`3[set] [pair]`) have no rows: the matcher answers
+for them (runtime/agents/shapes.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from jongg.runtime.card import Card, Variation
+
+SIZES = (3, 4, 5, 6)  # identical groups an exposure may be seated on
+MOST = 8  # a kind is never missing more copies than this
+JOKER_TERMS = 16  # terms of the Poisson sum for the slots jokers may fill
+CLAIM_SHARE = 0.4  # of another seat's discards, the share a claim could take
+SLACK = 3  # variations this much further than the nearest are still weighed
+CANDIDATES = 48  # at most this many variations weighed per hand
+
+
+@dataclass(eq=False)
+class CardTable:
+    """The card's concrete variations as arrays over tile kinds."""
+
+    need: np.ndarray  # (V, K): slots no joker may fill
+    wild: np.ndarray  # (V, K): slots a joker may fill
+    sets: np.ndarray  # (V, K, 4): identical groups of 3..6 a joker may fill
+    plain_sets: np.ndarray  # (V, K, 4): identical groups of 3..6 no joker may fill
+    line: np.ndarray  # (V,): the variation's line
+    value: np.ndarray  # (V,): what the line pays (1 when the card gives no values)
+    concealed: np.ndarray  # (V,): a concealed line
+    kind: np.ndarray  # (E,): the kinds each variation uses, variation by variation
+    row: np.ndarray  # (E,): the variation of each
+    starts: np.ndarray  # (V,): where each variation's entries start
+    structural: tuple[int, ...]  # lines with free groups: the matcher answers for them
+    runs: bool  # some free group is a run (or a set, which may be one)
+    scale: float  # what a line pays, on average
+
+    @property
+    def kinds(self) -> int:
+        return int(self.need.shape[1])
+
+    @cached_property
+    def need_used(self) -> np.ndarray:
+        found: np.ndarray = self.need[self.row, self.kind]
+        return found
+
+    @cached_property
+    def wild_used(self) -> np.ndarray:
+        found: np.ndarray = self.wild[self.row, self.kind]
+        return found
+
+    def entries(self, kind: int) -> np.ndarray:
+        """The table's entries of one kind."""
+        return self._entries[kind]
+
+    @cached_property
+    def _entries(self) -> list[np.ndarray]:
+        return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
+
+
+_TABLES: dict[int, tuple[Card, CardTable]] = {}
+
+
+def card_table(card: Card) -> CardTable:
+    """The card's table, built once per card."""
+    known = _TABLES.get(id(card))
+    if known is None or known[0] is not card:
+        known = _TABLES[id(card)] = (card, _build(card))
+    return known[1]
+
+
+def _build(card: Card) -> CardTable:
+    kinds = len(card.deck.kinds)
+    rows: list[tuple[int, Variation]] = []
+    structural = []
+    runs = False
+    for li, line in enumerate(card.lines):
+        if line.structural:
+            structural.append(li)
+            runs = runs or any(f.kind in ("run", "set") for v in line.variations
+                               for f in v.free)
+            continue
+        rows.extend((li, v) for v in line.variations)
+    n = len(rows)
+    need = np.zeros((n, kinds), dtype=np.int16)
+    wild = np.zeros((n, kinds), dtype=np.int16)
+    sets = np.zeros((n, kinds, len(SIZES)), dtype=np.int16)
+    plain = np.zeros((n, kinds, len(SIZES)), dtype=np.int16)
+    for row, (_, variation) in enumerate(rows):
+        for group in variation.groups:
+            into = wild if group.jokers else need
+            for t in group.tiles:
+                into[row, t] += 1
+            if group.identical and group.size in SIZES:
+                (sets if group.jokers else plain)[row, group.tiles[0], group.size - 3] += 1
+    lines = card.lines
+    line_of = np.array([li for li, _ in rows], dtype=np.int32)
+    value = np.array([float(lines[li].value or 1) for li, _ in rows])
+    concealed = np.array([lines[li].concealed for li, _ in rows], dtype=bool)
+    scale = sum(float(line.value or 1) for line in lines) / max(len(lines), 1)
+    used_row, used_kind = np.nonzero(need + wild)
+    starts = np.searchsorted(used_row, np.arange(n)).astype(np.int64)
+    return CardTable(need, wild, sets, plain, line_of, value, concealed, used_kind, used_row,
+                     starts, tuple(structural), runs, scale)
+
+
+@dataclass(frozen=True, eq=False)
+class Seated:
+    """The variations a set of exposures leaves open, with what is left of
+    each once the exposures are seated in its groups."""
+
+    table: CardTable
+    open: np.ndarray  # (V,) bool
+    need_used: np.ndarray  # (E,): slots no joker may fill, at the table's entries
+    wild_used: np.ndarray  # (E,): slots a joker may fill
+    taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
+
+    def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, K): the need and wild slots left on these variations."""
+        need, wild = self.table.need[rows], self.table.wild[rows]
+        for kind, plain, jokered in self.taken:
+            need[:, kind] -= plain[rows]
+            wild[:, kind] -= jokered[rows]
+        return need, wild
+
+
+def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+         open_hands: bool) -> Seated:
+    """Seat the exposures: each identical set in a group of its kind and
+    size (one holding a joker only where jokers may go)."""
+    rows = len(table.line)
+    if not exposures:
+        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used)
+    ok = np.ones(rows, dtype=bool) if open_hands else ~table.concealed
+    seen: dict[tuple[int, int], list[int]] = {}  # (kind, size) -> [with jokers, natural only]
+    for tiles in exposures:
+        naturals = [t for t in tiles if t != joker]
+        if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
+            return Seated(table, np.zeros(rows, dtype=bool), table.need_used,
+                          table.wild_used)  # a run, or a pair: no group takes it
+        counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
+        counts[len(naturals) == len(tiles)] += 1
+    need_used, wild_used = table.need_used.copy(), table.wild_used.copy()
+    taken = []
+    for (kind, size), (mixed, natural) in seen.items():
+        jokered = table.sets[:, kind, size - 3]
+        plain = table.plain_sets[:, kind, size - 3]
+        on_plain = np.minimum(plain, natural)
+        on_wild = mixed + natural - on_plain
+        ok &= on_wild <= jokered
+        at = table.entries(kind)
+        need_used[at] -= size * on_plain[table.row[at]]
+        wild_used[at] -= size * on_wild[table.row[at]]
+        taken.append((kind, size * on_plain, size * on_wild))
+    return Seated(table, ok, need_used, wild_used, tuple(taken))
+
+
+@dataclass(frozen=True, eq=False)
+class Odds:
+    """The chances of drawing tiles before the wall ends, by kind."""
+
+    log_sf: np.ndarray  # (K, MOST+1): log P(at least a copies drawn)
+    log_claimed: np.ndarray  # (K, MOST+1): log P(at least a copies drawn or claimed)
+    mean_open: np.ndarray  # (K, MOST+1): E[min(copies drawn or claimed, b)]
+    mean_closed: np.ndarray  # (K, MOST+1): E[min(copies drawn, b)]
+    joker_rate: float  # jokers expected to be drawn
+    draws: float
+
+
+def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None) -> Odds:
+    """The odds for a seat that has not seen `unseen` copies of each kind
+    and will draw about `draws` more tiles; another seat's discard may be
+    claimed (an exposed line)."""
+    left = np.asarray(unseen, dtype=float)
+    total = left.sum()
+    rate = left * (max(draws, 0.0) / total) if total > 0 else np.zeros_like(left)
+    joker_rate = 0.0
+    if joker is not None:
+        joker_rate = float(rate[joker])
+        rate[joker] = 0.0
+    claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
+    sf, claimed = np.split(_survival(np.concatenate([rate, claimable])), 2)
+    log_sf = np.log(np.maximum(sf, 1e-30))
+    return Odds(log_sf, np.log(np.maximum(claimed, 1e-30)), _capped_means(claimed),
+                _capped_means(sf), joker_rate, draws)
+
+
+def _survival(rate: np.ndarray) -> np.ndarray:
+    """(K, MOST+1): P(Poisson(rate) >= a) for a = 0..MOST, read off the grid."""
+    at = np.minimum(rate, RATE_TOP) / RATE_STEP
+    low = at.astype(np.int64)
+    frac = (at - low)[:, None]
+    grid = POISSON[:, :MOST + 1]
+    found: np.ndarray = grid[low] * (1 - frac) + grid[low + 1] * frac
+    return found
+
+
+def _capped_means(sf: np.ndarray) -> np.ndarray:
+    """(K, MOST+1): E[min(X, b)] = sum over x < b of P(X > x)."""
+    out = np.zeros_like(sf)
+    out[:, 1:] = np.cumsum(sf[:, 1:], axis=1)
+    return out
+
+
+RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
+RATE_TOP = 40.0
+
+
+def _poisson_grid() -> np.ndarray:
+    """(rates, JOKER_TERMS + 1): P(Poisson(rate) >= n) on a grid of rates."""
+    rate = np.arange(0.0, RATE_TOP + 2 * RATE_STEP, RATE_STEP)
+    n = np.arange(JOKER_TERMS + 1)
+    log_pmf = -rate[:, None] + n * np.log(np.maximum(rate[:, None], 1e-300)) - \
+        np.array([math.lgamma(i + 1) for i in n])
+    pmf = np.where(rate[:, None] > 0, np.exp(log_pmf), (n == 0).astype(float))
+    grid: np.ndarray = np.ones_like(pmf)
+    grid[:, 1:] = np.maximum(1.0 - np.cumsum(pmf, axis=1)[:, :-1], 0.0)
+    return grid
+
+
+POISSON = _poisson_grid()
+
+
+def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """P(Poisson(rate) >= need), elementwise (need <= 0: certain), read
+    off a grid of rates with linear interpolation."""
+    at = np.minimum(np.asarray(rate, dtype=float), RATE_TOP) / RATE_STEP
+    low = at.astype(np.int64)
+    frac = at - low
+    n = np.minimum(np.maximum(need, 0), JOKER_TERMS)
+    found = POISSON[low, n] * (1 - frac) + POISSON[low + 1, n] * frac
+    return np.where(need > JOKER_TERMS, 0.0, found)
+
+
+class Prospects:
+    """One hand's nearest variations and the odds of completing each; what
+    losing one tile does to them, for many tiles at once."""
+
+    def __init__(self, table: CardTable, seated: Seated, chances: Odds,
+                 counts: np.ndarray, jokers: int, allowed: np.ndarray | None = None):
+        self.table, self.chances = table, chances
+        self.jokers = jokers
+        self.counts = counts
+        usable = seated.open if allowed is None else seated.open & allowed[table.line]
+        held = counts[table.kind]
+        short = np.maximum(seated.need_used - held, 0)
+        spare = np.maximum(held - seated.need_used, 0)
+        wild_short = np.maximum(seated.wild_used - spare, 0)
+        if len(table.kind):
+            away = np.add.reduceat(short, table.starts) + \
+                np.maximum(np.add.reduceat(wild_short, table.starts) - jokers, 0)
+        else:
+            away = np.zeros(0, dtype=np.int64)
+        rows = np.flatnonzero(usable)
+        away = away[rows]
+        self.nearest = int(away.min()) if len(away) else 1_000
+        keep = np.flatnonzero(away <= self.nearest + SLACK)
+        if len(keep) > CANDIDATES:
+            order = np.lexsort((-table.value[rows[keep]], away[keep]))
+            keep = np.sort(keep[order[:CANDIDATES]])
+        self.rows = rows[keep]
+        need, wild = seated.dense(self.rows)
+        short_kept = np.maximum(need - counts, 0)
+        self.need, self.wild = need, wild
+        self.short = short_kept
+        self.short_wild = np.maximum(wild - np.maximum(counts - need, 0), 0)
+        self.away = away[keep]
+        # a concealed line takes no discard but the last, so only draws fill it
+        self.closed = table.concealed[self.rows]
+        cols = np.arange(table.kinds)
+        missing = np.minimum(self.short, MOST)
+        self.log_draw = chances.log_sf[cols, missing].sum(axis=1)
+        self.log_claim = chances.log_claimed[cols, missing].sum(axis=1)
+        self.need_short = self.short.sum(axis=1)
+        capped = np.minimum(self.short_wild, MOST)
+        self.any_closed = bool(self.closed.any())
+        self.mean = chances.mean_open[cols, capped].sum(axis=1)
+        if self.any_closed:
+            self.mean = np.where(self.closed, chances.mean_closed[cols, capped].sum(axis=1),
+                                 self.mean)
+        self.wild_short = self.short_wild.sum(axis=1)
+        self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                                   self.wild_short, jokers)
+        lines = table.line[self.rows]
+        change = np.ones(len(lines), dtype=bool)
+        np.not_equal(lines[1:], lines[:-1], out=change[1:])
+        self.starts = np.flatnonzero(change)
+        self.lines = lines[self.starts]  # the lines weighed, in card order
+
+    def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
+                mean: np.ndarray, wild_short: np.ndarray, jokers: int) -> np.ndarray:
+        """The chance of a variation: its no-joker slots drawn, but the last
+        one may be claimed from a discard (for Mah Jongg), taken as one of
+        them in turn; its joker slots from the pool of naturals and jokers."""
+        last = (log_claim - log_draw) / np.maximum(need_short, 1)
+        jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
+        chance: np.ndarray = np.exp(log_draw + last) * jokered
+        return chance
+
+    def without(self, tiles: Sequence[int], joker: int | None) -> np.ndarray:
+        """(tiles, V'): the chances once the hand loses each of these tiles
+        (one at a time; a natural opens a slot it filled, no-joker slots
+        filling first)."""
+        out = np.empty((len(tiles), len(self.rows)))
+        if not len(self.rows):
+            return out
+        naturals = [i for i, t in enumerate(tiles) if t != joker]
+        for i, t in enumerate(tiles):
+            if t == joker:
+                out[i] = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                                      self.wild_short, self.jokers - 1)
+        if not naturals:
+            return out
+        kinds = np.array([tiles[i] for i in naturals])
+        held = self.counts[kinds][:, None]
+        need, wild = self.need[:, kinds].T, self.wild[:, kinds].T
+        short, short_wild = self.short[:, kinds].T, self.short_wild[:, kinds].T
+        more = held <= need
+        new_short = short + more
+        new_wild = short_wild + (~more & (held <= need + wild))
+        col = kinds[:, None]
+        now, then = np.minimum(short, MOST), np.minimum(new_short, MOST)
+        log_sf, log_claimed = self.chances.log_sf, self.chances.log_claimed
+        log_draw = self.log_draw + log_sf[col, then] - log_sf[col, now]
+        log_claim = self.log_claim + log_claimed[col, then] - log_claimed[col, now]
+        old, new = np.minimum(short_wild, MOST), np.minimum(new_wild, MOST)
+        opened = self.chances.mean_open
+        gained = opened[col, new] - opened[col, old]
+        if self.any_closed:
+            closed = self.chances.mean_closed
+            gained = np.where(self.closed, closed[col, new] - closed[col, old], gained)
+        wild_short = self.wild_short - short_wild + new_wild
+        out[naturals] = self._chance(log_draw, log_claim, self.need_short + more,
+                                     self.mean + gained, wild_short, self.jokers)
+        return out
+
+    def line_values(self, chance: np.ndarray) -> np.ndarray:
+        """(..., lines weighed): each line's best expected value."""
+        values = chance * self.table.value[self.rows]
+        if not len(self.rows):
+            none: np.ndarray = values[..., :0]
+            return none
+        return np.maximum.reduceat(values, self.starts, axis=-1)
+
+
+def worth(values: np.ndarray, share: float) -> np.ndarray:
+    """A hand's worth from its lines' expected values (last axis): the best,
+    and `share` of the next two (options kept open)."""
+    if values.shape[-1] == 0:
+        return np.zeros(values.shape[:-1])
+    top = -np.sort(-values, axis=-1)[..., :3]
+    found: np.ndarray = top[..., 0] + share * top[..., 1:].sum(axis=-1)
+    return found

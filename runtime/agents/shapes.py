@@ -1,0 +1,85 @@
+"""Lines with free groups (`3[set] [pair]`, `3[kong] [pair]`), as the
+expert agent weighs them: the matcher says how far a hand is, and the odds
+come from how many unseen tiles would bring it nearer (its acceptance).
+
+A hand `away` tiles from a line, which `accepting` of the `unseen` tiles
+would bring one nearer, is taken to need `away` such draws, each drawn at
+that rate: P(Poisson(draws x accepting / unseen) >= away).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jongg.runtime.agents.outlook import CardTable, poisson_at_least
+from jongg.runtime.game.rules import Rules
+from jongg.runtime.hand import Hand
+from jongg.runtime.memo import Memo
+
+RUN_REACH = 2  # a run's tiles are at most this far apart in number
+
+
+class Shapes:
+    """One seat's questions about the card's structural lines (memoised:
+    a round asks the same hands many times)."""
+
+    def __init__(self, table: CardTable, pays: dict[int, float]):
+        self.pays = pays  # what winning with each structural line pays
+        self.lines = frozenset(table.structural)
+        self.order = sorted(self.lines)
+        self.runs = table.runs
+        self._aways: Memo[Hand, dict[int, int]] = Memo(50_000)
+
+    def aways(self, rules: Rules, hand: Hand) -> dict[int, int]:
+        """Tiles away from each structural line the hand may still make."""
+        def measure() -> dict[int, int]:
+            lines = rules.lines
+            return {li: lines[li].size - s for li, s, _ in rules.scores(hand)
+                    if li in self.lines}
+
+        return self._aways.get(hand, measure)
+
+    def related(self, rules: Rules, hand: Hand) -> set[int]:
+        """The kinds a draw could use: those held (and the joker), and with
+        runs on the card, the numbers near a held one in its suit."""
+        deck = rules.deck
+        kinds = set(hand.concealed)
+        if rules.joker is not None:
+            kinds.add(rules.joker)
+        if self.runs:
+            ordered = {s.code for s in deck.suits if s.ordered}
+            for t in set(hand.concealed):
+                kind = deck.kinds[t]
+                if kind.suit in ordered and kind.number is not None:
+                    for n in range(kind.number - RUN_REACH, kind.number + RUN_REACH + 1):
+                        near = deck.suited(kind.suit, n)
+                        if near is not None:
+                            kinds.add(near.index)
+        return kinds
+
+    def chances(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
+                ) -> dict[int, float]:
+        """Each structural line's odds of completion, from its tiles away and
+        the hand's acceptance."""
+        now = self.aways(rules, hand)
+        if not now:
+            return {}
+        accepting = dict.fromkeys(now, 0)
+        for k in self.related(rules, hand):
+            if not unseen[k]:
+                continue
+            after = self.aways(rules, hand.plus(k))
+            for li, away in now.items():
+                if after.get(li, away) < away:
+                    accepting[li] += unseen[k]
+        total = sum(unseen) or 1
+        order = list(now)
+        rate = np.array([draws * accepting[li] / total for li in order])
+        chance = poisson_at_least(rate, np.array([now[li] for li in order]))
+        return dict(zip(order, chance.tolist(), strict=True))
+
+    def values(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
+               ) -> dict[int, float]:
+        """Each structural line's expected value: its odds times what it pays."""
+        return {li: p * self.pays.get(li, 1.0)
+                for li, p in self.chances(rules, hand, unseen, draws).items()}
