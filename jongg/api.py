@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from jongg.present.filling import filling_text
 from jongg.runtime.card import Line
 from jongg.runtime.game.game import Game
 from jongg.runtime.hand import Hand
@@ -98,20 +99,7 @@ class Card:
         found = next((m for m in self.matcher.tiles_away(h) if m.line.id == line_id), None)
         if found is None:
             raise KeyError(f"the hand cannot make line {line_id!r} (its exposures rule it out)")
-        groups = []
-        for group in found.filling():
-            shown = []
-            for s in group:
-                if s.filled_by is None:
-                    shown.append(f"({s.want}?)" if s.joker_ok else f"({s.want})")
-                elif s.exposed:
-                    shown.append(f"{s.want}^")
-                elif s.filled_by == "J":
-                    shown.append(f"J={s.want}")
-                else:
-                    shown.append(s.filled_by)
-            groups.append(" ".join(shown))
-        return " | ".join(groups)
+        return filling_text(found.filling())
 
     def __repr__(self) -> str:
         variations = sum(len(line.variations) for line in self.lines)

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
+from .play_help import COMMANDS
 from .web import PACE
 
 # the game modes (jongg.runtime.game.rules.Mode), written out so that the
@@ -193,16 +194,23 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(run="arena_command:cmd_arena")
 
-    play = commands.add_parser("play", help="play a variant at the terminal against bots")
-    play.add_argument("variant", metavar="VARIANT", nargs="?", help="a variant name or path")
+    play = commands.add_parser("play", help="play a variant at the terminal against bots",
+                               epilog=COMMANDS,
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    play.add_argument("variant", metavar="VARIANT", nargs="?",
+                      help=f"one of {_variants()}, or a path")
     play.add_argument("--players", type=int, help="player count (default: the variant's)")
     play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default 1)")
     play.add_argument("--agents", default="greedy",
                       help="bots for the other seats, comma-separated (default greedy)")
-    play.add_argument("--seed", type=int, help="the match seed (default: a fresh one, printed)")
+    play.add_argument("--seed", type=int, help="the match seed (default: a fresh random one, "
+                      "printed at the start and kept in the log)")
     play.add_argument("--strict", action="store_true",
                       help="let mistakes be made, and apply the rulebook's penalty")
     play.add_argument("--fast", action="store_true", help="bots play without pauses")
+    play.add_argument("--glyphs", action="store_true",
+                      help="draw tiles as Unicode mahjong tiles where they have one (a font "
+                      "with U+1F000..1F02B)")
     play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
                       "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
     play.add_argument("--overwrite", action="store_true",

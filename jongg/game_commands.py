@@ -89,7 +89,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1)
+        _print_summary(result, spec.seats, spec.word("points"), spec.racks > 1, args.variant)
     if summary.partial:
         print(f"jongg: interrupted: {summary.games} of {summary.asked} matches finished; the "
               "summary is of those alone (partial)", file=sys.stderr)
@@ -122,7 +122,7 @@ def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> 
 
 
 def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
-                   racks: bool) -> None:
+                   racks: bool, variant: str) -> None:
     console = plain_console()
     games, rounds = result["games"], result["rounds"]
     partial = f" (partial: interrupted, of {result['asked']} asked)" if result.get("partial") \
@@ -161,6 +161,15 @@ def _print_summary(result: dict[str, Any], seats: tuple[str, ...], points: str,
                   f"{result['seconds']:.1f} s ({result['rounds_per_second']} rounds/s)")
     for problem in result["problems"]:
         console.print(f"  {problem}")
+    console.print(next_steps(variant), soft_wrap=True)
+
+
+def next_steps(variant: str) -> str:
+    """Where to go from a summary: a game of one's own, a card of one's own."""
+    return (f"next: play it yourself: jongg play {shlex.quote(variant)} (jongg play --help "
+            "lists every variant)\n"
+            "      write a card: docs/notation.md, then jongg card check CARD.yaml\n"
+            "      report on a card: jongg card report sample (how each line plays)")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -244,16 +253,17 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
     try:
         table = terminal.start(game, seat=args.seat - 1, agents=agents, seed=seed, mode=mode,
                                log=log, console=console, fast=args.fast,
-                               overwrite=args.overwrite, fresh=args.log is None)
+                               overwrite=args.overwrite, fresh=args.log is None,
+                               glyphs=args.glyphs)
     except LogExists:
         raise UsageError([Diagnostic(None, f"--log: {log} is there already (a saved game?)",
                                      hint=f"go on with it: {resume_command(log)}; or start "
                                           "over in it with --overwrite")]) from None
     except LogFileError as error:
         raise UsageError(f"--log: {error}") from None
-    console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; seed {seed}; "
-                  f"the game is written to {table.writer.path} (type help for commands)",
-                  soft_wrap=True)
+    console.print(f"{game.spec.title}: you are {game.spec.seats[args.seat - 1]}; seed {seed}")
+    console.print(f"the game is written to {table.writer.path} (type help for commands)",
+                  soft_wrap=True)  # the path whole, to copy
     return table
 
 
@@ -266,7 +276,7 @@ def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
              if value]
     if given:
         raise UsageError(f"--resume: the log holds the game ({', '.join(given)} cannot change "
-                         "it); give --resume LOG alone, with --fast if you like")
+                         "it); give --resume LOG alone, with --fast or --glyphs if you like")
     path = Path(args.resume)
     try:
         writer = LogWriter.reopen(path)  # locked first: no other jongg appends meanwhile
@@ -294,7 +304,8 @@ def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
     except BaseException:
         writer.close()
         raise
-    table = terminal.resume(game, resumed, writer, console=console, fast=args.fast)
+    table = terminal.resume(game, resumed, writer, console=console, fast=args.fast,
+                            glyphs=args.glyphs)
     console.print(f"resuming {log.header.variant} from {args.resume} "
                   f"({table.state.decisions} decisions played, state {table.state.digest()})",
                   soft_wrap=True)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from jongg.compiler.errors import counted
+from jongg.present.cardview import JOKER_MARK, variation_text
+from jongg.present.filling import LEGEND, filling_text
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import Deck
 
 if TYPE_CHECKING:  # the matchers load only with the commands that match
-    from jongg.runtime.matching.answers import Slot
     from jongg.runtime.matching.matcher import Match
     from jongg.runtime.matching.reference import LineMatch
 
@@ -32,16 +33,6 @@ def card_table(card: Card) -> str:
     head = (f"card {card.name}: {card.title} ({len(card.lines)} lines, deck {card.deck.name}, "
             f"{card.hand_size} tiles)\n")
     return head + _table(rows, ["id", "section", "value", "C/X", "hand", "variations"])
-
-
-JOKER_MARK = "(J)"  # after a group whose slots jokers may fill
-
-
-def variation_text(deck: Deck, variation: Variation) -> str:
-    groups = [" ".join(deck.codes(g.tiles)) + (f" {JOKER_MARK}" if g.jokers else "")
-              for g in variation.groups]
-    groups += [str(f) + (f" {JOKER_MARK}" if f.jokers else "") for f in variation.free]
-    return " | ".join(groups)
 
 
 def variation_json(deck: Deck, variation: Variation) -> dict[str, Any]:
@@ -83,16 +74,8 @@ def tiles_table(deck: Deck) -> str:
             _table(rows, ["code", "name", "category", "suit", "copies"]))
 
 
-def _slot_text(slot: Slot) -> str:
-    if slot.filled_by is None:
-        return f"({slot.want}{'?' if slot.joker_ok else ''})"
-    if slot.exposed:
-        return f"{slot.want}^"
-    return f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
-
-
 def fill_text(match: Nearness) -> str:
-    return " | ".join(" ".join(_slot_text(s) for s in group) for group in match.groups)
+    return filling_text(match.groups)
 
 
 def _wants(match: Nearness) -> list[list[str]]:
@@ -121,8 +104,7 @@ def match_text(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearn
     out.append("nearest:")
     out.append("  " + _table(rows, ["line", "away", "value", "missing"]).replace("\n", "\n  "))
     if explain:
-        out.append("explain (J=x: a joker stands for x; x^: exposed; (x): missing, "
-                   "(x?): missing, a joker may fill it):")
+        out.append(f"explain ({LEGEND}):")
         for m in nearest:
             out.append(f"  {m.line.id}: {fill_text(m)}")
     return "\n".join(out)

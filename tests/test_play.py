@@ -15,7 +15,7 @@ from rich.console import Console
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent
 from jongg.runtime.game.log import Header, LogWriter
-from jongg.runtime.game.state import State
+from jongg.runtime.game.state import Mode, State
 from jongg.terminal import HUMAN, Quit, Table
 
 from .rig import act, game, rigged
@@ -25,8 +25,10 @@ pexpect = pytest.importorskip("pexpect")
 PROMPTS = {
     "turn": r"your turn: discard a tile[^\n>]*> ",
     "claim": r"\? [^\n>]*p: pass > ",
-    "pass": r"choose a tile to pass \(\d of \d\) > ",
-    "choice": r"1: (?:vote|offer|blind)[^\n>]*> ",
+    "pass": r"(?:pass \d tiles \w+, to \w+|set aside on rack \d) \([^\n>]*\) > ",
+    "vote": r"\? y: yes  n: no > ",
+    "count": r"(?:offer how many|unseen), 0-\d\? > ",
+    "enter": r"press Enter for round \d+ > ",
 }
 ROUND_OVER = r"round 1 over"
 
@@ -34,19 +36,24 @@ ROUND_OVER = r"round 1 over"
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="dumb")
     return pexpect.spawn(sys.executable, ["-m", "jongg", "play", *args], cwd=str(cwd), env=env,
-                         encoding="utf-8", timeout=120, dimensions=(50, 120))
+                         encoding="utf-8", timeout=60, dimensions=(50, 120))
 
 
-def answer(child: pexpect.spawn, kind: str, tries: int, choice: str = "1") -> None:
+def answer(child: pexpect.spawn, kind: str, tries: int, vote: str = "y") -> None:
     """A simple player: discards and passes from the left, lets discards go,
-    votes and offers `choice` (the first); a refused tile (a joker in a pass)
-    is followed by the next position."""
+    votes `vote`, offers and passes blind none, goes on after a round's
+    result; a refused tile (a joker in a pass) is followed by the next
+    position."""
     if kind in ("turn", "pass"):
         child.sendline(str(1 + tries))
     elif kind == "claim":
         child.sendline("p")
+    elif kind == "vote":
+        child.sendline(vote)
+    elif kind == "count":
+        child.sendline("0")
     else:
-        child.sendline(choice)
+        child.sendline("")
 
 
 def says(child: pexpect.spawn, line: str, *replies: str, prompt: str = "turn") -> None:
@@ -57,11 +64,11 @@ def says(child: pexpect.spawn, line: str, *replies: str, prompt: str = "turn") -
     child.expect(PROMPTS[prompt])
 
 
-def play_until(child: pexpect.spawn, end: str, limit: int = 400, choice: str = "1") -> str:
+def play_until(child: pexpect.spawn, end: str, limit: int = 400, vote: str = "y") -> str:
     """Answer prompts until `end` shows; the screen text seen."""
     seen = ""
     tries = 0
-    patterns = [end, *PROMPTS.values(), r"is not legal now"]
+    patterns = [end, *PROMPTS.values(), r"is not legal now|may not be passed"]
     kinds = ["end", *PROMPTS, "refused"]
     for _ in range(limit):
         index = child.expect(patterns)
@@ -72,7 +79,7 @@ def play_until(child: pexpect.spawn, end: str, limit: int = 400, choice: str = "
         if kind == "refused":
             tries += 1
             continue
-        answer(child, kind, tries if kind in ("turn", "pass") else 0, choice)
+        answer(child, kind, tries if kind in ("turn", "pass") else 0, vote)
         if kind not in ("turn", "pass"):
             tries = 0
     raise AssertionError(f"{end!r} never came:\n{seen[-2000:]}")
@@ -84,20 +91,21 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
     child.expect(PROMPTS["turn"])
     screen = child.before
     assert "you are Seat 1" in screen and "game.jsonl" in screen
-    for words in ("tokens: Seat 1 10", "Seat 1 (you), Ma: 11 in hand", "your hand: 1:"):
+    for words in ("tokens: Seat 1 10", "Seat 1 (you), Ma: 11 in hand", "your hand  "):
         assert words in screen
     says(child, "discard Q9", r"unknown tile 'Q9'")  # an unknown tile: one line, same prompt
     says(child, "claim mahjong",  # not legal on one's own turn
          r"'claim mahjong' is not legal now \(type help\)")
-    says(child, "hint", r"three-sets-and-a-pair: \d+ away")
+    says(child, "hint", r"three-sets-and-a-pair \(no card value, \w+\): \d+ away",
+         r"suggested discard: ")
     says(child, "help", r"legal now: discard ")
     child.sendline("1")
-    child.expect(r"Seat 1 discards ")
+    child.expect(r"You discard ")
     seen = play_until(child, ROUND_OVER)
     assert "Seat 2 discards" in seen
     child.expect(r"tokens: Seat 1 \d+")
     after = child.before + child.after
-    assert "wins with three-sets-and-a-pair" in seen + after or \
+    assert re.search(r"wins? with three-sets-and-a-pair \(no card value\)", seen + after) or \
         "the wall is empty" in seen + after
     play_until(child, r"your turn: discard a tile[^\n>]*> |p: pass > ")
     child.sendline("quit")
@@ -109,13 +117,13 @@ def test_a_person_plays_a_round_of_nymj_recovers_from_mistakes_and_asks_a_hint(
 
 
 def test_a_person_plays_a_round_of_the_card_game_charleston_included(tmp_path: Path) -> None:
-    child = spawn("mjcg", "--fast", "--seed", "2", "--log", "g.jsonl", cwd=tmp_path)
+    child = spawn("mjcg", "--fast", "--seed", "6", "--log", "g.jsonl", cwd=tmp_path)
     child.expect(PROMPTS["pass"])
-    assert "points: East 650" in child.before and "your hand: 1:" in child.before
+    assert "points: East 650" in child.before and "your hand  " in child.before
     child.sendline("J")  # a joker may never be passed (MJCG-08)
-    child.expect(r"'pass J' is not legal now|unknown|not legal")
+    child.expect(r"jokers may not be passed here")
     seen = play_until(child, ROUND_OVER, limit=600)
-    assert "1: vote yes" in seen  # the second Charleston is put to the vote
+    assert "vote: dance again (a second Charleston)? y: yes  n: no" in seen
     assert "your turn: discard a tile" in seen
     child.expect(list(PROMPTS.values()))  # the next round asks something
     child.sendintr()  # Ctrl-C: a clean stop, the log kept
@@ -127,7 +135,8 @@ def test_a_person_plays_a_round_of_the_card_game_charleston_included(tmp_path: P
 
 
 def _hand(screen: str) -> str:
-    found = re.findall(r"your hand: ([^\n]*)", screen)
+    """The tiles of the last hand shown (the row under the suits' names)."""
+    found = re.findall(r"your hand +[^\n]*\n([^\n]*)\n", screen)
     assert found, screen[-1000:]
     return found[-1].strip()
 
@@ -151,7 +160,7 @@ def test_quit_and_resume_continue_exactly_where_the_game_stopped(tmp_path: Path)
     assert again.match.group(2) == digest  # the very state the game stopped in
     assert _hand(play_until(again, PROMPTS["turn"], limit=1)) == hand  # the same turn
     again.sendline("1")
-    again.expect(r"Seat 1 discards")
+    again.expect(r"You discard ")
     again.sendline("quit")
     again.sendline("quit")
     again.expect(pexpect.EOF)
@@ -167,7 +176,7 @@ def test_strict_mode_lets_a_person_err_and_shows_the_penalty(tmp_path: Path) -> 
     child.expect(PROMPTS["turn"])
     assert "m: end the round" in child.after or "m: " in child.after
     child.sendline("m")  # Mah Jongg declared on an incomplete hand
-    child.expect(r"Seat 1's hand is dead for this round")
+    child.expect(r"Your hand is dead for this round")
     child.expect(r"Seat 2 discards")
     child.sendintr()  # while the bots play on: still a clean stop
     child.expect(r"stopped at state \w+; resume with")
@@ -192,6 +201,32 @@ def test_bad_play_arguments_get_a_message(capsys: pytest.CaptureFixture[str], ar
     assert message in err and "Traceback" not in err
 
 
+def test_a_summary_of_bots_that_win_ends_by_saying_where_to_go_next(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    assert main(["simulate", "nymj", "--games", "1", "--agents", "greedy", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"rounds won: [1-9]", out)  # greedy bots win rounds worth watching
+    assert out.rstrip().splitlines()[-3:] == [
+        "next: play it yourself: jongg play nymj (jongg play --help lists every variant)",
+        "      write a card: docs/notation.md, then jongg card check CARD.yaml",
+        "      report on a card: jongg card report sample (how each line plays)"]
+
+
+def test_play_help_lists_the_variants_the_commands_and_the_seeds_default(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("one of classic, imperial-siamese, mjcg,", "default: a fresh random one",
+                  "in-game commands:", "undo take back the last tile", "card [LINE]",
+                  "--glyphs"):
+        assert words in out
+
+
 def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     from jongg.cli import main
@@ -206,14 +241,14 @@ def test_resume_refuses_a_log_without_a_person(tmp_path: Path,
 # -- several racks (Siamese): one pool of tiles, every rack shown apart -----------
 
 
-PLEDGE = r"declare Atomic Cat \(the atomic line\) on rack 1\? 1: vote yes  2: vote no > "
+PLEDGE = r"declare Atomic Cat \(the atomic line\) on rack 1\? y: yes  n: no > "
 
 
 def first_turn(child: pexpect.spawn) -> str:
     """Say no to any pledge asked right after the deal; the screen of the
     first turn."""
-    while child.expect([PROMPTS["turn"], PROMPTS["choice"]]) == 1:
-        child.sendline("2")
+    while child.expect([PROMPTS["turn"], PROMPTS["vote"]]) == 1:
+        child.sendline("n")
     return str(child.before)
 
 
@@ -221,16 +256,16 @@ def test_siamese_shows_both_racks_of_both_players_and_the_pool(tmp_path: Path) -
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "s.jsonl", cwd=tmp_path)
     child.expect(PLEDGE)  # SMJ-27: right after the deal, before East's 28th tile
     assert "East (you), dealer: 27 in hand" in child.before
-    child.sendline("2")
+    child.sendline("n")
     child.expect(PROMPTS["turn"])
     screen = child.before
-    assert "die " in screen and "'s wall" in screen  # the walls are cut by a die
-    for seat in ("East (you), dealer: 28 in hand", "West: 27 in hand"):
+    assert re.search(r"wall \d+ \(die \d, drawn from \w+'s\)", screen)  # cut by a die
+    for seat in ("East (you), dealer: 28 in hand", "West (right): 27 in hand"):
         assert seat in screen
     assert screen.count("rack 1: nothing exposed") == 2
     assert screen.count("rack 2: nothing exposed") == 2
     assert "rack 3" not in screen
-    assert "your pool (28 tiles, for your 2 racks): 1:" in screen
+    assert "your pool (28 tiles, for your 2 racks)" in screen
     assert "your hand" not in screen
     child.sendline("quit")
     child.expect(r"stopped at state \w+; resume with")
@@ -243,21 +278,24 @@ def test_a_pledged_rack_shows_its_tiles_set_aside_and_off_ends_the_pledge(
         tmp_path: Path) -> None:
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "p.jsonl", cwd=tmp_path)
     child.expect(PLEDGE)
-    child.sendline("1")
-    child.expect(r"East pledges rack 1 to the atomic line")
-    for n in range(1, 14):  # the 13 tiles set aside, one at a time
-        child.expect(rf"choose a tile to set aside on rack 1 \({n} of 13\) > ")
+    child.sendline("y")
+    child.expect(r"You pledge rack 1 to the atomic line")
+    child.expect(r"set aside on rack 1 \(choose 13: codes \(1D 3D GD\) or positions\) > ")
+    child.sendline("1 2 3")  # the 13 tiles set aside: some at once, then one at a time
+    for n in range(10, 0, -1):
+        child.expect(rf"set aside on rack 1 \((\w+ )+chosen, {n} more\) > ")
         child.sendline("1")
     child.expect(PROMPTS["turn"])
     screen = child.before
-    assert re.search(r"rack 1: pledged to the atomic line, set aside:( \w+){13}\r?\n", screen)
+    assert re.search(r"rack 1: pledged to the atomic line, set aside:( \w+){13}(?:  |\r?\n)",
+                     screen)
     assert "your pool (15 tiles, for your 2 racks)" in screen  # 28 less the 13 aside
     assert "(off: go off the pledge)" in child.after
     child.sendline("hint")
     child.expect(r"rack 1: pledged to atomic-cat \(value \d+\): ")
     child.expect(PROMPTS["turn"])
     child.sendline("off")
-    child.expect(r"East goes off the pledge on rack 1")
+    child.expect(r"You go off the pledge on rack 1")
     child.expect(PROMPTS["turn"])
     assert "your pool (28 tiles, for your 2 racks)" in child.before
     assert "off: go off the pledge" not in child.after
@@ -290,7 +328,7 @@ def test_a_person_discarding_plays_a_siamese_round_to_the_greedy_bots_win(
         tmp_path: Path) -> None:
     # seed 5: the greedy West makes its Mah Jonggs while East only discards
     child = spawn("siamese", "--fast", "--seed", "5", "--log", "w.jsonl", cwd=tmp_path)
-    seen = play_until(child, ROUND_OVER, choice="2")  # no pledge
+    seen = play_until(child, ROUND_OVER, vote="n")  # no pledge
     child.expect(r"\npoints: East -?\d+  West -?\d+")
     report = child.before + child.after
     made = re.findall(r"West declares Mah Jongg on rack (\d): ([\w-]+) \(value (\d+)\) \[", seen)
@@ -302,7 +340,7 @@ def test_a_person_discarding_plays_a_siamese_round_to_the_greedy_bots_win(
         "the wall is empty: nobody wins this round" in report
     assert re.search(r"\n  \+\d+ to West", report)  # awards nobody pays
     assert "the bank" not in report and "East wins" not in report
-    play_until(child, PROMPTS["turn"], choice="2")  # round 2 asks East again
+    play_until(child, PROMPTS["turn"], vote="n")  # round 2 asks East again
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -317,10 +355,10 @@ def test_the_siamese_variants_start_with_every_rack_shown(tmp_path: Path, varian
     child = spawn(variant, "--players", str(players), "--fast", "--log", "i.jsonl",
                   cwd=tmp_path)
     screen = first_turn(child)
-    for rack in range(1, racks + 1):  # a bot may have pledged its rack 1
-        assert screen.count(f"\n   rack {rack}: ") == players
+    for rack in range(1, racks + 1):  # a bot may have pledged its rack 1; racks side by side
+        assert len(re.findall(rf"(?:\n   |  )rack {rack}: ", screen)) == players
     assert f"rack {racks + 1}:" not in screen
-    assert f"your pool ({pool} tiles, for your {racks} racks): 1:" in screen
+    assert f"your pool ({pool} tiles, for your {racks} racks)" in screen
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
@@ -347,8 +385,8 @@ def dealt(hands: dict[int, str]) -> State:
     return state
 
 
-def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path
-                 ) -> tuple[Table, io.StringIO]:
+def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
+                 variant: tuple[str, int] = ("siamese", 2)) -> tuple[Table, io.StringIO]:
     """A Table on a rigged Siamese state: the person types `commands`, then
     the input ends (a clean stop); a greedy bot plays the other seat."""
     spec = state.spec
@@ -367,7 +405,7 @@ def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path
                        Header(spec.variant, spec.players, 0, state.mode, spec.digest, seats))
     console = Console(file=screen, width=120, no_color=True, highlight=False)
     bots: dict[int, Agent] = {s: GreedyAgent(0, s) for s in range(spec.players) if s != human}
-    return Table(game("siamese", 2), state, human, bots, writer, console, fast=True,
+    return Table(game(*variant), state, human, bots, writer, console, fast=True,
                  read=read), screen
 
 
@@ -395,13 +433,14 @@ def test_m_chooses_among_the_declarations_and_m_rack_takes_the_highest_line(
     assert ("declare which? 1: rack 1 even-3 (value 30)  2: rack 1 honor-1 (value 25)  "
             "3: rack 2 even-3 (value 30)  4: rack 2 honor-1 (value 25)  (Enter: back) > ") in out
     assert "rack 2 does not complete sp-3; it completes: even-3, honor-1" in out
-    assert "East declares Mah Jongg on rack 2: even-3 (value 30) [" in out
+    assert "You declare Mah Jongg on rack 2: even-3 (value 30) [" in out
     assert "rack 2: Mah Jongg even-3: 2B 2B 2B 2B" in out  # shown on its rack
     assert "(m: Mah Jongg on rack 1)" in out
-    assert "East declares Mah Jongg on rack 1: honor-1 (value 25) [" in out
+    assert "You declare Mah Jongg on rack 1: honor-1 (value 25) [" in out
     report = out[out.index("round 1 over"):]
-    assert "East wins the round with 2 Mah Jonggs, the last self-drawn" in report
-    assert "  East, rack 2: even-3 (value 30): 2B 2B 2B 2B 4B 4B" in report
+    assert "You win the round with 2 Mah Jonggs, the last self-drawn" in report
+    # the winning hands in their groups
+    assert "  East, rack 2: even-3 (value 30): [2B 2B 2B 2B] [4B 4B] [6B 6B] " in report
     assert "  East, rack 1: honor-1 (value 25): " in report
     # SMJ-24: both doubled, jokerless (doubled again) and closed (+10); nobody pays
     assert "  +130 to East\n  +110 to East\n" in report
@@ -422,17 +461,54 @@ def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discard
     ], tmp_path)
     played(table)
     out = screen.getvalue()
-    assert "claim 8B? 1: claim double (2 Mah Jonggs at once)  " in out  # the first kind
-    for rack in (1, 2):  # a set's claim says which rack the set goes on
-        assert f": claim set 8B 8B on rack {rack}  " in out
-    assert "say which: 1: claim double (2 Mah Jonggs at once)  " in out
-    assert "West claims East's 8B for 2 Mah Jonggs at once" in out
+    assert "claim 8B? 1-3 or p: pass" in out
+    assert "\n  1: 2 Mah Jonggs at once\n" in out  # the first kind
+    # each size once, the rack asked after
+    assert "\n  2: set (pung) [8B 8B 8B] on rack 1 or 2\n" in out
+    assert "\n  3: set (kong) [8B 8B 8B 8B] on rack 1 or 2\n" in out
+    assert "several claims: type the number of one (1-3), or p to let it go" in out
+    assert "You claim East's 8B for 2 Mah Jonggs at once" in out
     assert "your turn: declare the Mah Jongg you claimed (m RACK: Mah Jongg on racks 1, 2) > " \
         in out
     assert "there is no rack 7: racks are 1 to 2" in out
-    assert "West declares Mah Jongg on rack 1: honor-1 (value 25)" in out
-    assert "West declares Mah Jongg on rack 2: even-3 (value 30)" in out
+    assert "You declare Mah Jongg on rack 1: honor-1 (value 25)" in out
+    assert "You declare Mah Jongg on rack 2: even-3 (value 30)" in out
     report = out[out.index("round 1 over"):]
-    assert "West wins the round with 2 Mah Jonggs, the last on East's discard" in report
+    assert "You win the round with 2 Mah Jonggs, the last on East's discard" in report
     assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
     assert "points: East -25  West 240" in report
+
+
+def test_a_discard_an_opponent_may_need_is_warned_about_before_it_goes(tmp_path: Path) -> None:
+    state = rigged(game("mjcg-card"), {0: "1B 2B 3B 4C 8C 1D 8D 8D 9D WD WD S W J"},
+                   exposures={1: ["N N N N", "E E E E"]}, skip_phases=True)
+    table, screen = at_the_table(state, 0, [
+        "S",  # South's winds point at honor-1, which wants S: a warning first
+        "1B",  # anything else: chosen again, with no warning
+    ], tmp_path, ("mjcg-card", 4))
+    played(table)
+    out = screen.getvalue()
+    assert "careful: South's exposures fit honor-1, which wants S" in out
+    assert "Enter, or the same discard again: discard it; anything else: choose again" in out
+    assert "You discard 1B" in out and "You discard S" not in out
+    state = rigged(game("mjcg-card"), {0: "1B 2B 3B 4C 8C 1D 8D 8D 9D WD WD S W J"},
+                   exposures={1: ["N N N N", "E E E E"]}, skip_phases=True)
+    (tmp_path / "again").mkdir()
+    table, screen = at_the_table(state, 0, ["S", ""], tmp_path / "again", ("mjcg-card", 4))
+    played(table)
+    assert "You discard S" in screen.getvalue()  # Enter: discarded as asked
+
+
+def test_words_that_mean_nothing_here_get_a_line_that_says_why(tmp_path: Path) -> None:
+    state = game("mjcg").new_match(6, Mode.GUARDED)
+    table, screen = at_the_table(state, 0, ["undo", "hint x", "card nosuch", "1 2 3 4",
+                                            "1D 1D", "vote yes", "show three-kongs-and-a-pair"],
+                                 tmp_path, ("mjcg", 4))
+    played(table)
+    out = screen.getvalue()
+    assert "nothing to take back: no tile is chosen yet" in out
+    assert "hint N: N a number of lines, 1 to 10" in out
+    assert "card mjcg-beginner has no line 'nosuch'; type card for the ids" in out
+    assert "that is 4 tiles; choose 3 more" in out
+    assert "you hold no more 1D to pass" in out
+    assert "three-kongs-and-a-pair: 3[kong] [pair]  (Beginner, value 50, exposed, " in out

@@ -1,0 +1,91 @@
+"""How a hand fills a line of the card, slot by slot (the matcher's
+explain): each joker with what it stands for, exposed tiles marked, and
+the tiles still missing. As spans for the tables, and as the plain text
+`jongg match --explain` prints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from jongg.present.text import Role, Span, Text, join
+from jongg.runtime.card import Line
+from jongg.runtime.game.rules import Rules
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import Slot
+
+Groups = tuple[tuple[Slot, ...], ...]
+
+LEGEND = ("J=x: a joker stands for x; x^: exposed; (x): missing, (x?): missing, "
+          "a joker may fill it")
+
+
+@dataclass(frozen=True, slots=True)
+class Near:
+    """One line as near as a hand is to it: its best variation, filled."""
+
+    line: Line
+    away: int
+    groups: Groups
+
+    @property
+    def missing(self) -> list[str]:
+        return [s.want for g in self.groups for s in g if s.filled_by is None]
+
+    @property
+    def joker_slots(self) -> int:
+        return sum(1 for g in self.groups for s in g if s.filled_by is None and s.joker_ok)
+
+
+def nearest(rules: Rules, hand: Hand, k: int | None = None,
+            allowed: frozenset[int] | None = None) -> list[Near]:
+    """The lines the hand may still make, nearest first (then card order), filled."""
+    found = rules.nearest(hand, allowed)
+    lines = rules.lines
+    return [Near(lines[li], away, rules.judge.explain(hand, lines[li], v))
+            for away, li, v in (found if k is None else found[:k])]
+
+
+def filled(rules: Rules, hand: Hand, line_id: str) -> Near | None:
+    """The hand in one line's nearest variation (None: its exposures rule the line out)."""
+    lines = rules.lines
+    for away, li, v in rules.nearest(hand):
+        if lines[li].id == line_id:
+            return Near(lines[li], away, rules.judge.explain(hand, lines[li], v))
+    return None
+
+
+def slot_text(slot: Slot) -> str:
+    """J=x, x^, (x), (x?) or the natural that fills it."""
+    if slot.filled_by is None:
+        return f"({slot.want}{'?' if slot.joker_ok else ''})"
+    if slot.exposed:
+        return f"{slot.want}^"
+    return f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
+
+
+def filling_text(groups: Iterable[Sequence[Slot]]) -> str:
+    return " | ".join(" ".join(slot_text(s) for s in group) for group in groups)
+
+
+def slot_spans(slot: Slot, joker: str = "J") -> Text:
+    """A slot as spans: the tile that fills it (a joker with what it stands
+    for), or the tile wanted, marked missing."""
+    if slot.filled_by is None:
+        mark = "?" if slot.joker_ok else ""
+        return (Span("(", role=Role.MISSING), Span(slot.want, _code(slot.want), Role.MISSING),
+                Span(f"{mark})", role=Role.MISSING))
+    if slot.filled_by == joker and slot.want != joker:
+        return (Span(joker, joker), Span(f"={slot.want}", role=Role.DIM))
+    return (Span(slot.filled_by, slot.filled_by),)
+
+
+def groups_spans(groups: Iterable[Sequence[Slot]], joker: str = "J") -> Text:
+    """Groups in brackets: '[5B 5B J=5B] [N N]'."""
+    return join(((Span("["), *join(slot_spans(s, joker) for s in g), Span("]"))
+                 for g in groups), " ")
+
+
+def _code(want: str) -> str | None:
+    """A wanted slot's tile, or None for a structural placeholder ('[pung]')."""
+    return None if want.startswith("[") else want

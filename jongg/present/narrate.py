@@ -1,0 +1,248 @@
+"""What happened, told in sentences from one seat's point of view, from the
+events that seat was told (never by comparing tables): the deal, each pass
+with its direction and the tiles given and received, the vote's question
+and result, the courtesy pass's outcome, discards, claims granted and
+outranked, joker exchanges, declarations, penalties, pledges. Payments and
+a round's end are told by the round's result (results.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jongg.present import words as w
+from jongg.present.text import Role, Text, line, tiles, words
+from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.phases import partner as partner_of
+from jongg.runtime.game.rules import Rules
+from jongg.runtime.game.spec import Direction
+
+Teller = Callable[["Narrator", Event, Sequence[Event]], Text | None]
+
+
+class Narrator:
+    """Tells one seat's events. It remembers the phase under way (a vote's
+    result is told with its question)."""
+
+    def __init__(self, rules: Rules, seat: int):
+        self.rules = rules
+        self.spec = rules.spec
+        self.seat = seat
+        self.phase: dict[str, Any] = {}
+
+    def tell(self, events: Sequence[Event]) -> list[Text]:
+        """The sentences for events told together (one action's events: a
+        claim window's outrankings are told with the claim that won)."""
+        out = []
+        for event in events:
+            teller = TELLERS.get(event.kind)
+            said = teller(self, event, events) if teller is not None else None
+            if said:
+                out.append(said)
+        return out
+
+    # -- words --------------------------------------------------------------
+    def who(self, seat: int, verb: str) -> str:
+        return w.does(self.spec, self.seat, seat, verb)
+
+    def name(self, seat: int) -> str:
+        return w.name(self.spec, self.seat, seat)
+
+    def placed(self, seat: int) -> str:
+        return w.placed(self.spec, self.seat, seat)
+
+    def whose(self, seat: int) -> str:
+        return w.whose(self.spec, self.seat, seat)
+
+    @property
+    def mahjong(self) -> str:
+        return w.mahjong(self.spec)
+
+    def rack(self, detail: dict[str, Any]) -> str:
+        return f" on rack {detail['rack'] + 1}" if self.spec.racks > 1 and "rack" in detail \
+            else ""
+
+
+def _dealt(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    die = f" (die {e.detail['die']})" if e.detail.get("die") else ""
+    return words(f"Round {e.detail['round'] + 1}: {n.spec.seats[e.seat]} is "
+                 f"{n.spec.word('dealer')}{die}", Role.TITLE)
+
+
+def _phase(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    n.phase = dict(e.detail)
+    return words(phase_text(n.rules, n.seat, e.detail), Role.TITLE)
+
+
+def phase_text(rules: Rules, me: int, d: dict[str, Any]) -> str:
+    """A phase before play, in words: what every seat does now."""
+    spec = rules.spec
+    kind = d["phase"]
+    if kind == "pass":
+        to = partner(rules, me, d["to"])
+        blind = f"; up to {d['blind']} of the tiles coming in may go on blind" \
+            if d.get("blind") else ""
+        return f"Charleston: pass {d['count']} tiles {d['to']}, to {spec.seats[to]}{blind}"
+    if kind == "courtesy":
+        to = partner(rules, me, d["to"])
+        return (f"Courtesy pass with {spec.seats[to]} ({d['to']}): each offers 0 to "
+                f"{d['most']} tiles; the smaller offer changes hands")
+    if kind == "vote":
+        return f"Vote: {d['question']}? ({vote_rule(d['rule'])})"
+    return f"{pledge_question(d)}?"
+
+
+def vote_rule(rule: str) -> str:
+    return "one yes is enough" if rule == "any-yes" else "every seat must say yes"
+
+
+def pledge_question(d: dict[str, Any]) -> str:
+    """The pledge's question as the variant words it (its rack and flag said
+    when it gives none)."""
+    return d["question"] or f"pledge rack {d['rack'] + 1} to the {d['flag']} line"
+
+
+def partner(rules: Rules, me: int, to: str) -> int:
+    """The seat a pass in direction `to` (as an event names it) goes to from `me`."""
+    return partner_of(rules, me, Direction(to))
+
+
+def _passed(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
+    if e.seat != n.seat or not e.tiles:
+        return None
+    to = e.detail["to"]
+    return line("You pass ", tiles(e.tiles), f" to {n.placed(to)}")
+
+
+def _received(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
+    if e.seat != n.seat:
+        return None
+    giver = e.detail["giver"]
+    if not e.tiles:
+        return words(f"Nothing comes to you from {n.placed(giver)}")
+    return line("You receive ", tiles(e.tiles, Role.GOOD), f" from {n.placed(giver)}")
+
+
+def _voted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    d = e.detail
+    question = n.phase.get("question", "the vote")
+    result = "carried" if d["carried"] else "not carried"
+    return words(f"Vote: {question}? {d['yes']} yes, {d['no']} no: {result}", Role.TITLE)
+
+
+def _offered(n: Narrator, e: Event, batch: Sequence[Event]) -> Text | None:
+    if e.seat != n.seat:
+        return None
+    d = e.detail
+    if "blind" in d:  # how many of a pass go on unseen
+        if not d["blind"]:
+            return words(f"You pass all {d['passes']} from your hand (none blind)")
+        return words(f"You pass {d['blind']} on blind, unseen, and {d['passes']} from your hand")
+    to = partner(n.rules, n.seat, n.phase.get("to", "across"))
+    theirs = next((x.detail["offered"] for x in batch
+                   if x.kind is EventKind.OFFERED and x.seat == to), None)
+    agreed = d["passes"]
+    outcome = "no tiles change hands" if not agreed else f"{agreed} change hands each way"
+    return words(f"Courtesy pass: you offer {d['offered']}, {n.spec.seats[to]} offers "
+                 f"{theirs}: {outcome}")
+
+
+def _pledged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    return words(f"{n.who(e.seat, 'pledge')} rack {e.detail['rack'] + 1} to the "
+                 f"{e.detail['flag']} line")
+
+
+def _play(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    return words(f"Play begins: {n.name(e.seat)} {'open' if e.seat == n.seat else 'opens'}")
+
+
+def _drew(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
+    if e.seat != n.seat or not e.tiles:
+        return None
+    return line("You draw ", tiles(e.tiles))
+
+
+def _discarded(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    return line(n.who(e.seat, "discard") + " ", tiles(e.tiles))
+
+
+def _claimed(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    d = e.detail
+    verb = n.spec.word("claim")
+    giver = d["giver"]
+    taken = line(n.who(e.seat, verb) + f" {n.whose(giver)} ", tiles(e.tiles[:1]))
+    if d["mahjong"]:
+        kind = n.spec.claims.kind(d["claim"])
+        what = f"{kind.mahjongs} {n.mahjong}s at once" if kind.mahjongs > 1 else n.mahjong
+        return line(taken, f" for {what}")
+    expose = "expose" if e.seat == n.seat else "exposes"
+    shown = sorted(e.tiles, key=lambda c: n.spec.deck.kind(c).index)
+    return line(taken, f" and {expose} [", tiles(shown), "]", n.rack(d))
+
+
+def _outranked(n: Narrator, e: Event, batch: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    by = e.detail["by"]
+    won = next((x.detail["claim"] for x in batch if x.kind is EventKind.CLAIMED), "")
+    mine = "Your" if e.seat == n.seat else f"{n.spec.seats[e.seat]}'s"
+    return words(f"{mine} {e.detail['claim']} claim loses to {n.whose(by)} {won} claim "
+                 "(it ranks higher, or sits nearer in turn)", Role.WARN)
+
+
+def _exchanged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    owner = e.detail["owner"]
+    own = "own" if owner == e.seat else n.whose(owner)
+    if own == "own":
+        own = "your own" if e.seat == n.seat else "their own"
+    return line(n.who(e.seat, "give") + " ", tiles(e.tiles),
+                f" for the joker in {own} exposure")
+
+
+def _declared(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    d = e.detail
+    head = n.who(e.seat, "declare") + f" {n.mahjong}"
+    if n.spec.racks > 1:
+        return line(words(f"{head} on rack {d['rack'] + 1}: {d['line']} "
+                          f"({w.value(d.get('value'))}) ", Role.GOOD),
+                    "[", tiles(e.tiles), "]")
+    return words(f"{head}: {d['line']}", Role.GOOD)
+
+
+PENALTIES = {"dead-hand": "hand is dead for this round", "skip-turn": "next turn is skipped"}
+
+
+def _penalised(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
+    assert e.seat is not None
+    what = PENALTIES.get(e.detail["penalty"])
+    if what is None:
+        return None
+    whose = n.whose(e.seat)
+    whose = whose[0].upper() + whose[1:]
+    rack = e.detail.get("rack")
+    if rack is not None and what.startswith("hand"):
+        what = f"rack {rack + 1} is dead for this round"
+    return words(f"{whose} {what} (a mistake, strict mode)", Role.BAD)
+
+
+def _went_off(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    assert e.seat is not None
+    why = ": the tile drawn ends it" if e.detail.get("forced") else ""
+    return words(f"{n.who(e.seat, 'go')} off the pledge on rack {e.detail['rack'] + 1}{why}")
+
+
+TELLERS: dict[EventKind, Teller] = {
+    EventKind.DEALT: _dealt, EventKind.PHASE: _phase, EventKind.PASSED: _passed,
+    EventKind.RECEIVED: _received, EventKind.VOTED: _voted, EventKind.OFFERED: _offered,
+    EventKind.PLEDGED: _pledged, EventKind.PLAY: _play, EventKind.DREW: _drew,
+    EventKind.DISCARDED: _discarded, EventKind.CLAIMED: _claimed,
+    EventKind.OUTRANKED: _outranked, EventKind.EXCHANGED: _exchanged,
+    EventKind.DECLARED: _declared, EventKind.PENALISED: _penalised,
+    EventKind.WENT_OFF: _went_off,
+}
