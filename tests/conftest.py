@@ -99,3 +99,13 @@ def where(text: str, needle: str, occurrence: int = 0) -> tuple[int, int]:
         at = text.index(needle, at + 1)
     line = text.count("\n", 0, at) + 1
     return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def interruptible() -> None:
+    """In a child about to run jongg: Ctrl-C as a terminal delivers it. A
+    signal a process ignores stays ignored across exec, and Python then never
+    raises KeyboardInterrupt; a test process may have been left ignoring
+    SIGINT by a library it ran, and the child must not inherit that."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -23,7 +23,7 @@ from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import parse_tiles
 from jongg.scale import gather
 
-from .conftest import TEST_CARDS, run_cli
+from .conftest import TEST_CARDS, interruptible, run_cli
 
 SAMPLE = Table("mjcg-card", CardSource("sample"), 4, ("greedy",))
 
@@ -212,7 +212,8 @@ def test_one_shape_in_three_suits_wins_alike(capsys: pytest.CaptureFixture[str],
 def _report(out: Path, *more: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "jongg", "card", "report", "sample",
                              "--rounds", "10", "--quiet", "-o", str(out), *more],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
 
 
 def _chunks_written(run: subprocess.Popen[str], out: Path, count: int) -> Path:

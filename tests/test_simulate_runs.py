@@ -19,7 +19,7 @@ import pytest
 
 from jongg.simulate import cores
 
-from .conftest import run_cli
+from .conftest import interruptible, run_cli
 from .rig import game
 
 LINUX = sys.platform.startswith("linux")
@@ -66,6 +66,7 @@ def _memory_limit() -> None:
     """In the child: 3 GiB of address space, so a run that lists a billion
     seeds fails at once instead of filling the machine."""
     resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+    interruptible()
 
 
 # -- logs are never replaced --------------------------------------------------------------
