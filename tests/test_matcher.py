@@ -26,8 +26,8 @@ from .conftest import card, card_from_lines, hand
 
 # hands per card in the default suite: the reference is brute force, so the
 # slower cards get fewer (the slow suite runs 100,000 per card)
-HANDS = {"sample": 1000, "nymj": 1500, "mjcg-beginner": 1000, "mjcg-advanced": 300,
-         "classic": 600, "constructs": 800}
+HANDS = {"sample": 600, "nymj": 800, "mjcg-beginner": 500, "mjcg-advanced": 200,
+         "classic": 300, "constructs": 500}
 
 
 @cache
