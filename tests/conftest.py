@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Sequence
 from functools import cache
@@ -106,6 +107,15 @@ def interruptible() -> None:
     signal a process ignores stays ignored across exec, and Python then never
     raises KeyboardInterrupt; a test process may have been left ignoring
     SIGINT by a library it ran, and the child must not inherit that."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_pytest_set_it() -> object:
+    """After each test, Ctrl-C as pytest set it: a library a test ran may leave
+    SIGINT ignored, and every process the later tests start (jongg under
+    pexpect, simulate, the card report) would inherit that and never be
+    interrupted."""
+    yield
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -63,7 +63,7 @@ def test_a_new_game_gets_a_fresh_seed_and_a_fresh_log(
     assert status == 0
     first = next(here.glob("jongg-nymj-*.jsonl"))
     kept = first.read_bytes()
-    seed = int(re.search(r"; seed (\d+);", out).group(1))  # type: ignore[union-attr]
+    seed = int(re.search(r"; seed (\d+)\b", out).group(1))  # type: ignore[union-attr]
     assert json.loads(kept.splitlines()[0])["seed"] == seed
     status, out, _ = play(capsys, monkeypatch, "nymj", "--fast")
     assert status == 0
@@ -262,4 +262,4 @@ def test_only_resume_log_is_given_with_resume(saved: Path, capsys: pytest.Captur
 def test_the_play_help_names_the_new_options() -> None:
     done = subprocess.run([sys.executable, "-m", "jongg", "play", "--help"],
                           capture_output=True, text=True, env=dict(os.environ, COLUMNS="100"))
-    assert "--overwrite" in done.stdout and "a fresh one, printed" in done.stdout
+    assert "--overwrite" in done.stdout and "a fresh random one, printed" in done.stdout
