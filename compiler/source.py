@@ -8,6 +8,7 @@ column. Loading is safe: only plain YAML types are built, never Python objects.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -140,6 +141,20 @@ def _screen(text: str, file: str, reader: Any) -> None:
                                         hint="a ruleset needs a few hundred")])
 
 
+_ESCAPE = re.compile(r"\\U([0-9A-Fa-f]{8})")
+
+
+def _bad_escape(text: str, file: str) -> Diagnostic:
+    """Where a double-quoted "\\U" escape names a code point past Unicode's last."""
+    for found in _ESCAPE.finditer(text):
+        if int(found.group(1), 16) > sys.maxunicode:
+            return Diagnostic(_offset(text, found.start(), file),
+                              f"malformed YAML: the escape \"{found.group()}\" is past the last "
+                              f"Unicode character (\\U{sys.maxunicode:08X})",
+                              hint="write the character itself, or a smaller code")
+    return Diagnostic(Location(file, 1, 1), "malformed YAML: an escape names no character")
+
+
 def load_text(text: str, file: str, source: Traversable | Path | None = None) -> Document:
     try:
         return _load(text, file, source, _LOADER)
@@ -166,6 +181,8 @@ def _load(text: str, file: str, source: Traversable | Path | None, reader: Any) 
     except yaml.YAMLError as exc:
         raise LoadError([Diagnostic(Location(file, 1, 1),
                                     f"malformed YAML: {excerpt(str(exc), 200)}")]) from None
+    except (ValueError, OverflowError):  # the readers pass a "\U" escape's number to chr(), unchecked
+        raise LoadError([_bad_escape(text, file)]) from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -228,6 +228,10 @@ def test_python_tags_never_build_objects() -> None:
     # the root mapping is the first level, the 64th bracket the 65th
     ("x: " + "[" * 5000 + "]" * 5000 + "\n", 1, 4 + 63, "nested more than 64 levels deep"),
     ("x: &a [1, *a]\n", 1, 11, "the alias *'a' is used inside the value it names"),
+    # both YAML readers hand an escape's number to chr() unchecked: past U+10FFFF, or past
+    # a C int, is the file's mistake, not a crash
+    ("card: demo\nnote: \"ok \\U00D26270\"\n", 2, 11, "the escape \"\\U00D26270\" is past"),
+    ("card: \"\\UFFFFFFFF\"\n", 1, 8, "past the last Unicode character"),
 ])
 def test_what_yaml_cannot_read_or_would_never_finish_is_located(
         text: str, line: int, column: int, message: str) -> None:

@@ -274,7 +274,8 @@ def _header(path: Path | str, record: dict[str, Any]) -> Header:
     variant = valid("variant", "a variant's name or path", lambda v: isinstance(v, str) and v != "")
     players = valid("players", "a number of players", lambda v: whole(v) and v >= 1)
     seed = valid("seed", "a whole number", whole)
-    mode = valid("mode", "guarded or strict", lambda v: v in {m.value for m in Mode}, "guarded")
+    mode = valid("mode", "guarded or strict",
+                 lambda v: isinstance(v, str) and v in {m.value for m in Mode}, "guarded")
     digest = valid("digest", "the variant's digest", lambda v: isinstance(v, str), "")
     agents = valid("agents", "a list of agent names",
                    lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v), [])
