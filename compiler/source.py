@@ -181,7 +181,7 @@ def _load(text: str, file: str, source: Traversable | Path | None, reader: Any) 
     except yaml.YAMLError as exc:
         raise LoadError([Diagnostic(Location(file, 1, 1),
                                     f"malformed YAML: {excerpt(str(exc), 200)}")]) from None
-    except (ValueError, OverflowError):  # the readers pass a "\U" escape's number to chr(), unchecked
+    except (ValueError, OverflowError):  # a "\U" escape: the readers chr() it unchecked
         raise LoadError([_bad_escape(text, file)]) from None
     finally:
         if loader is not None:

@@ -13,13 +13,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.compiler.game import load_game
 from jongg.compiler.variant import compile_variant
 from jongg.runtime.game.state import Mode
 from jongg.standings import Interval
 
 from .arena import Bouts, Result, arena
-from .game_commands import agents_arg, plain_console, progress_bar
+from .game_commands import agents_arg
 from .scale import workers
+from .waiting import plain_console, progress_bar, table_building
 
 NEXT = "\n"  # between an estimate and its interval in a table cell
 
@@ -40,6 +42,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     jobs = workers(args.jobs)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
     bouts = Bouts(args.variant, spec.players, agents, Mode(args.mode))
+    with table_building(args.quiet) as hear:  # the tables built once, into the cache
+        load_game(args.variant, spec.players, progress=hear)
     out = Path(args.out) if args.out else None
     with progress_bar(args.quiet) as bar:
         task = bar.add_task(escape(f"{spec.variant}, {spec.players} players, deals"),

@@ -204,6 +204,8 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_compile(args: argparse.Namespace) -> int:
     from jongg.compiler import cache
 
+    from .waiting import table_building
+
     kind, card, deck, open_hands, flags = _ruleset(args.ruleset, args.kind)
     if args.output:
         try:
@@ -226,7 +228,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     _out(f"{what}: {len(c.lines)} lines, {variations} variations; {how} in "
          f"{compiled.seconds * 1000:.0f} ms {where}")
     if any(v.free and not v.groups for line in c.lines for v in line.variations):
-        built = compiled.matcher.prepare(cache.tables_dir())
+        with table_building() as hear:
+            built = compiled.matcher.prepare(cache.tables_dir(), progress=hear)
         how = f"built in {built:.1f} s" if built else "loaded"
         kept = f" ({cache.tables_dir()})" if cache.tables_dir().is_dir() else " (not kept)"
         _out(f"per-suit tables of the structural lines: {how}{kept}")

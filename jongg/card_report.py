@@ -218,19 +218,15 @@ def _players(text: str | None) -> tuple[int | None, ...]:
 
 def command(args: Any) -> int:
     """`jongg card report`: play, write the folder, say where and how much."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from .game_commands import agents_arg, plain_console
+    from .game_commands import agents_arg
+    from .waiting import progress_bar
 
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
     request = Request(args.card, args.variant, _players(args.players), args.rounds,
                       agents_arg(args.agents), args.seed, Path(args.out),
                       scale.workers(args.jobs), args.cluster, args.force)
-    console = plain_console(stderr=True)
-    with Progress("{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console,
-                  disable=not console.is_terminal or args.quiet) as bar:
+    with progress_bar(args.quiet) as bar:
         tasks: dict[int, Any] = {}
 
         def tell(players: int, rounds: int) -> None:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from jongg.compiler.errors import Diagnostic, JonggError, UsageError
@@ -30,6 +29,7 @@ from jongg.runtime.game.state import Mode
 from .scale import workers
 from .simulate import Job, clashes, file_stem, simulate
 from .stats import wilson
+from .waiting import plain_console, progress_bar, table_building
 
 if TYPE_CHECKING:
     from . import terminal
@@ -49,19 +49,11 @@ def agents_arg(text: str) -> tuple[str, ...]:
     return names
 
 
-def plain_console(*, stderr: bool = False) -> Console:
-    """A console that never reads text as markup (names, titles and what a
-    person types may hold brackets) and sends no escape codes at all under
-    NO_COLOR (rich alone would still send bold) or when not a terminal."""
-    plain = bool(os.environ.get("NO_COLOR"))
-    return Console(highlight=False, markup=False, stderr=stderr,
-                   color_system=None if plain else "auto")
-
-
 def _log_game(path: str, header: Header) -> Game:
     """The game a log's header names, its problems said to come from the log."""
     try:
-        return load_game(header.variant, header.players)
+        with table_building() as hear:
+            return load_game(header.variant, header.players, progress=hear)
     except JonggError as error:
         raise UsageError([Diagnostic(None, f"{path}:1: the log's game, {short(header.variant)} "
                                            f"for {header.players} players, cannot be loaded"),
@@ -74,7 +66,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     jobs = workers(args.jobs)
     agents = agents_arg(args.agents)
     spec = compile_variant(args.variant, args.players)  # every problem before any process starts
-    load_game(args.variant, spec.players)  # compile the matcher once, into the cache
+    with table_building(args.quiet) as hear:  # compile the matcher once, into the cache
+        load_game(args.variant, spec.players, progress=hear)
     if args.log_dir:
         _log_dir(args.log_dir, spec.variant, spec.players, args.seed, args.games)
     job = Job(args.variant, spec.players, agents, Mode(args.mode), args.log_dir, True)
@@ -95,14 +88,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               "summary is of those alone (partial)", file=sys.stderr)
         return 130
     return 1 if summary.violations else 0
-
-
-def progress_bar(quiet: bool) -> Progress:
-    """A progress bar on stderr, shown only at a terminal and unless --quiet."""
-    console = plain_console(stderr=True)
-    return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                    disable=quiet or not console.is_terminal)
 
 
 def _log_dir(folder: str, variant: str, players: int, seed: int, games: int) -> None:
@@ -244,7 +229,8 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
     if args.overwrite and not args.log:
         raise UsageError("--overwrite: name the log to start over in, with --log FILE")
     agents = agents_arg(args.agents)
-    game = load_game(args.variant, args.players)
+    with table_building() as hear:
+        game = load_game(args.variant, args.players, progress=hear)
     if not 1 <= args.seat <= game.spec.players:
         raise UsageError(f"--seat: give 1 to {game.spec.players}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
