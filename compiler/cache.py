@@ -14,7 +14,6 @@ import hashlib
 import re
 import time
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from jongg.runtime.matching import artifact
@@ -22,16 +21,12 @@ from jongg.runtime.matching.matcher import Matcher
 
 from . import registry
 from .card import load_card
-from .errors import LoadError
+from .keys import code_digest, decks_digest
 from .matcher import build_tables
 from .places import cache_dir as cache_dir
 from .places import tables_dir as tables_dir
 from .source import read_text
 from .variant import played
-
-# the modules whose code shapes an artifact
-_CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.runtime.matching": None,
-         "jongg.runtime.game": None, "jongg.grammar": ".lark"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,39 +41,18 @@ class Compiled:
     note: str = ""  # why a cached file was rebuilt
 
 
-def _code_digest() -> bytes:
-    digest = hashlib.sha256(f"artifact {artifact.VERSION}".encode())
-    for package, suffix in _CODE.items():
-        folder = resources.files(package)
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-            if entry.name.endswith(suffix or ".py") and entry.is_file():
-                digest.update(entry.name.encode())
-                digest.update(entry.read_bytes())
-    return digest.digest()
-
-
-_DECK_PATHS = re.compile(r"[\w./-]+\.ya?ml")
-
-
 def source_key(card: str, deck: str | None = None, open_hands: bool = False,
                flags: tuple[str, ...] | None = None) -> str:
     """The cache key of a card (shipped name or path) compiled against `deck`,
     with the lines a variant plays (`flags`; None: every line): every shipped
     deck counts, and so does any deck file the card names by path."""
-    digest = hashlib.sha256(_code_digest())
+    digest = hashlib.sha256(f"artifact {artifact.VERSION}".encode())
+    digest.update(code_digest())
     entry = registry.locate("card", card)
     text = read_text(entry, registry.display_name(entry, "card"))
     digest.update(text.encode())
     digest.update(f"deck={deck} open={open_hands} flags={flags}".encode())
-    for name in registry.shipped("deck"):
-        digest.update(registry.locate("deck", name).read_bytes())
-    named = [(n, entry) for n in _DECK_PATHS.findall(text)] + ([(deck, None)] if deck else [])
-    for name, beside in sorted(named, key=lambda pair: pair[0]):
-        try:
-            path = registry.locate("deck", name.partition("*")[0], beside)
-        except LoadError:  # not a deck: compiling the card says so
-            continue
-        digest.update(path.read_bytes())
+    digest.update(decks_digest(text, deck, entry))
     return digest.hexdigest()
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.tiles import Category, Deck
 
-from . import registry
+from . import checked, registry
 from .deck import load_deck
 from .errors import (
     Diagnostic,
@@ -291,7 +291,18 @@ class _CardChecker:
 
 
 def check_card(doc: Document, deck: str | None = None) -> CardReport:
-    """Every problem of a card; the compiled card too when there is no error."""
+    """Every problem of a card; the compiled card too when there is no error.
+    A card that compiled is kept in the cache, and read back while its text,
+    its decks and this jongg are the same (compiler/checked.py)."""
+    kept = checked.read(doc, deck)
+    if kept is not None:
+        return kept
+    report = _check(doc, deck)
+    checked.keep(doc, deck, report)
+    return report
+
+
+def _check(doc: Document, deck: str | None) -> CardReport:
     checker = _CardChecker(doc, deck)
     try:
         card = checker.run()
