@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedEOF
 from jongg.runtime.game.formula import ARITY, FUNCTIONS, Formula, Node
 
 from .errors import Diagnostic, Location, NotationError, excerpt
+from .places import grammar_file
 
 # Bounds that keep a formula cheap to check and to evaluate, and its values
 # exact: no real formula comes near them.
@@ -32,8 +33,12 @@ SYNTAX = ("a formula is numbers and facts joined by + - *, comparisons (== != < 
 
 @cache
 def _parser() -> Lark:
+    try:  # the grammar's analysis kept in the cache, as the hand notation's is
+        kept: str | bool = str(grammar_file("formula"))
+    except OSError:
+        kept = False
     return Lark.open_from_package("jongg.grammar", "formula.lark", ("",), parser="lalr",
-                                  propagate_positions=True)
+                                  propagate_positions=True, cache=kept)
 
 
 @v_args(inline=True)
