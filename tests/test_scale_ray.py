@@ -118,6 +118,59 @@ def test_cluster_local_starts_ray_here_and_gives_the_same_report(tmp_path: Path)
     assert _report(env, tmp_path / "local", "--cluster", "local", "--jobs", "2") == here
 
 
+# A job whose Ray worker dies (os._exit, as the OOM killer ends a process) the
+# first time it reaches seed 37, or every time: run as a script, so Ray ships
+# the job's class to its workers by value.
+DYING = """
+import os, sys
+from collections import Counter
+from pathlib import Path
+from jongg.scale import LostChunk, gather
+
+def digits(seeds):
+    return Counter(s * s % 10 for s in seeds)
+
+class DieOnce:
+    def __init__(self, marker, always):
+        self.marker, self.always = marker, always
+    def __call__(self, seeds):
+        if 37 in seeds and (self.always or not self.marker.exists()):
+            self.marker.touch()
+            os._exit(9)
+        return digits(seeds)
+
+address, marker, always = sys.argv[1], Path(sys.argv[2]), sys.argv[3] == "always"
+try:
+    outcome = gather(DieOnce(marker, always), range(0, 80), lambda a, b: a + b,
+                     cluster=address, size=4)
+    print("same" if outcome.result == digits(range(0, 80)) and not outcome.partial else "wrong")
+except LostChunk as error:
+    print(f"lost: {error}")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("always", [False, True])
+def test_ray_runs_again_a_chunk_whose_worker_died(
+        cluster: tuple[str, dict[str, str]], tmp_path: Path, always: bool) -> None:
+    """A worker lost once: Ray runs its chunk again and the answer is whole.
+    Lost every time: the run stops, naming the seeds, as the local pool does."""
+    address, env = cluster
+    script = tmp_path / "dying.py"
+    script.write_text(DYING)
+    marker = tmp_path / "died"
+    done = subprocess.run([sys.executable, str(script), address, str(marker),
+                           "always" if always else "once"],
+                          capture_output=True, text=True, env=env, timeout=LIMIT)
+    assert marker.exists(), done.stderr[-2000:]  # a worker did die
+    if always:
+        assert "lost: " in done.stdout and "seeds 36..39" in done.stdout, done.stdout
+        assert "died 3 times" in done.stdout
+    else:
+        # (Ray's own lines about the retry come before the script's answer)
+        assert done.stdout.strip().splitlines()[-1] == "same", (done.stdout, done.stderr[-2000:])
+
+
 def test_an_address_where_nothing_answers_is_refused_at_once(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     port = _free_port()  # free: nothing listens there
