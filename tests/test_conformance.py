@@ -40,7 +40,7 @@ from .rig import act, game
 SETUPS = [(name, players) for name in shipped("variant")
           for players in player_counts(resolve(name))]
 IDS = [f"{name}-{players}p" for name, players in SETUPS]
-ROUNDS = 8  # rounds per setup in the default suite (at least one whole match)
+ROUNDS = 4  # rounds per setup in the default suite (at least one whole match)
 
 
 def resample_hidden(doc: dict[str, Any], seat: int, rng: random.Random) -> None:
