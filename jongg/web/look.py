@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from jongg.present.filling import filled
+from jongg.present.styles import styles
 from jongg.runtime.card import Card
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.rules import Rules
@@ -25,35 +27,29 @@ from jongg.runtime.tiles import Category, Deck
 
 Shown = list[dict[str, str]]  # a group of a hand shown: {"tile": code, "as": code for a joker}
 
-NAMED = {"bams": "green", "bamboo": "green", "craks": "red", "characters": "red",
-         "dots": "blue", "circles": "blue", "red": "red", "green": "green", "blue": "blue",
-         "red dragon": "red", "green dragon": "green", "white dragon": "white"}
-BY_CATEGORY = {Category.WIND: "black", Category.FLOWER: "magenta", Category.JOKER: "gold",
-               Category.DRAGON: "white"}
-PALETTE = ("gold", "magenta", "cyan", "orange")
-FAMILIES = {Category.DRAGON: "Dragons", Category.WIND: "Winds", Category.FLOWER: "Flowers",
-            Category.JOKER: "Jokers"}
+# The page draws ink on ivory: the shared styles' colours (jongg/present/styles.py),
+# but winds in black as printed tiles have them, and gold where a terminal says yellow.
+INK = {Category.WIND: "black", Category.JOKER: "gold"}
+ON_IVORY = {"yellow": "gold"}
 
 
 def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
     """Every tile of the deck by code: its name, colour, family (the group
     a hand shows it in), the big and small labels drawn on it, and its
     place in a sorted hand."""
-    named = {s.code: NAMED.get(s.name.lower()) for s in deck.suits}
-    spare = iter([c for c in PALETTE if c not in named.values()] + list(PALETTE))
-    colours = {code: colour or next(spare) for code, colour in named.items()}
+    shared = styles(deck)
     suits = {s.code: s.name for s in deck.suits}
     out: dict[str, dict[str, Any]] = {}
     for kind in deck.kinds:
+        style = shared[kind.code]
+        colour = INK.get(kind.category) or ON_IVORY.get(style.colour, style.colour) or "black"
         if kind.suit is not None:
-            colour, family = colours[kind.suit], suits[kind.suit]
             big = str(kind.number) if kind.number is not None else kind.code
             small = kind.name if kind.name and not kind.name[0].isdigit() else suits[kind.suit]
         else:
-            colour = NAMED.get(kind.name.lower()) or BY_CATEGORY.get(kind.category, "black")
-            family = FAMILIES.get(kind.category, kind.category.value)
             big, small = _honour_label(kind.code, kind.name, kind.category)
-        out[kind.code] = {"name": kind.name, "colour": colour, "family": family,
+        out[kind.code] = {"name": kind.name, "colour": colour,
+                          "family": style.family or kind.category.value,
                           "big": big, "small": small, "order": kind.index}
     return out
 
@@ -124,11 +120,10 @@ def winning(rules: Rules, shown: Sequence[Sequence[str]], line: str) -> list[Sho
     except (KeyError, ValueError):
         return None
     hand = Hand(tuple(sorted(rest)), tuple(tuple(e) for e in exposed))
-    found = next(((li, v) for away, li, v in rules.nearest(hand)
-                  if rules.lines[li].id == line and away == 0), None)
-    if found is None:
+    near = filled(rules, hand, line)
+    if near is None or near.away:
         return None
-    groups = rules.judge.explain(hand, rules.lines[found[0]], found[1])
+    groups = near.groups
     # an exposure is shown as it was made (the matcher names its tiles, not its jokers)
     out = [_group(list(group), joker) for group in shown[:-1]]
     concealed: tuple[tuple[Slot, ...], ...] = tuple(g for g in groups
