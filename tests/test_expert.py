@@ -115,6 +115,26 @@ def test_losing_a_tile_is_worked_out_as_if_from_scratch() -> None:
     assert compared > 100
 
 
+def test_shortfalls_updated_tile_by_tile_agree_with_a_fresh_count() -> None:
+    """A seat's shortfalls are updated from the last counts asked (a draw,
+    a discard, a claim's tile between asks); each update agrees with the
+    shortfalls counted afresh, exposures seated or not."""
+    g = game("mjcg-card", 4)
+    deck = g.spec.deck
+    table = card_table(g.matcher.card)
+    joker = deck.joker_index
+    rng = np.random.default_rng(7)
+    for exposures in ((), ((deck.kind("F").index,) * 3,)):
+        kept = seat(table, exposures, joker, False)
+        counts = np.zeros(len(deck.kinds), dtype=np.int16)
+        for _ in range(60):
+            kind = int(rng.integers(len(deck.kinds)))
+            counts[kind] = max(0, counts[kind] + int(rng.choice([-1, 1, 2])))
+            short, wild = kept.shortfalls(counts)
+            fresh = seat(table, exposures, joker, False).shortfalls(counts)
+            assert (short == fresh[0]).all() and (wild == fresh[1]).all()
+
+
 # -- decisions -----------------------------------------------------------------------
 
 

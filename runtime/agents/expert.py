@@ -390,13 +390,19 @@ class ExpertAgent:
         if self.shapes.order:
             now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
         best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
+        exposing = []
         for action in sets:
             exposed = hand.exposing(tile, action.tiles)
+            tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
+            exposing.append((action, exposed, tiles))
+        every = sorted({t for *_, tiles in exposing for t in tiles})
+        after = p.without(every, joker)  # what each set's discards leave, weighed at once
+        at = {t: i for i, t in enumerate(every)}
+        for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake
             open_rows = self.seated(seen, exposed.exposures).open[p.rows]
-            tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
-            values = p.line_values(p.without(tiles, joker) * open_rows)
+            values = p.line_values(after[[at[t] for t in tiles]] * open_rows)
             if self.shapes.order:
                 shaped = self._shaped(seen, taken, [exposed.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)

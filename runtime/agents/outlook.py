@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -33,6 +33,7 @@ JOKER_TERMS = 16  # terms of the Poisson sum for the slots jokers may fill
 CLAIM_SHARE = 0.4  # of another seat's discards, the share a claim could take
 SLACK = 3  # variations this much further than the nearest are still weighed
 CANDIDATES = 48  # at most this many variations weighed per hand
+FEW_CHANGED = 4  # kinds whose counts changed, at most, for shortfalls to be updated
 
 
 @dataclass(eq=False)
@@ -132,6 +133,51 @@ class Seated:
     need_used: np.ndarray  # (E,): slots no joker may fill, at the table's entries
     wild_used: np.ndarray  # (E,): slots a joker may fill
     taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
+    # the last counts asked of shortfalls(), with their answer: a hand changes
+    # a tile or two between asks, so the next answer is an update
+    last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
+                                                                  repr=False)
+
+    @cached_property
+    def rows(self) -> np.ndarray:
+        """The variations open."""
+        found: np.ndarray = np.flatnonzero(self.open)
+        return found
+
+    def shortfalls(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(V,), (V,): per variation, the slots no joker may fill that the
+        held tiles leave short, and the slots a joker may fill they leave
+        short (spare copies filling them first)."""
+        table = self.table
+        if self.last:
+            old, short, wild = self.last[0]
+            changed = np.flatnonzero(old != counts)
+            if len(changed) <= FEW_CHANGED:
+                if len(changed):
+                    at = np.concatenate([table.entries(int(k)) for k in changed])
+                    rows = table.row[at]
+                    was, now = self._entry_short(at, old), self._entry_short(at, counts)
+                    short, wild = short.copy(), wild.copy()
+                    np.add.at(short, rows, now[0] - was[0])
+                    np.add.at(wild, rows, now[1] - was[1])
+                    self.last[0] = (counts.copy(), short, wild)
+                return short, wild
+        every = np.arange(len(table.kind))
+        if len(every):
+            entry_short, entry_wild = self._entry_short(every, counts)
+            short = np.add.reduceat(entry_short, table.starts).astype(np.int64)
+            wild = np.add.reduceat(entry_wild, table.starts).astype(np.int64)
+        else:
+            short = wild = np.zeros(0, dtype=np.int64)
+        self.last[:] = [(counts.copy(), short, wild)]
+        return short, wild
+
+    def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        held = counts[self.table.kind[at]].astype(np.int64)
+        need = self.need_used[at]
+        short = np.maximum(need - held, 0)
+        wild = np.maximum(self.wild_used[at] - np.maximum(held - need, 0), 0)
+        return short, wild
 
     def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, K): the need and wild slots left on these variations."""
@@ -197,27 +243,16 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
         joker_rate = float(rate[joker])
         rate[joker] = 0.0
     claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
-    sf, claimed = np.split(_survival(np.concatenate([rate, claimable])), 2)
-    log_sf = np.log(np.maximum(sf, 1e-30))
-    return Odds(log_sf, np.log(np.maximum(claimed, 1e-30)), _capped_means(claimed),
-                _capped_means(sf), joker_rate, draws)
-
-
-def _survival(rate: np.ndarray) -> np.ndarray:
-    """(K, MOST+1): P(Poisson(rate) >= a) for a = 0..MOST, read off the grid."""
-    at = np.minimum(rate, RATE_TOP) / RATE_STEP
+    # both rates at once, read off the grid: P(X >= a), its log and E[min(X, b)]
+    at = np.minimum(np.concatenate([rate, claimable]), RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
     frac = (at - low)[:, None]
-    grid = POISSON[:, :MOST + 1]
-    found: np.ndarray = grid[low] * (1 - frac) + grid[low + 1] * frac
-    return found
-
-
-def _capped_means(sf: np.ndarray) -> np.ndarray:
-    """(K, MOST+1): E[min(X, b)] = sum over x < b of P(X > x)."""
-    out = np.zeros_like(sf)
-    out[:, 1:] = np.cumsum(sf[:, 1:], axis=1)
-    return out
+    below = ODDS_GRID[low]
+    found = below + (ODDS_GRID[low + 1] - below) * frac
+    drawn, claimed = found[:len(left)], found[len(left):]
+    a = MOST + 1
+    return Odds(drawn[:, a:2 * a], claimed[:, a:2 * a], claimed[:, 2 * a:], drawn[:, 2 * a:],
+                joker_rate, draws)
 
 
 RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
@@ -225,29 +260,41 @@ RATE_TOP = 40.0
 
 
 def _poisson_grid() -> np.ndarray:
-    """(rates, JOKER_TERMS + 1): P(Poisson(rate) >= n) on a grid of rates."""
+    """(rates, JOKER_TERMS + 2): P(Poisson(rate) >= n) on a grid of rates
+    (the last column: beyond the terms kept, never)."""
     rate = np.arange(0.0, RATE_TOP + 2 * RATE_STEP, RATE_STEP)
     n = np.arange(JOKER_TERMS + 1)
     log_pmf = -rate[:, None] + n * np.log(np.maximum(rate[:, None], 1e-300)) - \
         np.array([math.lgamma(i + 1) for i in n])
     pmf = np.where(rate[:, None] > 0, np.exp(log_pmf), (n == 0).astype(float))
-    grid: np.ndarray = np.ones_like(pmf)
-    grid[:, 1:] = np.maximum(1.0 - np.cumsum(pmf, axis=1)[:, :-1], 0.0)
+    grid: np.ndarray = np.zeros((len(rate), JOKER_TERMS + 2))
+    grid[:, 0] = 1.0
+    grid[:, 1:-1] = np.maximum(1.0 - np.cumsum(pmf, axis=1)[:, :-1], 0.0)
     return grid
 
 
+def _odds_grid(poisson: np.ndarray) -> np.ndarray:
+    """(rates, 3 (MOST+1)): on the grid of rates, P(X >= a), log P(X >= a)
+    and E[min(X, b)] = sum over x < b of P(X > x), for a, b = 0..MOST."""
+    sf = poisson[:, :MOST + 1]
+    means = np.zeros_like(sf)
+    means[:, 1:] = np.cumsum(sf[:, 1:], axis=1)
+    return np.concatenate([sf, np.log(np.maximum(sf, 1e-30)), means], axis=1)
+
+
 POISSON = _poisson_grid()
+ODDS_GRID = _odds_grid(POISSON)
 
 
 def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
     """P(Poisson(rate) >= need), elementwise (need <= 0: certain), read
     off a grid of rates with linear interpolation."""
-    at = np.minimum(np.asarray(rate, dtype=float), RATE_TOP) / RATE_STEP
+    at = np.minimum(rate, RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
-    frac = at - low
-    n = np.minimum(np.maximum(need, 0), JOKER_TERMS)
-    found = POISSON[low, n] * (1 - frac) + POISSON[low + 1, n] * frac
-    return np.where(need > JOKER_TERMS, 0.0, found)
+    n = np.minimum(np.maximum(need, 0), JOKER_TERMS + 1)
+    below = POISSON[low, n]
+    found: np.ndarray = below + (POISSON[low + 1, n] - below) * (at - low)
+    return found
 
 
 class Prospects:
@@ -259,18 +306,10 @@ class Prospects:
         self.table, self.chances = table, chances
         self.jokers = jokers
         self.counts = counts
-        usable = seated.open if allowed is None else seated.open & allowed[table.line]
-        held = counts[table.kind]
-        short = np.maximum(seated.need_used - held, 0)
-        spare = np.maximum(held - seated.need_used, 0)
-        wild_short = np.maximum(seated.wild_used - spare, 0)
-        if len(table.kind):
-            away = np.add.reduceat(short, table.starts) + \
-                np.maximum(np.add.reduceat(wild_short, table.starts) - jokers, 0)
-        else:
-            away = np.zeros(0, dtype=np.int64)
-        rows = np.flatnonzero(usable)
-        away = away[rows]
+        rows = seated.rows if allowed is None else \
+            np.flatnonzero(seated.open & allowed[table.line])
+        short, wild_short = seated.shortfalls(counts)
+        away = short[rows] + np.maximum(wild_short[rows] - jokers, 0)
         self.nearest = int(away.min()) if len(away) else 1_000
         keep = np.flatnonzero(away <= self.nearest + SLACK)
         if len(keep) > CANDIDATES:
