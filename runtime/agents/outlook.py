@@ -46,6 +46,7 @@ class CardTable:
     plain_sets: np.ndarray  # (V, K, 4): identical groups of 3..6 no joker may fill
     line: np.ndarray  # (V,): the variation's line
     value: np.ndarray  # (V,): what the line pays (1 when the card gives no values)
+    bare: np.ndarray  # (V,): what it pays won jokerless (a variant may pay more)
     concealed: np.ndarray  # (V,): a concealed line
     kind: np.ndarray  # (E,): the kinds each variation uses, variation by variation
     row: np.ndarray  # (E,): the variation of each
@@ -119,8 +120,8 @@ def _build(card: Card) -> CardTable:
     scale = sum(float(line.value or 1) for line in lines) / max(len(lines), 1)
     used_row, used_kind = np.nonzero(need + wild)
     starts = np.searchsorted(used_row, np.arange(n)).astype(np.int64)
-    return CardTable(need, wild, sets, plain, line_of, value, concealed, used_kind, used_row,
-                     starts, tuple(structural), runs, scale)
+    return CardTable(need, wild, sets, plain, line_of, value, value, concealed, used_kind,
+                     used_row, starts, tuple(structural), runs, scale)
 
 
 @dataclass(frozen=True, eq=False)
@@ -302,7 +303,10 @@ class Prospects:
     losing one tile does to them, for many tiles at once."""
 
     def __init__(self, table: CardTable, seated: Seated, chances: Odds,
-                 counts: np.ndarray, jokers: int, allowed: np.ndarray | None = None):
+                 counts: np.ndarray, jokers: int, allowed: np.ndarray | None = None,
+                 jokerless: bool = False):
+        """`jokerless`: the hand may still win without a joker (none among
+        its exposures), weighed where the variant pays more for it."""
         self.table, self.chances = table, chances
         self.jokers = jokers
         self.counts = counts
@@ -338,6 +342,10 @@ class Prospects:
         self.wild_short = self.short_wild.sum(axis=1)
         self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
                                    self.wild_short, jokers)
+        self.value = table.value[self.rows]
+        self.bare = table.bare[self.rows]
+        # a jokerless win pays more on some variation this hand may still make
+        self.premium = jokerless and bool((self.bare > self.value).any())
         lines = table.line[self.rows]
         change = np.ones(len(lines), dtype=bool)
         np.not_equal(lines[1:], lines[:-1], out=change[1:])
@@ -345,12 +353,16 @@ class Prospects:
         self.lines = lines[self.starts]  # the lines weighed, in card order
 
     def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
-                mean: np.ndarray, wild_short: np.ndarray, jokers: int) -> np.ndarray:
+                mean: np.ndarray, wild_short: np.ndarray, jokers: int | None) -> np.ndarray:
         """The chance of a variation: its no-joker slots drawn, but the last
         one may be claimed from a discard (for Mah Jongg), taken as one of
-        them in turn; its joker slots from the pool of naturals and jokers."""
+        them in turn; its joker slots from the pool of naturals and jokers
+        (`jokers` None: from naturals alone, every joker drawn let go)."""
         last = (log_claim - log_draw) / np.maximum(need_short, 1)
-        jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
+        if jokers is None:
+            jokered = poisson_at_least(mean, wild_short)
+        else:
+            jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
         chance: np.ndarray = np.exp(log_draw + last) * jokered
         return chance
 
@@ -358,16 +370,48 @@ class Prospects:
         """(tiles, V'): the chances once the hand loses each of these tiles
         (one at a time; a natural opens a slot it filled, no-joker slots
         filling first)."""
+        return self._without(tiles, joker, False)[0]
+
+    def paid_without(self, tiles: Sequence[int], joker: int | None,
+                     jokerless: bool = True) -> np.ndarray:
+        """(tiles, V'): what each variation is expected to pay once the hand
+        loses each of these tiles: its chance times what it pays, or, when
+        no joker is left in the hand, its chance from naturals alone times
+        what it pays jokerless, whichever is more (`jokerless` False: the
+        hand keeps a joker elsewhere)."""
+        chance, natural = self._without(tiles, joker, jokerless and self.premium)
+        paid: np.ndarray = chance * self.value
+        if natural is not None:
+            paid = np.maximum(paid, natural * self.bare)
+        return paid
+
+    def paid(self) -> np.ndarray:
+        """(V',): what each variation is expected to pay, the hand as it is."""
+        found: np.ndarray = self.chance * self.value
+        if self.premium and self.jokers == 0:
+            natural = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                                   self.wild_short, None)
+            found = np.maximum(found, natural * self.bare)
+        return found
+
+    def _without(self, tiles: Sequence[int], joker: int | None, premium: bool
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The chances once the hand loses each tile, and with `premium`,
+        the chances from naturals alone where no joker is left (else 0)."""
         out = np.empty((len(tiles), len(self.rows)))
+        natural = np.zeros_like(out) if premium else None
         if not len(self.rows):
-            return out
+            return out, natural
         naturals = [i for i, t in enumerate(tiles) if t != joker]
         for i, t in enumerate(tiles):
             if t == joker:
-                out[i] = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
-                                      self.wild_short, self.jokers - 1)
+                args = (self.log_draw, self.log_claim, self.need_short, self.mean,
+                        self.wild_short)
+                out[i] = self._chance(*args, self.jokers - 1)
+                if natural is not None and self.jokers == 1:
+                    natural[i] = self._chance(*args, None)
         if not naturals:
-            return out
+            return out, natural
         kinds = np.array([tiles[i] for i in naturals])
         held = self.counts[kinds][:, None]
         need, wild = self.need[:, kinds].T, self.wild[:, kinds].T
@@ -387,17 +431,22 @@ class Prospects:
             closed = self.chances.mean_closed
             gained = np.where(self.closed, closed[col, new] - closed[col, old], gained)
         wild_short = self.wild_short - short_wild + new_wild
-        out[naturals] = self._chance(log_draw, log_claim, self.need_short + more,
-                                     self.mean + gained, wild_short, self.jokers)
-        return out
+        args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
+        out[naturals] = self._chance(*args, self.jokers)
+        if natural is not None and self.jokers == 0:
+            natural[naturals] = self._chance(*args, None)
+        return out, natural
 
     def line_values(self, chance: np.ndarray) -> np.ndarray:
         """(..., lines weighed): each line's best expected value."""
-        values = chance * self.table.value[self.rows]
+        return self.by_line(chance * self.value)
+
+    def by_line(self, paid: np.ndarray) -> np.ndarray:
+        """(..., lines weighed): the best of each line's variations."""
         if not len(self.rows):
-            none: np.ndarray = values[..., :0]
+            none: np.ndarray = paid[..., :0]
             return none
-        return np.maximum.reduceat(values, self.starts, axis=-1)
+        return np.maximum.reduceat(paid, self.starts, axis=-1)
 
 
 def worth(values: np.ndarray, share: float) -> np.ndarray:
