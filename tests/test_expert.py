@@ -313,10 +313,17 @@ def test_on_a_few_seeded_deals_the_expert_takes_more_than_greedy(variant: str, d
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant,deals,field", [("mjcg-card", 40, "wins"),
-                                                 ("nymj", 120, "wins")])
+@pytest.mark.parametrize("variant,deals", [("mjcg-card", 120), ("nymj", 120)])
 def test_the_expert_beats_greedy_by_a_margin_whose_interval_excludes_zero(
-        variant: str, deals: int, field: str) -> None:
+        variant: str, deals: int) -> None:
+    """Head to head on 120 seeded deals (seeds 1000-1119, each in both
+    lineups, four seats: two each), the expert takes more round wins and
+    more points a round than greedy, the 95% interval of each margin above
+    zero: on mjcg-card, 7.3% [4.7%, 10.0%] of round wins and 11.7 [6.4,
+    17.1] points a round; on nymj, 3.5% [1.3%, 5.7%] and 0.24 [0.07, 0.41]
+    (the figures README shows, from `jongg arena VARIANT --agents
+    expert,greedy --rounds 120 --seed 1000`: the same matches)."""
     found = _arena(variant, deals, 1000)
-    gap = margin(found, "expert", "greedy", field)
-    assert gap.low > 0, gap
+    wins, points = margin(found, "expert", "greedy", "wins"), margin(found, "expert", "greedy")
+    assert wins.low > 0, wins
+    assert points.low > 0, points
