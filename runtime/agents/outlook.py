@@ -252,8 +252,9 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     found = below + (ODDS_GRID[low + 1] - below) * frac
     drawn, claimed = found[:len(left)], found[len(left):]
     a = MOST + 1
-    return Odds(drawn[:, a:2 * a], claimed[:, a:2 * a], claimed[:, 2 * a:], drawn[:, 2 * a:],
-                joker_rate, draws)
+    flat = np.ascontiguousarray
+    return Odds(flat(drawn[:, a:2 * a]), flat(claimed[:, a:2 * a]), flat(claimed[:, 2 * a:]),
+                flat(drawn[:, 2 * a:]), joker_rate, draws)
 
 
 RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
@@ -328,16 +329,16 @@ class Prospects:
         self.away = away[keep]
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
-        cols = np.arange(table.kinds)
+        cols = np.arange(table.kinds) * (MOST + 1)  # each kind's row in the odds, flat
         missing = np.minimum(self.short, MOST)
-        self.log_draw = chances.log_sf[cols, missing].sum(axis=1)
-        self.log_claim = chances.log_claimed[cols, missing].sum(axis=1)
+        self.log_draw = _at(chances.log_sf, cols + missing).sum(axis=1)
+        self.log_claim = _at(chances.log_claimed, cols + missing).sum(axis=1)
         self.need_short = self.short.sum(axis=1)
         capped = np.minimum(self.short_wild, MOST)
         self.any_closed = bool(self.closed.any())
-        self.mean = chances.mean_open[cols, capped].sum(axis=1)
+        self.mean = _at(chances.mean_open, cols + capped).sum(axis=1)
         if self.any_closed:
-            self.mean = np.where(self.closed, chances.mean_closed[cols, capped].sum(axis=1),
+            self.mean = np.where(self.closed, _at(chances.mean_closed, cols + capped).sum(axis=1),
                                  self.mean)
         self.wild_short = self.short_wild.sum(axis=1)
         self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
@@ -419,17 +420,17 @@ class Prospects:
         more = held <= need
         new_short = short + more
         new_wild = short_wild + (~more & (held <= need + wild))
-        col = kinds[:, None]
+        col = kinds[:, None] * (MOST + 1)  # each kind's row in the odds, flat
         now, then = np.minimum(short, MOST), np.minimum(new_short, MOST)
         log_sf, log_claimed = self.chances.log_sf, self.chances.log_claimed
-        log_draw = self.log_draw + log_sf[col, then] - log_sf[col, now]
-        log_claim = self.log_claim + log_claimed[col, then] - log_claimed[col, now]
+        log_draw = self.log_draw + _at(log_sf, col + then) - _at(log_sf, col + now)
+        log_claim = self.log_claim + _at(log_claimed, col + then) - _at(log_claimed, col + now)
         old, new = np.minimum(short_wild, MOST), np.minimum(new_wild, MOST)
         opened = self.chances.mean_open
-        gained = opened[col, new] - opened[col, old]
+        gained = _at(opened, col + new) - _at(opened, col + old)
         if self.any_closed:
             closed = self.chances.mean_closed
-            gained = np.where(self.closed, closed[col, new] - closed[col, old], gained)
+            gained = np.where(self.closed, _at(closed, col + new) - _at(closed, col + old), gained)
         wild_short = self.wild_short - short_wild + new_wild
         args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
         out[naturals] = self._chance(*args, self.jokers)
@@ -447,6 +448,13 @@ class Prospects:
             none: np.ndarray = paid[..., :0]
             return none
         return np.maximum.reduceat(paid, self.starts, axis=-1)
+
+
+def _at(grid: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """A (kinds, MOST+1) grid read at flat indices (kind x (MOST+1) + count):
+    one take, cheaper than indexing by kind and count."""
+    found: np.ndarray = grid.ravel().take(flat)
+    return found
 
 
 def worth(values: np.ndarray, share: float) -> np.ndarray:
