@@ -76,7 +76,12 @@ class Reading:
                 counts[rules.joker] = 0
         self.counts = counts
         self.jokers = jokers or 0
-        self.prospects = Prospects(agent.table, self.seated, self.odds, counts, self.jokers)
+        # no joker among the exposures: the hand may still win jokerless
+        self.bare = rules.joker is None or all(rules.joker not in e for e in self.hand.exposures)
+        self.prospects = Prospects(agent.table, self.seated, self.odds, counts, self.jokers,
+                                   jokerless=self.bare)
+        # the hand may still win jokerless on a line that pays more for it
+        self.premium = self.prospects.premium or (agent.shapes.premium and self.bare)
 
     def best_chance(self) -> float:
         chance = self.prospects.chance
@@ -134,9 +139,12 @@ class ExpertAgent:
         rules = seen.rules
         if self._table is None:
             self._table = priced_table(rules)
+            structural = self._table.structural
             self._shapes = Shapes(self._table, {li: line_pays(rules.spec, rules.lines[li],
                                                               not rules.lines[li].jokers)
-                                                for li in self._table.structural})
+                                                for li in structural},
+                                  {li: line_pays(rules.spec, rules.lines[li], True)
+                                   for li in structural})
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):
             return self.racks.act(seen, legal)
         won = self._win(seen, legal)
@@ -208,7 +216,7 @@ class ExpertAgent:
     def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
         """The hand's worth once each of these tiles has gone."""
         p = reading.prospects
-        values = p.line_values(p.without(tiles, seen.rules.joker))
+        values = p.by_line(p.paid_without(tiles, seen.rules.joker))
         if self.shapes.order:
             shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
             values = np.concatenate([values, shaped], axis=1)
@@ -217,7 +225,7 @@ class ExpertAgent:
     def _now(self, seen: Observation, reading: Reading) -> float:
         """The hand's worth as it is."""
         p = reading.prospects
-        values = p.line_values(p.chance[None])
+        values = p.by_line(p.paid()[None])
         if self.shapes.order:
             values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])], axis=1)
         return float(worth(values, OPTIONS)[0])
@@ -230,8 +238,10 @@ class ExpertAgent:
         if not moves:
             return legal[self.rng.randrange(len(legal))]
         joker = seen.rules.joker
-        if len(moves) > 1 and any(a.tile != joker for a in moves):
-            moves = [a for a in moves if a.tile != joker]  # a joker is worth keeping
+        if len(moves) > 1 and any(a.tile != joker for a in moves) and \
+                (dead or not reading.premium):
+            # a joker is worth keeping, unless a jokerless win may pay more
+            moves = [a for a in moves if a.tile != joker]
         tiles = sorted({a.tile for a in moves})
         danger = self._danger(seen) if seen.step == "turn" else None
         worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
@@ -386,17 +396,27 @@ class ExpertAgent:
         counts[tile] += 1
         taken = Reading(self, seen, hand.plus(tile), counts, jokers)
         p = taken.prospects
-        now = p.line_values(p.without([tile], joker))
+        now = p.by_line(p.paid_without([tile], joker))
         if self.shapes.order:
             now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
         best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
+        exposing = []
         for action in sets:
             exposed = hand.exposing(tile, action.tiles)
+            tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
+            exposing.append((action, exposed, tiles))
+        every = sorted({t for *_, tiles in exposing for t in tiles})
+        # what each set's discards leave, weighed at once (a set holding a
+        # joker gives up a jokerless win)
+        after = {bare: p.paid_without(every, joker, bare) for bare in
+                 {joker is None or joker not in action.tiles for action in sets}}
+        at = {t: i for i, t in enumerate(every)}
+        for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake
             open_rows = self.seated(seen, exposed.exposures).open[p.rows]
-            tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
-            values = p.line_values(p.without(tiles, joker) * open_rows)
+            paid = after[joker is None or joker not in action.tiles]
+            values = p.by_line(paid[[at[t] for t in tiles]] * open_rows)
             if self.shapes.order:
                 shaped = self._shaped(seen, taken, [exposed.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)

@@ -65,7 +65,8 @@ def priced_table(rules: Rules) -> CardTable:
         jokerless = table.wild.sum(axis=1) == 0
         value = np.array([prices[li, bool(free)] for li, free in
                           zip(table.line.tolist(), jokerless.tolist(), strict=True)])
+        bare = np.array([prices[li, True] for li in table.line.tolist()])
         paid = [line_pays(spec, line, not line.jokers) for line in lines]
-        known = _PRICED[key] = (rules, replace(table, value=value,
+        known = _PRICED[key] = (rules, replace(table, value=value, bare=bare,
                                                scale=sum(paid) / max(len(paid), 1)))
     return known[1]

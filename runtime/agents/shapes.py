@@ -23,8 +23,12 @@ class Shapes:
     """One seat's questions about the card's structural lines (memoised:
     a round asks the same hands many times)."""
 
-    def __init__(self, table: CardTable, pays: dict[int, float]):
+    def __init__(self, table: CardTable, pays: dict[int, float],
+                 bare: dict[int, float] | None = None):
         self.pays = pays  # what winning with each structural line pays
+        self.bare = bare or pays  # what it pays won jokerless
+        # a jokerless win pays more on some structural line
+        self.premium = any(self.bare[li] > self.pays[li] for li in pays)
         self.lines = frozenset(table.structural)
         self.order = sorted(self.lines)
         self.runs = table.runs
@@ -57,16 +61,16 @@ class Shapes:
                             kinds.add(near.index)
         return kinds
 
-    def chances(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
-                ) -> dict[int, float]:
+    def chances(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float,
+                naturals: bool = False) -> dict[int, float]:
         """Each structural line's odds of completion, from its tiles away and
-        the hand's acceptance."""
+        the hand's acceptance (`naturals`: no joker drawn is kept)."""
         now = self.aways(rules, hand)
         if not now:
             return {}
         accepting = dict.fromkeys(now, 0)
         for k in self.related(rules, hand):
-            if not unseen[k]:
+            if not unseen[k] or (naturals and k == rules.joker):
                 continue
             after = self.aways(rules, hand.plus(k))
             for li, away in now.items():
@@ -80,6 +84,15 @@ class Shapes:
 
     def values(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float
                ) -> dict[int, float]:
-        """Each structural line's expected value: its odds times what it pays."""
-        return {li: p * self.pays.get(li, 1.0)
-                for li, p in self.chances(rules, hand, unseen, draws).items()}
+        """Each structural line's expected value: its odds times what it
+        pays; for a hand holding no joker, where a jokerless win pays more,
+        the better of that and its odds from naturals alone times what the
+        jokerless win pays."""
+        found = {li: p * self.pays.get(li, 1.0)
+                 for li, p in self.chances(rules, hand, unseen, draws).items()}
+        joker = rules.joker
+        if self.premium and joker is not None and joker not in hand.concealed and \
+                all(joker not in e for e in hand.exposures):
+            for li, p in self.chances(rules, hand, unseen, draws, naturals=True).items():
+                found[li] = max(found[li], p * self.bare.get(li, 1.0))
+        return found
