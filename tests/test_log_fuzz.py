@@ -117,8 +117,12 @@ def _run(capsys: pytest.CaptureFixture[str], path: Path, *argv: str) -> None:
 
 
 @cache
-def _game(variant: str, players: int | None) -> Game:
+def _compiled(variant: str, players: int | None) -> Game:
     return load_game(variant, players)
+
+
+def _game(variant: str, players: int | None, progress: object = None) -> Game:
+    return _compiled(variant, players)
 
 
 def _fuzz(data: bytes, capsys: pytest.CaptureFixture[str],
