@@ -190,22 +190,26 @@ class Matcher:
                 for i in members:
                     out[i] = self.scores(hands[i], open_hands=open_hands)
                 continue
-            chosen = [hands[i] for i in members]
             plans = self._seated_plans(exposures, seat, open_hands) if exposures \
                 else self.programme.structural
-            table: list[Best] = [{} for _ in members]
+            rows: list[list[tuple[int, int, int]]] = [[] for _ in members]
             if columns.count:
-                counts, jokers = self.counts_of(chosen)
-                scores, variations = columns.best(columns.batch(counts, jokers, seat))
-                for j, (row, which) in enumerate(zip(scores.tolist(), variations.tolist(),
-                                                     strict=True)):
-                    table[j] = {li: (s, v) for li, s, v in zip(columns.line_of_start, row,
-                                                               which, strict=True) if s >= 0}
+                counts, jokers = self.counts_of([hands[i] for i in members])
+                if seat is None:
+                    lines = columns.line_of_start
+                    scores, variations = columns.best(columns.batch(counts, jokers))
+                else:
+                    lines, scores, variations = columns.batch_exposed(counts, jokers, seat)
+                rows = [[(li, s, v) for li, s, v in zip(lines, row, which, strict=True)
+                         if s >= 0] for row, which in zip(scores.tolist(), variations.tolist(),
+                                                          strict=True)]
             for j, i in enumerate(members):
-                if plans:
+                if plans:  # in card order already, unless plans add lines
+                    best = {li: (s, v) for li, s, v in rows[j]}
                     counts_j, jokers_j = self._held(hands[i])
-                    self._score_plans(table[j], plans, counts_j, jokers_j, hands[i].exposures)
-                out[i] = [(li, s, v) for li, (s, v) in sorted(table[j].items())]
+                    self._score_plans(best, plans, counts_j, jokers_j, hands[i].exposures)
+                    rows[j] = [(li, s, v) for li, (s, v) in sorted(best.items())]
+                out[i] = rows[j]
         return out
 
     def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
