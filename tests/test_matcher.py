@@ -169,6 +169,28 @@ def test_allows_is_whether_some_line_takes_the_exposures(name: str) -> None:
     assert any(not m.allows(h.exposures) for h in odd)
 
 
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) -> None:
+    """allows() and the plans a hand with exposures is scored on start from
+    a mask per exposure: a plan is in programme.able() exactly when every
+    exposure has a group of it to be, and every column seat() seats the
+    exposures on is in columns.able()."""
+    c, m = card(name), matcher(name)
+    programme, joker = m.programme, c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random(f"able:{name}"), 300) if h.exposures]
+    assert len(hands) >= 20
+    for h in hands[:40]:
+        able = programme.able(h.exposures)
+        for i, plan in enumerate(programme.flat):
+            placed = all(programme._places(plan, tuple(e)) for e in h.exposures)
+            assert bool(able >> i & 1) == placed, (_show(c, h), plan.line, plan.variation)
+        seat = m.columns.seat(h.exposures, joker, True)
+        columns = m.columns.able(h.exposures, joker)
+        assert (seat is None) <= (columns == 0), _show(c, h)
+        if seat is not None and seat.seated is not None:
+            assert all(columns >> col & 1 for col in seat.seated.cols.tolist()), _show(c, h)
+
+
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])
 def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
     """scores_many() (the table once per set of exposures) and

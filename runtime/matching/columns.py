@@ -151,6 +151,7 @@ class Columns:
         self._mandatory = [int.from_bytes(row.tobytes(), "little") for row in t.mandatory]
         self._every = (1 << self.count) - 1
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
+        self._seat_bits: dict[tuple[int, int, bool], int] = {}
 
     def groups(self, col: int) -> tuple[Slots, ...]:
         """The concrete groups column `col` stands for."""
@@ -217,6 +218,34 @@ class Columns:
             self._seats.clear()
         self._seats[key] = found
         return found
+
+    def able(self, exposures: Sequence[Sequence[int]], joker: int | None) -> int:
+        """The columns where each exposure has a group it could sit on (a
+        mask, column i bit i): seat() seats them on no other column; 0 when
+        it seats them on none (an exposure of several kinds, two of one)."""
+        mask = self._every
+        kinds: set[int] = set()
+        for exposure in exposures:
+            named = {t for t in exposure if t != joker}
+            if len(named) != 1 or named & kinds:
+                return 0
+            kinds |= named
+            k = next(iter(named))
+            here = 0
+            for w in (True,) if joker in exposure else (True, False):
+                here |= self._seat_mask((k, len(exposure), w))
+            mask &= here
+        return mask
+
+    def _seat_mask(self, key: tuple[int, int, bool]) -> int:
+        """The columns with a group an exposure of (kind, size, jokers
+        welcome) could be, alone or beside others holding the kind."""
+        mask = self._seat_bits.get(key)
+        if mask is None:
+            index = self._seat_index
+            cols = [*index.fits.get(key, ()), *index.partial.get(key, ((),))[0]]
+            mask = self._seat_bits[key] = sum(1 << int(c) for c in set(cols))
+        return mask
 
     def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
               open_hands: bool) -> Seat | None:

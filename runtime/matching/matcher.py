@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -69,6 +69,14 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
 
 
 _match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of a mask's set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def _keep(best: Best, line: int, score: int, variation: int) -> None:
@@ -222,23 +230,39 @@ class Matcher:
         known = self._seated.get(key)
         if known is None:
             programme = self.programme
-            plans: Iterable[Plan] = programme.structural
+            able = programme.able(exposures) & self._eligible(open_hands)
+            plans: Iterable[Plan]
             if seat is None:
-                plans = (p for line in programme.plans for p in line)
+                plans = map(programme.flat.__getitem__, _bits(able))
             else:
-                plans = itertools.chain((programme.plans[li][vi] for li, vi in seat.slow), plans)
-            known = [p for p in plans if not (p.concealed and not open_hands)
-                     and programme.seatings(p, exposures)]
+                plans = (p for p in itertools.chain((programme.plans[li][vi]
+                                                     for li, vi in seat.slow),
+                                                    programme.structural)
+                         if programme.bit(p) & able)
+            known = [p for p in plans if programme.seatings(p, exposures)]
             if len(self._seated) > 10_000:
                 self._seated.clear()
             self._seated[key] = known
         return known
 
+    def _eligible(self, open_hands: bool) -> int:
+        """The plans a hand with exposures may make (a mask over
+        programme.flat): a concealed line's only with open hands."""
+        if open_hands:
+            return (1 << len(self.programme.flat)) - 1
+        return self._exposable
+
+    @cached_property
+    def _exposable(self) -> int:
+        return sum(1 << i for i, p in enumerate(self.programme.flat) if not p.concealed)
+
     def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool | None = None
                ) -> bool:
         """Whether some line can take these exposures, each a whole group of
         one of its variations: whether scores() lists any line for a hand
-        with them, which the concealed tiles do not change. Kept per
+        with them, which the concealed tiles do not change. Most exposures a
+        claim window asks about no line can take: a mask per exposure of the
+        columns and plans it fits refuses them before any scoring. Kept per
         exposures (a claim window asks it for every set it could make)."""
         open_hands = self.open_hands if open_hands is None else open_hands
         key = (tuple(map(tuple, exposures)), open_hands)
@@ -246,8 +270,10 @@ class Matcher:
         if known is None:
             if len(self._allowed) > 20_000:
                 self._allowed.clear()
-            known = self._allowed[key] = bool(self.scores(Hand((), key[0]),
-                                                          open_hands=open_hands))
+            known = self._allowed[key] = bool(
+                (self.columns.able(key[0], self.joker)
+                 or self.programme.able(key[0]) & self._eligible(open_hands))
+                and self.scores(Hand((), key[0]), open_hands=open_hands))
         return known
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
