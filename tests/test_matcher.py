@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -189,6 +190,26 @@ def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) 
         assert (seat is None) <= (columns == 0), _show(c, h)
         if seat is not None and seat.seated is not None:
             assert all(columns >> col & 1 for col in seat.seated.cols.tolist()), _show(c, h)
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_a_few_seated_columns_score_in_python_as_the_table_does(name: str) -> None:
+    """Exposures that leave a few columns are scored in plain Python
+    (Seated.few): the same scores and variations as the table's arrays."""
+    c, m = card(name), matcher(name)
+    columns, joker = m.columns, c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random(f"few:{name}"), 400) if h.exposures]
+    tried = 0
+    for h in hands:
+        seat = columns.seat(h.exposures, joker, False)
+        if seat is None or seat.seated is None or seat.seated.few is None:
+            continue
+        tried += 1
+        counts, jokers = h.naturals(joker)
+        arrays = replace(seat, seated=replace(seat.seated, few=None))
+        assert columns.exposed(counts, jokers, seat) == \
+            columns.exposed(counts, jokers, arrays), _show(c, h)
+    assert tried >= 10
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])

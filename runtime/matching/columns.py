@@ -20,6 +20,7 @@ from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
+FEW = 24  # at most this many seated columns: a hand is scored in plain Python
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,35 @@ class Seated:
     # per exposed kind with columns here where other groups hold it: their
     # positions, and per count held what they gain in naturals and joker room
     partial: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
+    # for a few columns, the same as plain numbers: per line, its columns as
+    # (column, variation, joker room when nothing is held, and per kind that
+    # counts there: naturals and change in joker room by count held)
+    few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
+
+
+Terms = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+
+
+def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts: dict[int, int],
+                jokers: int, exposed: int) -> dict[int, tuple[int, int]]:
+    """Columns.exposed() on a cut of a few columns, in plain Python: per
+    line the best score, the first column reaching it giving the variation."""
+    out = {}
+    for li, members in few:
+        best = variation = -1 << 30
+        for _, vi, room, terms in members:
+            naturals = 0
+            for k, filled, change in terms:
+                held = counts.get(k)
+                if held:
+                    naturals += filled[held]
+                    room += change[held]
+            score = min(naturals + jokers, naturals + room) + exposed
+            if score > best:
+                best, variation = score, vi
+        if best >= 0:
+            out[li] = (best, variation)
+    return out
 
 
 class Columns:
@@ -296,9 +326,10 @@ class Columns:
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
-                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, partial))
+                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, kinds,
+                                                              partial))
 
-    def _cut(self, cols: np.ndarray, room: np.ndarray,
+    def _cut(self, cols: np.ndarray, room: np.ndarray, kinds: Sequence[int],
              partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated | None:
         """The table on the seated columns alone (None when there are none)."""
         if not len(cols):
@@ -314,8 +345,37 @@ class Columns:
             mine = at >= 0
             if mine.any():
                 kept.append((k, at[mine], filled[:, mine], spare[:, mine]))
+        base = (self._base[cols] + room[cols]).astype(np.int16)
+        few = self._few(cols, dense, base, kinds, kept) if len(cols) <= FEW else None
         return Seated(cols, [lines[i] for i in starts], np.array(starts, dtype=np.intp), dense,
-                      (self._base[cols] + room[cols]).astype(np.int16), tuple(kept))
+                      base, tuple(kept), few)
+
+    def _few(self, cols: np.ndarray, dense: np.ndarray, base: np.ndarray, kinds: Sequence[int],
+             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+             ) -> list[tuple[int, list[tuple[int, int, int, Terms]]]]:
+        """A cut's columns as plain numbers (Seated.few): what each kind held
+        c times adds to a column, after the exposures took their groups."""
+        n = len(cols)
+        by_count = np.zeros((len(self._row_of), max(k.copies for k in self.card.deck.kinds) + 1,
+                             2 * n), dtype=np.int16)  # kind, count held, column
+        for kind in self.card.deck.kinds:
+            first = self._row_of[kind.index]
+            if first >= 0 and kind.index not in kinds:  # an exposed kind fills only `partial`
+                by_count[kind.index, 1:kind.copies + 1] = dense[first:first + kind.copies]
+        for k, at, filled, spare in partial:
+            for j, i in enumerate(at.tolist()):
+                by_count[k, 1:len(filled), i] = filled[1:, j]
+                by_count[k, 1:len(spare), n + i] = spare[1:, j]
+        out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
+        for i, col in enumerate(cols.tolist()):
+            touched = np.flatnonzero(by_count[:, :, [i, n + i]].any(axis=(1, 2))).tolist()
+            terms = [(k, tuple(by_count[k, :, i].tolist()), tuple(by_count[k, :, n + i].tolist()))
+                     for k in touched]
+            li = self.column_line[col]
+            if not out or out[-1][0] != li:
+                out.append((li, []))
+            out[-1][1].append((col, self.column_variation[col], int(base[i]), terms))
+        return out
 
     def exposed(self, counts: dict[int, int], jokers: int, seat: Seat
                 ) -> dict[int, tuple[int, int]]:
@@ -324,6 +384,8 @@ class Columns:
         cut = seat.seated
         if cut is None:
             return {}
+        if cut.few is not None:
+            return _few_scores(cut.few, counts, jokers, seat.size)
         row_of, dense, n = self._row_of, cut.dense, len(cut.cols)
         summed = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0,
                                                                             dtype=np.int16)
