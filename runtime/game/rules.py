@@ -19,6 +19,7 @@ from jongg.runtime.card import Card
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import GameSpec, Pledge
 from jongg.runtime.hand import Hand
+from jongg.runtime.memo import Memo
 
 
 class Mode(StrEnum):
@@ -100,6 +101,7 @@ class Rules:
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
+        self._scores: Memo[Hand, list[tuple[int, int, int]]] = Memo(4096)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes."""
@@ -110,8 +112,11 @@ class Rules:
         return self.mode is Mode.STRICT
 
     def scores(self, hand: Hand) -> list[tuple[int, int, int]]:
-        """(line, slots filled, variation) of every line the hand may still make."""
-        return self.judge.scores(hand, open_hands=self.spec.open_hands)
+        """(line, slots filled, variation) of every line the hand may still make
+        (read-only: kept per hand, as a claim window asks of the same racks
+        again: their resting tiles away, then whether the discard completes them)."""
+        return self._scores.get(hand, lambda: self.judge.scores(
+            hand, open_hands=self.spec.open_hands))
 
     def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
         """Whether some line can still be made with these exposures. Which
