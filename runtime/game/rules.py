@@ -98,6 +98,7 @@ class Rules:
         self.deck = spec.deck
         self.joker = spec.deck.joker_index
         self.lines = judge.card.lines
+        self._sizes = [line.size for line in self.lines]
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
@@ -137,9 +138,9 @@ class Rules:
                 ) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of every line the hand may still make
         (of those `allowed`, when given), nearest first, then card order."""
-        lines = self.lines
-        return sorted((lines[li].size - s, li, v) for li, s, v in self.scores(hand)
-                      if allowed is None or li in allowed)
+        sizes = self._sizes
+        return sorted([(sizes[li] - s, li, v) for li, s, v in self.scores(hand)
+                       if allowed is None or li in allowed])
 
     def away(self, hand: Hand) -> int | None:
         """Tiles away from the nearest line (None: no line can be made)."""

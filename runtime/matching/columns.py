@@ -366,11 +366,16 @@ class Columns:
             for j, i in enumerate(at.tolist()):
                 by_count[k, 1:len(filled), i] = filled[1:, j]
                 by_count[k, 1:len(spare), n + i] = spare[1:, j]
+        naturals, room = by_count[:, :, :n], by_count[:, :, n:]
+        used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
+        touched: list[list[bool]] = used.T.tolist()
+        # by column, kind, count held
+        naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
+        room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
         out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
         for i, col in enumerate(cols.tolist()):
-            touched = np.flatnonzero(by_count[:, :, [i, n + i]].any(axis=(1, 2))).tolist()
-            terms = [(k, tuple(by_count[k, :, i].tolist()), tuple(by_count[k, :, n + i].tolist()))
-                     for k in touched]
+            terms = [(k, tuple(naturals_of[i][k]), tuple(room_of[i][k]))
+                     for k, counts in enumerate(touched[i]) if counts]
             li = self.column_line[col]
             if not out or out[-1][0] != li:
                 out.append((li, []))

@@ -512,9 +512,14 @@ class Programme:
     def explain(self, plan: Plan, counts: dict[int, int], jokers: int,
                 exposures: Sequence[Sequence[int]]) -> tuple[tuple[Slot, ...], ...]:
         """How the tiles fill one variation: a filling that reaches the best
-        score, group by group (free groups after the concrete ones)."""
+        score, group by group (free groups after the concrete ones). With one
+        way to seat the exposures (always, without any), its filling is the
+        best, and the score need not be worked out to pick it."""
+        seatings = self.seatings(plan, exposures)
+        if len(seatings) == 1:
+            return self._explain_seated(plan, counts, jokers, exposures, seatings[0])[1]
         target = self.score(plan, counts, jokers, exposures)
-        for seating in self.seatings(plan, exposures):
+        for seating in seatings:
             score, slots = self._explain_seated(plan, counts, jokers, exposures, seating)
             if score == target:
                 return slots
@@ -549,7 +554,7 @@ class Programme:
         left = [ti for ti in range(len(plan.types)) if ti not in free]
         pinned = [plan.groups[gi] for gi in range(len(plan.groups)) if gi not in taken]
         forbid = set(kinds)
-        goal = self._bound_score(plan, left, pinned, counts, jokers, forbid, 0)
+        goal = self._bound_score(plan, left, pinned, counts, jokers, forbid, 0) if left else 0
         extra_room = 0
         while left:
             ti = left.pop(0)
