@@ -19,6 +19,7 @@ import pytest
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching.answers import nearness
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import LineMatch, match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -216,14 +217,18 @@ def test_a_few_seated_columns_score_in_python_as_the_table_does(name: str) -> No
 def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
     """scores_many() (the table once per set of exposures) and
     discard_scores() (the hand less each tile it holds) answer as scores()
-    does hand by hand, exposures and jokers included."""
+    does hand by hand, exposures and jokers included; discard_nearness()
+    reads the latter as tiles away and lines that near."""
     c, m = card(name), matcher(name)
     hands = sample_hands(c, random.Random(f"many:{name}"), 200)
     same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
     assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
+    sizes = [line.size for line in c.lines]
     for h in hands[:40]:
         found = m.discard_scores(h)
         assert sorted(found) == sorted(set(h.concealed))
+        assert m.discard_nearness(h) == {t: nearness(s, sizes) for t, s in found.items()}, \
+            _show(c, h)
         for tile, scores in found.items():
             rest = list(h.concealed)
             rest.remove(tile)

@@ -43,6 +43,9 @@ class Judge(Protocol):
     def discard_scores(self, hand: Hand, *, open_hands: bool = False
                        ) -> dict[int, list[tuple[int, int, int]]]: ...
 
+    def discard_nearness(self, hand: Hand, *, open_hands: bool = False
+                         ) -> dict[int, tuple[int, int] | None]: ...
+
 
 class ExposureView(Protocol):
     @property
@@ -98,7 +101,7 @@ class Rules:
         self.deck = spec.deck
         self.joker = spec.deck.joker_index
         self.lines = judge.card.lines
-        self._sizes = [line.size for line in self.lines]
+        self.sizes = [line.size for line in self.lines]
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
@@ -131,6 +134,12 @@ class Rules:
         concealed, worked out together (what a player weighs before a discard)."""
         return self.judge.discard_scores(hand, open_hands=self.spec.open_hands)
 
+    def discard_nearness(self, hand: Hand) -> dict[int, tuple[int, int] | None]:
+        """For each kind the hand holds concealed, the hand less one of it:
+        tiles away from its nearest line and how many lines are that near
+        (None: no line), all at once (what a greedy player weighs)."""
+        return self.judge.discard_nearness(hand, open_hands=self.spec.open_hands)
+
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None
 
@@ -138,7 +147,7 @@ class Rules:
                 ) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of every line the hand may still make
         (of those `allowed`, when given), nearest first, then card order."""
-        sizes = self._sizes
+        sizes = self.sizes
         return sorted([(sizes[li] - s, li, v) for li, s, v in self.scores(hand)
                        if allowed is None or li in allowed])
 

@@ -24,7 +24,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching import lookup
-from jongg.runtime.matching.answers import Nearness, Slot
+from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables
 from jongg.runtime.matching.lookup import Lookup
@@ -33,6 +33,7 @@ from jongg.runtime.matching.tables import component_keys
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 LOOKUP_AFTER = 200  # hands answered before the one-hand lookups are built
+FAR = 1 << 15  # tiles away past any line's: no line
 
 
 class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
@@ -77,6 +78,17 @@ def _bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def _less_each(hand: Hand) -> tuple[list[int], list[Hand]]:
+    """The kinds the hand holds concealed, and the hand less one of each."""
+    options = sorted(set(hand.concealed))
+    hands = []
+    for tile in options:
+        rest = list(hand.concealed)
+        rest.remove(tile)
+        hands.append(Hand(tuple(rest), hand.exposures))
+    return options, hands
 
 
 def _keep(best: Best, line: int, score: int, variation: int) -> None:
@@ -174,13 +186,43 @@ class Matcher:
         """scores() of the hand less one tile, for each kind it holds
         concealed: what a player weighs before a discard, in one pass of the
         table instead of one per tile."""
-        options = sorted(set(hand.concealed))
-        hands = []
-        for tile in options:
-            rest = list(hand.concealed)
-            rest.remove(tile)
-            hands.append(Hand(tuple(rest), hand.exposures))
+        options, hands = _less_each(hand)
         return dict(zip(options, self.scores_many(hands, open_hands=open_hands), strict=True))
+
+    def discard_nearness(self, hand: Hand, *, open_hands: bool | None = None
+                         ) -> dict[int, tuple[int, int] | None]:
+        """For each kind the hand holds concealed, the hand less one of it:
+        its tiles away from the nearest line and how many lines are that
+        near (None: no line), as answers.nearness() reads discard_scores(),
+        from the table's arrays when the table settles every line."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        options, hands = _less_each(hand)
+        exposures = tuple(map(tuple, hand.exposures))
+        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
+        if not self.columns.count or (exposures and seat is None) or (
+                self._seated_plans(exposures, seat, open_hands) if exposures
+                else self.programme.structural):
+            sizes = self._sizes
+            return {t: nearness(found, sizes) for t, found in
+                    zip(options, self.scores_many(hands, open_hands=open_hands), strict=True)}
+        lines, scores, _ = self._table_best(hands, seat)
+        away = np.where(scores >= 0, self._sizes_array[lines] - scores, FAR)
+        best = away.min(axis=1, initial=FAR)
+        near = (away == best[:, None]).sum(axis=1)
+        return {t: (b, n) if b < FAR else None
+                for t, b, n in zip(options, best.tolist(), near.tolist(), strict=True)}
+
+    def _table_best(self, hands: Sequence[Hand], seat: Seat | None
+                    ) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """Hands with the same exposures (seated so) scored on the table: the
+        lines it scores, and per hand and line the best score (negative: the
+        exposures rule the line out) and its variation."""
+        columns = self.columns
+        counts, jokers = self.counts_of(hands)
+        if seat is None:
+            scores, variations = columns.best(columns.batch(counts, jokers))
+            return columns.line_of_start, scores, variations
+        return columns.batch_exposed(counts, jokers, seat)
 
     def scores_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
                     ) -> list[list[tuple[int, int, int]]]:
@@ -202,12 +244,7 @@ class Matcher:
                 else self.programme.structural
             rows: list[list[tuple[int, int, int]]] = [[] for _ in members]
             if columns.count:
-                counts, jokers = self.counts_of([hands[i] for i in members])
-                if seat is None:
-                    lines = columns.line_of_start
-                    scores, variations = columns.best(columns.batch(counts, jokers))
-                else:
-                    lines, scores, variations = columns.batch_exposed(counts, jokers, seat)
+                lines, scores, variations = self._table_best([hands[i] for i in members], seat)
                 rows = [[(li, s, v) for li, s, v in zip(lines, row, which, strict=True)
                          if s >= 0] for row, which in zip(scores.tolist(), variations.tolist(),
                                                           strict=True)]
