@@ -356,31 +356,40 @@ class Columns:
         """A cut's columns as plain numbers (Seated.few): what each kind held
         c times adds to a column, after the exposures took their groups."""
         n = len(cols)
-        by_count = np.zeros((len(self._row_of), max(k.copies for k in self.card.deck.kinds) + 1,
-                             2 * n), dtype=np.int16)  # kind, count held, column
-        for kind in self.card.deck.kinds:
-            first = self._row_of[kind.index]
-            if first >= 0 and kind.index not in kinds:  # an exposed kind fills only `partial`
-                by_count[kind.index, 1:kind.copies + 1] = dense[first:first + kind.copies]
+        by_count = dense[self._count_rows].astype(np.int16)  # kind, count held, column
+        by_count[list(kinds)] = 0  # an exposed kind fills only what `partial` says
         for k, at, filled, spare in partial:
             for j, i in enumerate(at.tolist()):
                 by_count[k, 1:len(filled), i] = filled[1:, j]
                 by_count[k, 1:len(spare), n + i] = spare[1:, j]
         naturals, room = by_count[:, :, :n], by_count[:, :, n:]
         used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
-        touched: list[list[bool]] = used.T.tolist()
         # by column, kind, count held
         naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
         room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
+        terms: list[Terms] = [[] for _ in range(n)]
+        for i, k in zip(*np.nonzero(used.T), strict=True):
+            terms[i].append((int(k), tuple(naturals_of[i][k]), tuple(room_of[i][k])))
         out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
         for i, col in enumerate(cols.tolist()):
-            terms = [(k, tuple(naturals_of[i][k]), tuple(room_of[i][k]))
-                     for k, counts in enumerate(touched[i]) if counts]
             li = self.column_line[col]
             if not out or out[-1][0] != li:
                 out.append((li, []))
-            out[-1][1].append((col, self.column_variation[col], int(base[i]), terms))
+            out[-1][1].append((col, self.column_variation[col], int(base[i]), terms[i]))
         return out
+
+    @cached_property
+    def _count_rows(self) -> np.ndarray:
+        """Per kind and count held, its row of the table (the zero row for
+        none held, and for the joker): (kinds, most copies + 1)."""
+        kinds = self.card.deck.kinds
+        rows = np.full((len(kinds), max(k.copies for k in kinds) + 1), len(self._dense) - 1,
+                       dtype=np.intp)
+        for kind in kinds:
+            first = self._row_of[kind.index]
+            if first >= 0:
+                rows[kind.index, 1:kind.copies + 1] = np.arange(first, first + kind.copies)
+        return rows
 
     def exposed(self, counts: dict[int, int], jokers: int, seat: Seat
                 ) -> dict[int, tuple[int, int]]:
