@@ -504,6 +504,23 @@ class Columns:
                for a in range(0, len(counts), chunk)]
         return np.concatenate(out) if out else np.zeros((0, self.count), dtype=np.int16)
 
+    def less_each(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
+                  joker: int | None) -> np.ndarray:
+        """batch() of one hand without exposures less one of each of these
+        tiles (held): its rows summed once, then per tile its count's row
+        swapped for the count below (a joker: one joker fewer)."""
+        row_of, dense = self._row_of, self._dense
+        zero = len(dense) - 1
+        whole = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0, dtype=np.int16)
+        held = [counts.get(t, 0) for t in tiles]
+        dropped = [zero if t == joker else row_of[t] + c - 1 for t, c in zip(tiles, held,
+                                                                               strict=True)]
+        kept = [zero if t == joker or c < 2 else row_of[t] + c - 2
+                for t, c in zip(tiles, held, strict=True)]
+        summed = whole[None] - dense[dropped] + dense[kept]
+        left = np.array([jokers - (t == joker) for t in tiles], dtype=np.int64)
+        return self._apply(summed, left)
+
     def batch_exposed(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat
                       ) -> tuple[list[int], np.ndarray, np.ndarray]:
         """exposed() for many hands with the same exposures: the lines with

@@ -196,7 +196,6 @@ class Matcher:
         near (None: no line), as answers.nearness() reads discard_scores(),
         from the table's arrays when the table settles every line."""
         open_hands = self.open_hands if open_hands is None else open_hands
-        options, hands = _less_each(hand)
         exposures = tuple(map(tuple, hand.exposures))
         seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
         if not self.columns.count or (exposures and seat is None) or (
@@ -204,8 +203,16 @@ class Matcher:
                 else self.programme.structural):
             sizes = self._sizes
             return {t: nearness(found, sizes) for t, found in
-                    zip(options, self.scores_many(hands, open_hands=open_hands), strict=True)}
-        lines, scores, _ = self._table_best(hands, seat)
+                    self.discard_scores(hand, open_hands=open_hands).items()}
+        options = sorted(set(hand.concealed))
+        if seat is None:  # one hand's rows summed, less each tile's: no gathering per hand
+            counts, jokers = self._held(hand)
+            lines = self.columns.line_of_start
+            scores = np.maximum.reduceat(  # each line's best score (which variation: no matter)
+                self.columns.less_each(counts, jokers, options, self.joker),
+                self.columns.tables.starts, axis=1)
+        else:
+            lines, scores, _ = self._table_best(_less_each(hand)[1], seat)
         away = np.where(scores >= 0, self._sizes_array[lines] - scores, FAR)
         best = away.min(axis=1, initial=FAR)
         near = (away == best[:, None]).sum(axis=1)
