@@ -106,10 +106,14 @@ class Rules:
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
         self._scores: Memo[Hand, list[tuple[int, int, int]]] = Memo(4096)
+        self._actions: Memo[tuple[Any, ...], Action] = Memo(50_000)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
-        """An action that shows itself in this deck's tile codes."""
-        return Action(verb, tile, deck=self.deck, **fields)
+        """An action that shows itself in this deck's tile codes (actions are
+        values: one is made once and handed out again, as every claim window
+        offers the same few dozen)."""
+        key = (verb, tile, *fields.items())
+        return self._actions.get(key, lambda: Action(verb, tile, deck=self.deck, **fields))
 
     @property
     def strict(self) -> bool:
