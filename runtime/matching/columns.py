@@ -116,12 +116,14 @@ class Seat:
     seated: Seated | None
 
 
-@dataclass(frozen=True)
+@dataclass
 class Seated:
     """The table cut down to the columns some exposures can sit on: a hand
     with them is scored on these few columns (usually a handful of the
     card's thousands) instead of all: no other column can take them.
-    Positions below are within `cols`."""
+    Positions below are within `cols`. Only `few` changes: it is built the
+    first time a hand holding tiles is scored on a few columns (many
+    exposures are only asked whether any line takes them)."""
 
     cols: np.ndarray  # (n,) int64: the columns, ascending (so grouped by line)
     lines: list[int]  # the lines they belong to, once each, in card order
@@ -131,9 +133,9 @@ class Seated:
     # per exposed kind with columns here where other groups hold it: their
     # positions, and per count held what they gain in naturals and joker room
     partial: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
-    # for a few columns, the same as plain numbers: per line, its columns as
-    # (column, variation, joker room when nothing is held, and per kind that
-    # counts there: naturals and change in joker room by count held)
+    # for a few columns, the same as plain numbers once built: per line, its
+    # columns as (column, variation, joker room when nothing is held, and per
+    # kind that counts there: naturals and change in joker room by count held)
     few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
 
 
@@ -326,10 +328,9 @@ class Columns:
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
-                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, kinds,
-                                                              partial))
+                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, partial))
 
-    def _cut(self, cols: np.ndarray, room: np.ndarray, kinds: Sequence[int],
+    def _cut(self, cols: np.ndarray, room: np.ndarray,
              partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated | None:
         """The table on the seated columns alone (None when there are none)."""
         if not len(cols):
@@ -346,12 +347,11 @@ class Columns:
             if mine.any():
                 kept.append((k, at[mine], filled[:, mine], spare[:, mine]))
         base = (self._base[cols] + room[cols]).astype(np.int16)
-        few = self._few(cols, dense, base, kinds, kept) if len(cols) <= FEW else None
         return Seated(cols, [lines[i] for i in starts], np.array(starts, dtype=np.intp), dense,
-                      base, tuple(kept), few)
+                      base, tuple(kept))
 
     def _few(self, cols: np.ndarray, dense: np.ndarray, base: np.ndarray, kinds: Sequence[int],
-             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+             partial: Sequence[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
              ) -> list[tuple[int, list[tuple[int, int, int, Terms]]]]:
         """A cut's columns as plain numbers (Seated.few): what each kind held
         c times adds to a column, after the exposures took their groups."""
@@ -398,7 +398,9 @@ class Columns:
         cut = seat.seated
         if cut is None:
             return {}
-        if cut.few is not None:
+        if len(cut.cols) <= FEW and (counts or cut.few is not None):
+            if cut.few is None:
+                cut.few = self._few(cut.cols, cut.dense, cut.base, seat.kinds, cut.partial)
             return _few_scores(cut.few, counts, jokers, seat.size)
         row_of, dense, n = self._row_of, cut.dense, len(cut.cols)
         summed = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0,
