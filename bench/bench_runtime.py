@@ -17,6 +17,7 @@ second per core, 4 players unless said):
     siamese (2 players): greedy agents >= 15
 
 `--greedy N` and `--expert N` time N matches of those agents in every seat
+(`--matches 0` leaves the random agents out)
 (with `--reference`, the first greedy match is played again on the reference
 matcher, and must be the same match). A run with invariant checks at every
 step (what `jongg simulate` does) is timed too. Rates are per second of this
@@ -75,7 +76,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="nymj")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--matches", type=int, default=40,
+                        help="matches with random agents (0: none, only --greedy/--expert)")
     parser.add_argument("--reference", type=int, default=2,
                         help="matches replayed on the reference matcher")
     parser.add_argument("--greedy", type=int, default=0,
@@ -86,23 +88,25 @@ def main() -> None:
     game = load_game(args.variant, args.players)
     play_match(game, 10_000, ["random"])  # warm the matcher's memo and tables
     played: dict[str, list[object]] = {"random": []}
-    compiled = measure(game, range(args.matches), records=played["random"])
-    checked = measure(game, range(max(1, args.matches // 4)), check=True)
-    print(f"{game.spec.variant}, {game.spec.players} players, random agents, one core")
+    print(f"{game.spec.variant}, {game.spec.players} players, one core")
     print(f"{'':<26} {'matches':>7} {'rounds':>6} {'rounds/s':>9} {'decisions/s':>11} "
           f"{'round (ms)':>10} {'wall (s)':>8}")
-    print(_row("compiled matcher", compiled))
-    print(_row("  + invariant checks", checked))
+    figures: dict[str, dict[str, float]] = {}
+    if args.matches:  # random agents (--matches 0: only the agents asked for below)
+        figures["random"] = compiled = measure(game, range(args.matches),
+                                               records=played["random"])
+        checked = measure(game, range(max(1, args.matches // 4)), check=True)
+        print(_row("compiled matcher", compiled))
+        print(_row("  + invariant checks", checked))
     oracle = Game(game.spec, ReferenceMatcher(game.matcher.card))
     references: dict[str, dict[str, float]] = {}
-    if args.reference:
+    if args.reference and args.matches:
         again: list[object] = []
         references["random"] = measure(oracle, range(args.reference), records=again)
         assert again == played["random"][:args.reference], "the reference played other matches"
         print(_row("reference matcher", references["random"]))
         ratio = compiled["rounds_per_s"] / references["random"]["rounds_per_s"]
         print(f"compiled / reference: {ratio:.1f}x rounds per second (the same matches)")
-    figures = {"random": compiled}
     for name, matches in (("greedy", args.greedy), ("expert", args.expert)):
         if matches:
             played[name] = []

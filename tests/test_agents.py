@@ -109,13 +109,13 @@ class _Counting:
 
 def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
     """Before a discard the agent asks once for the hand less each tile
-    (Matcher.discard_scores), not once per tile; and it plays the same
+    (Matcher.discard_nearness), not once per tile; and it plays the same
     match on the reference matcher, which answers tile by tile."""
     g = game("nymj", 4)
     counting = _Counting(g.matcher)
     played = play_first_round(Game(g.spec, counting), 3, ["greedy"]).state
-    assert counting.asked["discard_scores"] > 0
-    assert counting.asked["scores"] < 3 * counting.asked["discard_scores"]
+    assert counting.asked["discard_nearness"] > 0
+    assert counting.asked["scores"] < 3 * counting.asked["discard_nearness"]
     # a round, not the match: the reference takes a second or two a greedy decision
     again = play_first_round(Game(g.spec, ReferenceMatcher(g.matcher.card)), 3,
                              ["greedy"]).state

@@ -18,6 +18,9 @@ import pytest
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import columns as columns_module
+from jongg.runtime.matching.answers import nearness
+from jongg.runtime.matching.columns import FEW
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import LineMatch, match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -175,18 +178,67 @@ def test_allows_is_whether_some_line_takes_the_exposures(name: str) -> None:
     assert any(not m.allows(h.exposures) for h in odd)
 
 
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) -> None:
+    """allows() and the plans a hand with exposures is scored on start from
+    a mask per exposure: a plan is in programme.able() exactly when every
+    exposure has a group of it to be, and every column seat() seats the
+    exposures on is in columns.able()."""
+    c, m = card(name), matcher(name)
+    programme, joker = m.programme, c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random(f"able:{name}"), 300) if h.exposures]
+    assert len(hands) >= 20
+    for h in hands[:40]:
+        able = programme.able(h.exposures)
+        for i, plan in enumerate(programme.flat):
+            placed = all(programme._places(plan, tuple(e)) for e in h.exposures)
+            assert bool(able >> i & 1) == placed, (_show(c, h), plan.line, plan.variation)
+        seat = m.columns.seat(h.exposures, joker, True)
+        columns = m.columns.able(h.exposures, joker)
+        assert (seat is None) <= (columns == 0), _show(c, h)
+        if seat is not None and seat.seated is not None:
+            assert all(columns >> col & 1 for col in seat.seated.cols.tolist()), _show(c, h)
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_a_few_seated_columns_score_in_python_as_the_table_does(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exposures that leave a few columns are scored in plain Python
+    (Seated.few): the same scores and variations as the table's arrays."""
+    c, m = card(name), matcher(name)
+    columns, joker = m.columns, c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random(f"few:{name}"), 400)
+             if h.exposures and h.concealed]
+    few: list[tuple[Hand, dict[int, tuple[int, int]]]] = []
+    for h in hands:
+        seat = columns.seat(h.exposures, joker, False)
+        if seat is not None and seat.seated is not None and len(seat.seated.cols) <= FEW:
+            few.append((h, columns.exposed(*h.naturals(joker), seat)))
+            assert seat.seated.few is not None
+    assert len(few) >= 10
+    monkeypatch.setattr(columns_module, "FEW", 0)  # the arrays, every time
+    for h, found in few:
+        seat = columns.seat(h.exposures, joker, False)
+        assert seat is not None
+        assert columns.exposed(*h.naturals(joker), seat) == found, _show(c, h)
+
+
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])
 def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
     """scores_many() (the table once per set of exposures) and
     discard_scores() (the hand less each tile it holds) answer as scores()
-    does hand by hand, exposures and jokers included."""
+    does hand by hand, exposures and jokers included; discard_nearness()
+    reads the latter as tiles away and lines that near."""
     c, m = card(name), matcher(name)
     hands = sample_hands(c, random.Random(f"many:{name}"), 200)
     same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
     assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
+    sizes = [line.size for line in c.lines]
     for h in hands[:40]:
         found = m.discard_scores(h)
         assert sorted(found) == sorted(set(h.concealed))
+        assert m.discard_nearness(h) == {t: nearness(s, sizes) for t, s in found.items()}, \
+            _show(c, h)
         for tile, scores in found.items():
             rest = list(h.concealed)
             rest.remove(tile)

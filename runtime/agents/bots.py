@@ -14,7 +14,7 @@ from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import pool_tiles
+from jongg.runtime.matching.answers import nearness, pool_tiles
 from jongg.runtime.memo import Memo
 
 
@@ -53,13 +53,10 @@ Nearness = tuple[int, int]
 FAR: Nearness = (1_000, 0)
 
 
-def _nearness(seen: Observation, scores: list[tuple[int, int, int]]) -> Nearness:
-    """From a hand's scores: tiles away from the nearest line, and how many
-    lines are that near (negated: more is better)."""
-    lines = seen.rules.lines
-    away = [lines[li].size - s for li, s, _ in scores]
-    best = min(away, default=FAR[0])
-    return best, -away.count(best)
+def _nearness(near: tuple[int, int] | None) -> Nearness:
+    """From answers.nearness(): tiles away from the nearest line, and how
+    many lines are that near (negated: more is better)."""
+    return FAR if near is None else (near[0], -near[1])
 
 
 class GreedyAgent:
@@ -80,7 +77,8 @@ class GreedyAgent:
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        return self._nearness.get(hand, lambda: _nearness(seen, seen.rules.scores(hand)))
+        return self._nearness.get(hand, lambda: _nearness(
+            nearness(seen.rules.scores(hand), seen.rules.sizes)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
         """The nearness of the hand less each of these tiles. Hands not yet
@@ -88,9 +86,9 @@ class GreedyAgent:
         hand = self._hand(seen)
         less = {t: hand.minus(t) for t in tiles}
         if sum(h not in self._nearness for h in less.values()) > 1:
-            weighed = seen.rules.discard_scores(hand)
+            weighed = seen.rules.discard_nearness(hand)
             for t, h in less.items():
-                self._nearness.get(h, lambda s=weighed[t]: _nearness(seen, s))  # type: ignore[misc]
+                self._nearness.get(h, lambda n=weighed[t]: _nearness(n))  # type: ignore[misc]
         return {t: self.nearness(seen, h) for t, h in less.items()}
 
     @staticmethod

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.racks import rack_hand
-from jongg.runtime.game.rules import TableView
+from jongg.runtime.game.rules import SeatView, TableView
 from jongg.runtime.game.spec import ClaimKind, Penalty
 from jongg.runtime.hand import Hand
 
@@ -47,6 +47,8 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
     found: list[Action] = []
     assert view.discard is not None
     after = (view.discard[0] + spec.turn.direction) % spec.players
+    racks = rack_exposures(me)
+    must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
     for kind in spec.claims.kinds:
         if kind.mahjong or (kind.next_only and seat != after):
             continue
@@ -64,18 +66,23 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
                     options.append(pair)
         fitting: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
         for tiles in options:
-            for rack in me.live_racks():
-                if rack == me.pledge:
-                    continue  # a pledged rack takes no exposure
-                if spec.claims.exposure_must_fit and not misfit_offered(view):
+            for rack in racks:
+                if must_fit:
                     # racks with the same exposures (empty ones) fit alike
-                    key = (me.hand(rack).exposures, tiles)
+                    key = (racks[rack], tiles)
                     if key not in fitting:
-                        fitting[key] = fits(view, seat, tile, tiles, rack)
+                        fitting[key] = fits(view, racks[rack], tile, tiles)
                     if not fitting[key]:
                         continue
                 found.append(rules.action("claim", claim=kind.name, tiles=tiles, number=rack))
     return found
+
+
+def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """The live racks that may take an exposure (a pledged rack takes none),
+    each with its exposures."""
+    return {rack: tuple(e.tiles for e in me.exposures if e.rack == rack and not e.mahjong)
+            for rack in me.live_racks() if rack != me.pledge}
 
 
 def misfit_offered(view: TableView) -> bool:
@@ -107,9 +114,12 @@ def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
     return rack_hand(me, rack, me.concealed(), view.last_tile(seat)).exposing(tile, tiles)
 
 
-def fits(view: TableView, seat: int, tile: int, tiles: tuple[int, ...], rack: int = 0) -> bool:
-    """Whether some line can still use the rack once this set is exposed on it."""
-    return view.rules.admits(exposed_hand(view, seat, tile, tiles, rack).exposures)
+def fits(view: TableView, exposures: tuple[tuple[int, ...], ...], tile: int,
+         tiles: tuple[int, ...]) -> bool:
+    """Whether some line can still use a rack with these exposures once this
+    set (`tile` claimed with `tiles`) is exposed on it too: its concealed
+    tiles do not matter (rules.admits)."""
+    return view.rules.admits((*exposures, tuple(sorted((tile, *tiles)))))
 
 
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:

@@ -19,6 +19,7 @@ from jongg.runtime.card import Card
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.spec import GameSpec, Pledge
 from jongg.runtime.hand import Hand
+from jongg.runtime.memo import Memo
 
 
 class Mode(StrEnum):
@@ -41,6 +42,9 @@ class Judge(Protocol):
 
     def discard_scores(self, hand: Hand, *, open_hands: bool = False
                        ) -> dict[int, list[tuple[int, int, int]]]: ...
+
+    def discard_nearness(self, hand: Hand, *, open_hands: bool = False
+                         ) -> dict[int, tuple[int, int] | None]: ...
 
 
 class ExposureView(Protocol):
@@ -97,21 +101,30 @@ class Rules:
         self.deck = spec.deck
         self.joker = spec.deck.joker_index
         self.lines = judge.card.lines
+        self.sizes = [line.size for line in self.lines]
         # card flags whose lines only a pledged rack may win (SMJ-27)
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
+        self._scores: Memo[Hand, list[tuple[int, int, int]]] = Memo(4096)
+        self._actions: Memo[tuple[Any, ...], Action] = Memo(50_000)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
-        """An action that shows itself in this deck's tile codes."""
-        return Action(verb, tile, deck=self.deck, **fields)
+        """An action that shows itself in this deck's tile codes (actions are
+        values: one is made once and handed out again, as every claim window
+        offers the same few dozen)."""
+        key = (verb, tile, *fields.items())
+        return self._actions.get(key, lambda: Action(verb, tile, deck=self.deck, **fields))
 
     @property
     def strict(self) -> bool:
         return self.mode is Mode.STRICT
 
     def scores(self, hand: Hand) -> list[tuple[int, int, int]]:
-        """(line, slots filled, variation) of every line the hand may still make."""
-        return self.judge.scores(hand, open_hands=self.spec.open_hands)
+        """(line, slots filled, variation) of every line the hand may still make
+        (read-only: kept per hand, as a claim window asks of the same racks
+        again: their resting tiles away, then whether the discard completes them)."""
+        return self._scores.get(hand, lambda: self.judge.scores(
+            hand, open_hands=self.spec.open_hands))
 
     def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
         """Whether some line can still be made with these exposures. Which
@@ -125,6 +138,12 @@ class Rules:
         concealed, worked out together (what a player weighs before a discard)."""
         return self.judge.discard_scores(hand, open_hands=self.spec.open_hands)
 
+    def discard_nearness(self, hand: Hand) -> dict[int, tuple[int, int] | None]:
+        """For each kind the hand holds concealed, the hand less one of it:
+        tiles away from its nearest line and how many lines are that near
+        (None: no line), all at once (what a greedy player weighs)."""
+        return self.judge.discard_nearness(hand, open_hands=self.spec.open_hands)
+
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None
 
@@ -132,9 +151,9 @@ class Rules:
                 ) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of every line the hand may still make
         (of those `allowed`, when given), nearest first, then card order."""
-        lines = self.lines
-        return sorted((lines[li].size - s, li, v) for li, s, v in self.scores(hand)
-                      if allowed is None or li in allowed)
+        sizes = self.sizes
+        return sorted([(sizes[li] - s, li, v) for li, s, v in self.scores(hand)
+                       if allowed is None or li in allowed])
 
     def away(self, hand: Hand) -> int | None:
         """Tiles away from the nearest line (None: no line can be made)."""

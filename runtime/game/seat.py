@@ -56,7 +56,8 @@ class SeatQueries:
 
     def live_racks(self) -> list[int]:
         """Racks still playing: neither dead nor holding a declared Mah Jongg."""
-        return [r for r, dead in enumerate(self.rack_dead) if not dead and not self.won(r)]
+        won = {e.rack for e in self.exposures if e.mahjong}
+        return [r for r, dead in enumerate(self.rack_dead) if not dead and r not in won]
 
     @property
     def held(self) -> int:

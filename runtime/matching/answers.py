@@ -4,7 +4,7 @@ them independently."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from jongg.runtime.tiles import Deck
@@ -51,6 +51,17 @@ class Nearness:
     def joker_slots(self) -> list[str]:
         """The missing slots a joker could fill."""
         return [s.want for g in self.filling() for s in g if s.filled_by is None and s.joker_ok]
+
+
+def nearness(scores: Iterable[tuple[int, int, int]], sizes: Sequence[int]
+             ) -> tuple[int, int] | None:
+    """From a hand's scores (line, slots filled, variation): its tiles away
+    from the nearest line, and how many lines are that near (None: no line)."""
+    away = [sizes[li] - s for li, s, _ in scores]
+    if not away:
+        return None
+    best = min(away)
+    return best, away.count(best)
 
 
 def pool_tiles(deck: Deck, groups: Iterable[Iterable[Slot]]) -> list[int]:

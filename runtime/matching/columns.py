@@ -15,12 +15,12 @@ from functools import cached_property
 import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
-from jongg.runtime.matching.building import IMPOSSIBLE
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
+FEW = 24  # at most this many seated columns: a hand is scored in plain Python
 
 
 @dataclass(frozen=True)
@@ -105,19 +105,63 @@ class SeatIndex:
 
 @dataclass(frozen=True)
 class Seat:
-    """Exposures seated in the table: their kinds, IMPOSSIBLE on the columns
-    they cannot all be whole groups of (0 elsewhere), the joker room their
-    groups take, the (line, variation) pairs the table cannot settle (several
-    groups hold an exposed kind), and the exposed tiles."""
+    """Exposures seated in the table: their kinds, the (line, variation)
+    pairs the table cannot settle (several groups hold an exposed kind), the
+    exposed tiles, and the table cut down to the columns where they can all
+    be whole groups (None when there are none)."""
 
     kinds: tuple[int, ...]
-    barred: np.ndarray  # (V,) int16
-    room: np.ndarray  # (V,) int16
     slow: list[tuple[int, int]]
     size: int
-    # per exposed kind with columns where other groups hold it: those columns,
-    # and per count held what they gain in naturals and in joker room
-    partial: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...] = ()
+    seated: Seated | None
+
+
+@dataclass
+class Seated:
+    """The table cut down to the columns some exposures can sit on: a hand
+    with them is scored on these few columns (usually a handful of the
+    card's thousands) instead of all: no other column can take them.
+    Positions below are within `cols`. Only `few` changes: it is built the
+    first time a hand holding tiles is scored on a few columns (many
+    exposures are only asked whether any line takes them)."""
+
+    cols: np.ndarray  # (n,) int64: the columns, ascending (so grouped by line)
+    lines: list[int]  # the lines they belong to, once each, in card order
+    starts: np.ndarray  # (len(lines),) each line's first position
+    dense: np.ndarray  # (rows + 1, 2n) int8: the table's rows on these columns
+    base: np.ndarray  # (n,) int16: joker room when nothing is held, less the exposures'
+    # per exposed kind with columns here where other groups hold it: their
+    # positions, and per count held what they gain in naturals and joker room
+    partial: tuple[tuple[int, np.ndarray, np.ndarray, np.ndarray], ...]
+    # for a few columns, the same as plain numbers once built: per line, its
+    # columns as (column, variation, joker room when nothing is held, and per
+    # kind that counts there: naturals and change in joker room by count held)
+    few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
+
+
+Terms = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+
+
+def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts: dict[int, int],
+                jokers: int, exposed: int) -> dict[int, tuple[int, int]]:
+    """Columns.exposed() on a cut of a few columns, in plain Python: per
+    line the best score, the first column reaching it giving the variation."""
+    out = {}
+    for li, members in few:
+        best = variation = -1 << 30
+        for _, vi, room, terms in members:
+            naturals = 0
+            for k, filled, change in terms:
+                held = counts.get(k)
+                if held:
+                    naturals += filled[held]
+                    room += change[held]
+            score = min(naturals + jokers, naturals + room) + exposed
+            if score > best:
+                best, variation = score, vi
+        if best >= 0:
+            out[li] = (best, variation)
+    return out
 
 
 class Columns:
@@ -139,6 +183,7 @@ class Columns:
         self._mandatory = [int.from_bytes(row.tobytes(), "little") for row in t.mandatory]
         self._every = (1 << self.count) - 1
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
+        self._seat_bits: dict[tuple[int, int, bool], int] = {}
 
     def groups(self, col: int) -> tuple[Slots, ...]:
         """The concrete groups column `col` stands for."""
@@ -206,6 +251,34 @@ class Columns:
         self._seats[key] = found
         return found
 
+    def able(self, exposures: Sequence[Sequence[int]], joker: int | None) -> int:
+        """The columns where each exposure has a group it could sit on (a
+        mask, column i bit i): seat() seats them on no other column; 0 when
+        it seats them on none (an exposure of several kinds, two of one)."""
+        mask = self._every
+        kinds: set[int] = set()
+        for exposure in exposures:
+            named = {t for t in exposure if t != joker}
+            if len(named) != 1 or named & kinds:
+                return 0
+            kinds |= named
+            k = next(iter(named))
+            here = 0
+            for w in (True,) if joker in exposure else (True, False):
+                here |= self._seat_mask((k, len(exposure), w))
+            mask &= here
+        return mask
+
+    def _seat_mask(self, key: tuple[int, int, bool]) -> int:
+        """The columns with a group an exposure of (kind, size, jokers
+        welcome) could be, alone or beside others holding the kind."""
+        mask = self._seat_bits.get(key)
+        if mask is None:
+            index = self._seat_index
+            cols = [*index.fits.get(key, ()), *index.partial.get(key, ((),))[0]]
+            mask = self._seat_bits[key] = sum(1 << int(c) for c in set(cols))
+        return mask
+
     def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
               open_hands: bool) -> Seat | None:
         kinds = []
@@ -217,8 +290,7 @@ class Columns:
         if len(set(kinds)) < len(kinds):
             return None
         if not self.count:
-            return Seat(tuple(kinds), np.zeros(0, dtype=np.int16), np.zeros(0, dtype=np.int16),
-                        [], 0)
+            return Seat(tuple(kinds), [], 0, None)
         index = self._seat_index
         v = self.count
         seated = np.ones(v, dtype=bool)
@@ -254,25 +326,102 @@ class Columns:
         if not open_hands:
             seated &= ~self._concealed
         seated[sorted(slow)] = False
-        return Seat(tuple(kinds), np.where(seated, 0, IMPOSSIBLE).astype(np.int16), room,
+        return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
-                    sum(map(len, exposures)), tuple(partial))
+                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, partial))
+
+    def _cut(self, cols: np.ndarray, room: np.ndarray,
+             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated | None:
+        """The table on the seated columns alone (None when there are none)."""
+        if not len(cols):
+            return None
+        lines = [self.column_line[c] for c in cols.tolist()]
+        starts = [i for i, li in enumerate(lines) if i == 0 or li != lines[i - 1]]
+        dense = self._dense[:, np.concatenate([cols, self.count + cols])]
+        position = np.full(self.count, -1, dtype=np.intp)
+        position[cols] = np.arange(len(cols))
+        kept = []
+        for k, pcols, filled, spare in partial:
+            at = position[pcols]
+            mine = at >= 0
+            if mine.any():
+                kept.append((k, at[mine], filled[:, mine], spare[:, mine]))
+        base = (self._base[cols] + room[cols]).astype(np.int16)
+        return Seated(cols, [lines[i] for i in starts], np.array(starts, dtype=np.intp), dense,
+                      base, tuple(kept))
+
+    def _few(self, cols: np.ndarray, dense: np.ndarray, base: np.ndarray, kinds: Sequence[int],
+             partial: Sequence[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+             ) -> list[tuple[int, list[tuple[int, int, int, Terms]]]]:
+        """A cut's columns as plain numbers (Seated.few): what each kind held
+        c times adds to a column, after the exposures took their groups."""
+        n = len(cols)
+        by_count = dense[self._count_rows].astype(np.int16)  # kind, count held, column
+        by_count[list(kinds)] = 0  # an exposed kind fills only what `partial` says
+        for k, at, filled, spare in partial:
+            for j, i in enumerate(at.tolist()):
+                by_count[k, 1:len(filled), i] = filled[1:, j]
+                by_count[k, 1:len(spare), n + i] = spare[1:, j]
+        naturals, room = by_count[:, :, :n], by_count[:, :, n:]
+        used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
+        # by column, kind, count held
+        naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
+        room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
+        terms: list[Terms] = [[] for _ in range(n)]
+        for i, k in zip(*np.nonzero(used.T), strict=True):
+            terms[i].append((int(k), tuple(naturals_of[i][k]), tuple(room_of[i][k])))
+        out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
+        for i, col in enumerate(cols.tolist()):
+            li = self.column_line[col]
+            if not out or out[-1][0] != li:
+                out.append((li, []))
+            out[-1][1].append((col, self.column_variation[col], int(base[i]), terms[i]))
+        return out
+
+    @cached_property
+    def _count_rows(self) -> np.ndarray:
+        """Per kind and count held, its row of the table (the zero row for
+        none held, and for the joker): (kinds, most copies + 1)."""
+        kinds = self.card.deck.kinds
+        rows = np.full((len(kinds), max(k.copies for k in kinds) + 1), len(self._dense) - 1,
+                       dtype=np.intp)
+        for kind in kinds:
+            first = self._row_of[kind.index]
+            if first >= 0:
+                rows[kind.index, 1:kind.copies + 1] = np.arange(first, first + kind.copies)
+        return rows
 
     def exposed(self, counts: dict[int, int], jokers: int, seat: Seat
                 ) -> dict[int, tuple[int, int]]:
-        """Per line, the best column for a hand with exposures seated so."""
-        if not self.count:
+        """Per line, the best column for a hand with exposures seated so:
+        scored on the seated columns alone (no other can take them)."""
+        cut = seat.seated
+        if cut is None:
             return {}
-        row_of = self._row_of
-        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
-            axis=0, dtype=np.int16)[None]
-        held = np.zeros((1, len(row_of)), dtype=np.int64)
-        for k in seat.kinds:
-            held[0, k] = counts.get(k, 0)
-        self._unseat(summed, held, seat)
-        scores, variations = self.best(self._apply(summed, np.array([jokers]), seat)[0])
-        return {li: (s, vi) for li, s, vi in zip(self.line_of_start, scores.tolist(),
-                                                 variations.tolist(), strict=True) if s >= 0}
+        if len(cut.cols) <= FEW and (counts or cut.few is not None):
+            if cut.few is None:
+                cut.few = self._few(cut.cols, cut.dense, cut.base, seat.kinds, cut.partial)
+            return _few_scores(cut.few, counts, jokers, seat.size)
+        row_of, dense, n = self._row_of, cut.dense, len(cut.cols)
+        summed = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0,
+                                                                            dtype=np.int16)
+        for k in seat.kinds:  # concealed tiles of an exposed kind fill only what it left
+            held = counts.get(k, 0)
+            if held:
+                summed -= dense[row_of[k] + held - 1]
+        for k, at, filled, spare in cut.partial:
+            held = counts.get(k, 0)
+            if held:
+                summed[at] += filled[held]
+                summed[n + at] += spare[held]
+        naturals = summed[:n]
+        score = np.minimum(naturals + np.int16(jokers), naturals + summed[n:] + cut.base) \
+            + np.int16(seat.size)
+        keys = np.maximum.reduceat(score.astype(np.int32) * self._big - cut.cols, cut.starts)
+        best = -((-keys) // self._big)
+        variations = self._variation_of[best * self._big - keys]
+        return {li: (s, vi) for li, s, vi in zip(cut.lines, best.tolist(), variations.tolist(),
+                                                 strict=True) if s >= 0}
 
     @cached_property
     def _seat_index(self) -> SeatIndex:
@@ -347,30 +496,77 @@ class Columns:
         return np.array([self.card.lines[li].concealed for li in self.column_line], dtype=bool)
 
     # -- many hands ----------------------------------------------------------------
-    def batch(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
-              ) -> np.ndarray:
-        """Every column's score for many hands given as (hands x kinds)
-        counts, without exposures or all with the exposures `seat` seated: a
-        chunk at a time, so the work stays in the cache."""
+    def batch(self, counts: np.ndarray, jokers: np.ndarray) -> np.ndarray:
+        """Every column's score for many hands without exposures given as
+        (hands x kinds) counts: a chunk at a time, so the work stays in the
+        cache."""
         chunk = max(CHUNK, CHUNK_CELLS // (2 * self.count))
         summer = self._small if self.count <= SMALL else self._gathered
+        out = [self._apply(summer(counts[a:a + chunk]), jokers[a:a + chunk])
+               for a in range(0, len(counts), chunk)]
+        return np.concatenate(out) if out else np.zeros((0, self.count), dtype=np.int16)
+
+    def less_each(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
+                  joker: int | None) -> np.ndarray:
+        """batch() of one hand without exposures less one of each of these
+        tiles (held): its rows summed once, then per tile its count's row
+        swapped for the count below (a joker: one joker fewer)."""
+        row_of, dense = self._row_of, self._dense
+        zero = len(dense) - 1
+        whole = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0, dtype=np.int16)
+        held = [counts.get(t, 0) for t in tiles]
+        dropped = [zero if t == joker else row_of[t] + c - 1 for t, c in zip(tiles, held,
+                                                                               strict=True)]
+        kept = [zero if t == joker or c < 2 else row_of[t] + c - 2
+                for t, c in zip(tiles, held, strict=True)]
+        summed = whole[None] - dense[dropped] + dense[kept]
+        left = np.array([jokers - (t == joker) for t in tiles], dtype=np.int64)
+        return self._apply(summed, left)
+
+    def batch_exposed(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat
+                      ) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """exposed() for many hands with the same exposures: the lines with
+        seated columns, and per hand and line the best score and variation
+        (scored on the seated columns alone, a chunk at a time)."""
+        cut = seat.seated
+        if cut is None:
+            empty = np.zeros((len(counts), 0), dtype=np.int32)
+            return [], empty, empty
+        n = len(cut.cols)
+        chunk = max(CHUNK, CHUNK_CELLS // (2 * n))
         out = []
         for a in range(0, len(counts), chunk):
             part = counts[a:a + chunk]
-            summed = summer(part)
-            if seat is not None:
-                self._unseat(summed, part, seat)
-            out.append(self._apply(summed, jokers[a:a + chunk], seat))
-        return np.concatenate(out) if out else np.zeros((0, self.count), dtype=np.int16)
+            summed = self._gathered(part, cut.dense)
+            for k in seat.kinds:  # concealed tiles of an exposed kind fill only what it left
+                held = part[:, k]
+                if held.any():
+                    summed -= cut.dense[np.where(held > 0, self._row_of_array[k] + held - 1,
+                                                 len(cut.dense) - 1)]
+            for k, at, filled, spare in cut.partial:
+                held = part[:, k]
+                if held.any():
+                    summed[:, at] += filled[held]
+                    summed[:, n + at] += spare[held]
+            naturals = summed[:, :n]
+            out.append(np.minimum(naturals + jokers[a:a + chunk, None].astype(np.int16),
+                                  naturals + summed[:, n:] + cut.base) + np.int16(seat.size))
+        score = np.concatenate(out) if out else np.zeros((0, n), dtype=np.int16)
+        keys = np.maximum.reduceat(score.astype(np.int32) * self._big - cut.cols, cut.starts,
+                                   axis=-1)
+        best = -((-keys) // self._big)
+        return cut.lines, best, self._variation_of[best * self._big - keys]
 
-    def _gathered(self, counts: np.ndarray) -> np.ndarray:
-        """The rows of the kinds each hand holds, gathered and summed."""
+    def _gathered(self, counts: np.ndarray, dense: np.ndarray | None = None) -> np.ndarray:
+        """The rows of the kinds each hand holds, gathered and summed (from
+        `dense`, the table or a cut of it)."""
+        dense = self._dense if dense is None else dense
         owner, kind = np.nonzero(counts)
         rank = np.arange(len(owner)) - np.searchsorted(owner, owner)
         width = int(rank.max()) + 1 if len(rank) else 1
-        rows = np.full((len(counts), width), len(self._dense) - 1, dtype=np.intp)  # zero row
+        rows = np.full((len(counts), width), len(dense) - 1, dtype=np.intp)  # zero row
         rows[owner, rank] = self._row_of_array[kind] + counts[owner, kind] - 1
-        summed: np.ndarray = self._dense[rows].sum(axis=1, dtype=np.int16)
+        summed: np.ndarray = dense[rows].sum(axis=1, dtype=np.int16)
         return summed
 
     def _small(self, counts: np.ndarray) -> np.ndarray:
@@ -381,33 +577,11 @@ class Columns:
             summed += rows[counts[:, kind]]
         return summed
 
-    def _unseat(self, summed: np.ndarray, counts: np.ndarray, seat: Seat) -> None:
-        """What exposed() does for one hand, for many with the same exposures:
-        concealed tiles of an exposed kind fill only the groups the exposure
-        left."""
-        v = self.count
-        for k in seat.kinds:
-            held = counts[:, k]
-            if held.any():
-                rows = np.where(held > 0, self._row_of_array[k] + held - 1, len(self._dense) - 1)
-                summed -= self._dense[rows]
-        for k, cols, filled, spare in seat.partial:
-            held = counts[:, k]
-            if held.any():
-                summed[:, cols] += filled[held]
-                summed[:, v + cols] += spare[held]
-
-    def _apply(self, summed: np.ndarray, jokers: np.ndarray, seat: Seat | None = None
-               ) -> np.ndarray:
+    def _apply(self, summed: np.ndarray, jokers: np.ndarray) -> np.ndarray:
         naturals = summed[:, : self.count]
-        room = summed[:, self.count:] + self._base
-        with_jokers = naturals + jokers[:, None].astype(np.int16)
-        if seat is None:
-            filled: np.ndarray = np.minimum(with_jokers, naturals + room)
-            return filled
-        seated: np.ndarray = np.minimum(with_jokers, naturals + room + seat.room) + \
-            (seat.size + seat.barred)
-        return seated
+        filled: np.ndarray = np.minimum(naturals + jokers[:, None].astype(np.int16),
+                                        naturals + summed[:, self.count:] + self._base)
+        return filled
 
     def may_complete(self, counts: np.ndarray) -> np.ndarray:
         """Which hands (counts) hold only kinds some column holds: no other

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -24,7 +24,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching import lookup
-from jongg.runtime.matching.answers import Nearness, Slot
+from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables
 from jongg.runtime.matching.lookup import Lookup
@@ -33,6 +33,7 @@ from jongg.runtime.matching.tables import component_keys
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 LOOKUP_AFTER = 200  # hands answered before the one-hand lookups are built
+FAR = 1 << 15  # tiles away past any line's: no line
 
 
 class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
@@ -69,6 +70,25 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
 
 
 _match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The positions of a mask's set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _less_each(hand: Hand) -> tuple[list[int], list[Hand]]:
+    """The kinds the hand holds concealed, and the hand less one of each."""
+    options = sorted(set(hand.concealed))
+    hands = []
+    for tile in options:
+        rest = list(hand.concealed)
+        rest.remove(tile)
+        hands.append(Hand(tuple(rest), hand.exposures))
+    return options, hands
 
 
 def _keep(best: Best, line: int, score: int, variation: int) -> None:
@@ -166,13 +186,50 @@ class Matcher:
         """scores() of the hand less one tile, for each kind it holds
         concealed: what a player weighs before a discard, in one pass of the
         table instead of one per tile."""
-        options = sorted(set(hand.concealed))
-        hands = []
-        for tile in options:
-            rest = list(hand.concealed)
-            rest.remove(tile)
-            hands.append(Hand(tuple(rest), hand.exposures))
+        options, hands = _less_each(hand)
         return dict(zip(options, self.scores_many(hands, open_hands=open_hands), strict=True))
+
+    def discard_nearness(self, hand: Hand, *, open_hands: bool | None = None
+                         ) -> dict[int, tuple[int, int] | None]:
+        """For each kind the hand holds concealed, the hand less one of it:
+        its tiles away from the nearest line and how many lines are that
+        near (None: no line), as answers.nearness() reads discard_scores(),
+        from the table's arrays when the table settles every line."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        exposures = tuple(map(tuple, hand.exposures))
+        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
+        if not self.columns.count or (exposures and seat is None) or (
+                self._seated_plans(exposures, seat, open_hands) if exposures
+                else self.programme.structural):
+            sizes = self._sizes
+            return {t: nearness(found, sizes) for t, found in
+                    self.discard_scores(hand, open_hands=open_hands).items()}
+        options = sorted(set(hand.concealed))
+        if seat is None:  # one hand's rows summed, less each tile's: no gathering per hand
+            counts, jokers = self._held(hand)
+            lines = self.columns.line_of_start
+            scores = np.maximum.reduceat(  # each line's best score (which variation: no matter)
+                self.columns.less_each(counts, jokers, options, self.joker),
+                self.columns.tables.starts, axis=1)
+        else:
+            lines, scores, _ = self._table_best(_less_each(hand)[1], seat)
+        away = np.where(scores >= 0, self._sizes_array[lines] - scores, FAR)
+        best = away.min(axis=1, initial=FAR)
+        near = (away == best[:, None]).sum(axis=1)
+        return {t: (b, n) if b < FAR else None
+                for t, b, n in zip(options, best.tolist(), near.tolist(), strict=True)}
+
+    def _table_best(self, hands: Sequence[Hand], seat: Seat | None
+                    ) -> tuple[list[int], np.ndarray, np.ndarray]:
+        """Hands with the same exposures (seated so) scored on the table: the
+        lines it scores, and per hand and line the best score (negative: the
+        exposures rule the line out) and its variation."""
+        columns = self.columns
+        counts, jokers = self.counts_of(hands)
+        if seat is None:
+            scores, variations = columns.best(columns.batch(counts, jokers))
+            return columns.line_of_start, scores, variations
+        return columns.batch_exposed(counts, jokers, seat)
 
     def scores_many(self, hands: Sequence[Hand], *, open_hands: bool | None = None
                     ) -> list[list[tuple[int, int, int]]]:
@@ -190,22 +247,21 @@ class Matcher:
                 for i in members:
                     out[i] = self.scores(hands[i], open_hands=open_hands)
                 continue
-            chosen = [hands[i] for i in members]
             plans = self._seated_plans(exposures, seat, open_hands) if exposures \
                 else self.programme.structural
-            table: list[Best] = [{} for _ in members]
+            rows: list[list[tuple[int, int, int]]] = [[] for _ in members]
             if columns.count:
-                counts, jokers = self.counts_of(chosen)
-                scores, variations = columns.best(columns.batch(counts, jokers, seat))
-                for j, (row, which) in enumerate(zip(scores.tolist(), variations.tolist(),
-                                                     strict=True)):
-                    table[j] = {li: (s, v) for li, s, v in zip(columns.line_of_start, row,
-                                                               which, strict=True) if s >= 0}
+                lines, scores, variations = self._table_best([hands[i] for i in members], seat)
+                rows = [[(li, s, v) for li, s, v in zip(lines, row, which, strict=True)
+                         if s >= 0] for row, which in zip(scores.tolist(), variations.tolist(),
+                                                          strict=True)]
             for j, i in enumerate(members):
-                if plans:
+                if plans:  # in card order already, unless plans add lines
+                    best = {li: (s, v) for li, s, v in rows[j]}
                     counts_j, jokers_j = self._held(hands[i])
-                    self._score_plans(table[j], plans, counts_j, jokers_j, hands[i].exposures)
-                out[i] = [(li, s, v) for li, (s, v) in sorted(table[j].items())]
+                    self._score_plans(best, plans, counts_j, jokers_j, hands[i].exposures)
+                    rows[j] = [(li, s, v) for li, (s, v) in sorted(best.items())]
+                out[i] = rows[j]
         return out
 
     def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
@@ -218,23 +274,39 @@ class Matcher:
         known = self._seated.get(key)
         if known is None:
             programme = self.programme
-            plans: Iterable[Plan] = programme.structural
+            able = programme.able(exposures) & self._eligible(open_hands)
+            plans: Iterable[Plan]
             if seat is None:
-                plans = (p for line in programme.plans for p in line)
+                plans = map(programme.flat.__getitem__, _bits(able))
             else:
-                plans = itertools.chain((programme.plans[li][vi] for li, vi in seat.slow), plans)
-            known = [p for p in plans if not (p.concealed and not open_hands)
-                     and programme.seatings(p, exposures)]
+                plans = (p for p in itertools.chain((programme.plans[li][vi]
+                                                     for li, vi in seat.slow),
+                                                    programme.structural)
+                         if programme.bit(p) & able)
+            known = [p for p in plans if programme.seatings(p, exposures)]
             if len(self._seated) > 10_000:
                 self._seated.clear()
             self._seated[key] = known
         return known
 
+    def _eligible(self, open_hands: bool) -> int:
+        """The plans a hand with exposures may make (a mask over
+        programme.flat): a concealed line's only with open hands."""
+        if open_hands:
+            return (1 << len(self.programme.flat)) - 1
+        return self._exposable
+
+    @cached_property
+    def _exposable(self) -> int:
+        return sum(1 << i for i, p in enumerate(self.programme.flat) if not p.concealed)
+
     def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool | None = None
                ) -> bool:
         """Whether some line can take these exposures, each a whole group of
         one of its variations: whether scores() lists any line for a hand
-        with them, which the concealed tiles do not change. Kept per
+        with them, which the concealed tiles do not change. Most exposures a
+        claim window asks about no line can take: a mask per exposure of the
+        columns and plans it fits refuses them before any scoring. Kept per
         exposures (a claim window asks it for every set it could make)."""
         open_hands = self.open_hands if open_hands is None else open_hands
         key = (tuple(map(tuple, exposures)), open_hands)
@@ -242,8 +314,10 @@ class Matcher:
         if known is None:
             if len(self._allowed) > 20_000:
                 self._allowed.clear()
-            known = self._allowed[key] = bool(self.scores(Hand((), key[0]),
-                                                          open_hands=open_hands))
+            known = self._allowed[key] = bool(
+                (self.columns.able(key[0], self.joker)
+                 or self.programme.able(key[0]) & self._eligible(open_hands))
+                and self.scores(Hand((), key[0]), open_hands=open_hands))
         return known
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:

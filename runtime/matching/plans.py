@@ -86,6 +86,7 @@ class Programme:
         self._keyed: tuple[dict[int, int] | None, list[int]] = (None, [])
         self._seatings: dict[tuple[tuple[int, ...], ...],
                              dict[tuple[int, int], list[Seating]]] = {}
+        self._able: dict[tuple[int, ...], int] = {}
 
     # -- the deck's components and the card's plans ------------------------------
     @cached_property
@@ -140,6 +141,65 @@ class Programme:
         return out
 
     # -- exposures -----------------------------------------------------------------
+    @cached_property
+    def flat(self) -> list[Plan]:
+        """Every plan, line by line: bit i of a mask from able() is plan i."""
+        return [p for plans in self.plans for p in plans]
+
+    @cached_property
+    def _first(self) -> list[int]:
+        """Each line's first plan in `flat`."""
+        return list(itertools.accumulate((len(plans) for plans in self.plans), initial=0))
+
+    def bit(self, plan: Plan) -> int:
+        """The plan's bit in a mask from able()."""
+        return 1 << (self._first[plan.line] + plan.variation)
+
+    @cached_property
+    def _takers(self) -> tuple[dict[int, dict[tuple[tuple[int, ...], bool], int]],
+                               dict[GroupType, int]]:
+        """Per kind, each concrete group holding it with the plans that have
+        that group; per free group type, the plans that have one."""
+        groups: dict[int, dict[tuple[tuple[int, ...], bool], int]] = {}
+        types: dict[GroupType, int] = {}
+        for i, plan in enumerate(self.flat):
+            for g in plan.groups:
+                for k in dict.fromkeys(g.tiles):
+                    mine = groups.setdefault(k, {})
+                    mine[g.tiles, g.jokers] = mine.get((g.tiles, g.jokers), 0) | 1 << i
+            for t in plan.types:
+                types[t] = types.get(t, 0) | 1 << i
+        return groups, types
+
+    def able(self, exposures: Sequence[Sequence[int]]) -> int:
+        """The plans on which each exposure has a group it could be (a mask
+        over `flat`): only these can have a seating, so the others are ruled
+        out by a lookup per exposure (each kept: there are few)."""
+        mask = (1 << len(self.flat)) - 1
+        for exposure in exposures:
+            key = tuple(exposure)
+            mine = self._able.get(key)
+            if mine is None:
+                if len(self._able) > 10_000:
+                    self._able.clear()
+                mine = self._able[key] = self._able_one(key)
+            mask &= mine
+        return mask
+
+    def _able_one(self, exposure: tuple[int, ...]) -> int:
+        """The plans where _places() finds the exposure some group."""
+        groups, types = self._takers
+        mask = 0
+        named = next((t for t in exposure if t != self.joker), None)
+        if named is not None:
+            for (tiles, jokers), plans in groups.get(named, {}).items():
+                if fits(exposure, tiles, jokers, self.joker):
+                    mask |= plans
+        for t, plans in types.items():
+            if self._free_fit(exposure, t) is not False:
+                mask |= plans
+        return mask
+
     def seatings(self, plan: Plan, exposures: Sequence[Sequence[int]]) -> list[Seating]:
         """Ways to seat every exposure on its own group: the concrete groups
         taken, the free types taken (by index into plan.types), and the kinds
@@ -452,9 +512,14 @@ class Programme:
     def explain(self, plan: Plan, counts: dict[int, int], jokers: int,
                 exposures: Sequence[Sequence[int]]) -> tuple[tuple[Slot, ...], ...]:
         """How the tiles fill one variation: a filling that reaches the best
-        score, group by group (free groups after the concrete ones)."""
+        score, group by group (free groups after the concrete ones). With one
+        way to seat the exposures (always, without any), its filling is the
+        best, and the score need not be worked out to pick it."""
+        seatings = self.seatings(plan, exposures)
+        if len(seatings) == 1:
+            return self._explain_seated(plan, counts, jokers, exposures, seatings[0])[1]
         target = self.score(plan, counts, jokers, exposures)
-        for seating in self.seatings(plan, exposures):
+        for seating in seatings:
             score, slots = self._explain_seated(plan, counts, jokers, exposures, seating)
             if score == target:
                 return slots
@@ -489,7 +554,7 @@ class Programme:
         left = [ti for ti in range(len(plan.types)) if ti not in free]
         pinned = [plan.groups[gi] for gi in range(len(plan.groups)) if gi not in taken]
         forbid = set(kinds)
-        goal = self._bound_score(plan, left, pinned, counts, jokers, forbid, 0)
+        goal = self._bound_score(plan, left, pinned, counts, jokers, forbid, 0) if left else 0
         extra_room = 0
         while left:
             ti = left.pop(0)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from jongg.runtime.card import FREE_SIZES, Card, FreeGroup, Line, Slots, Variation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import ABSENT, Nearness, Slot
+from jongg.runtime.matching.answers import ABSENT, Nearness, Slot, nearness
 from jongg.runtime.tiles import Category, Deck
 
 
@@ -386,6 +386,14 @@ class ReferenceMatcher:
         """scores() of the hand less one tile, for each kind it holds concealed."""
         return {t: self.scores(hand.minus(t), open_hands=open_hands)
                 for t in sorted(set(hand.concealed))}
+
+    def discard_nearness(self, hand: Hand, *, open_hands: bool = False
+                         ) -> dict[int, tuple[int, int] | None]:
+        """Each discard_scores() answer as tiles away from the nearest line and
+        how many lines are that near (None: no line)."""
+        sizes = [line.size for line in self.card.lines]
+        return {t: nearness(found, sizes)
+                for t, found in self.discard_scores(hand, open_hands=open_hands).items()}
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of the line."""
