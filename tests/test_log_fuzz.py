@@ -138,7 +138,7 @@ def _fuzz(data: bytes, capsys: pytest.CaptureFixture[str],
         _run(capsys, path, "replay", str(path))  # what resume wrote replays too
 
 
-@fuzz(300)
+@fuzz(150)
 @given(data=mutated())
 def test_mutated_logs_end_in_a_result_or_a_located_message(
         data: bytes, capsys: pytest.CaptureFixture[str],

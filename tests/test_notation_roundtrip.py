@@ -210,7 +210,7 @@ patterns = st.builds(_pattern, st.lists(alternatives, min_size=1, max_size=3),
                      st.lists(conditions, max_size=2))
 
 
-@settings(deadline=None, max_examples=400)
+@settings(deadline=None, max_examples=250)
 @given(patterns)
 def test_generated_patterns_round_trip(value: p.Pattern) -> None:
     text = str(value)
