@@ -157,7 +157,7 @@ random_files = st.one_of(
 FUZZ = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@settings(FUZZ, max_examples=150)
+@settings(FUZZ, max_examples=100)
 @given(st.data())
 def test_mutated_shipped_variants_end_in_a_result_or_located_errors(draw: st.DataObject) -> None:
     _mutated(draw)
