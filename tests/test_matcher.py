@@ -115,7 +115,7 @@ def test_tables_score_exposed_jokerless_hands_as_the_reference_does() -> None:
 
 
 @pytest.mark.parametrize("all_jokers", ["true", "false"])
-@pytest.mark.parametrize("count", [16, pytest.param(400, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("count", [12, pytest.param(400, marks=pytest.mark.slow)])
 def test_lines_of_identical_groups_alone_agree_with_jokers(all_jokers: str, count: int) -> None:
     """Lines made only of free identical groups are scored by the orders of
     the most-held kinds; against the reference, with jokers, exposures and

@@ -18,6 +18,7 @@ from jongg.runtime.game.log import Header, LogWriter
 from jongg.runtime.game.state import Mode, State
 from jongg.terminal import HUMAN, Quit, Table
 
+from .conftest import interruptible
 from .rig import act, game, rigged
 
 pexpect = pytest.importorskip("pexpect")
@@ -36,7 +37,8 @@ ROUND_OVER = r"round 1 over"
 def spawn(*args: str, cwd: Path) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", LINES="50", TERM="dumb")
     return pexpect.spawn(sys.executable, ["-m", "jongg", "play", *args], cwd=str(cwd), env=env,
-                         encoding="utf-8", timeout=60, dimensions=(50, 120))
+                         encoding="utf-8", timeout=60, dimensions=(50, 120),
+                         preexec_fn=interruptible)
 
 
 def answer(child: pexpect.spawn, kind: str, tries: int, vote: str = "y") -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import interruptible
+
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
@@ -30,7 +32,7 @@ class Terminal:
             env["NO_COLOR"] = "1"
         self.child = pexpect.spawn(sys.executable, ["-m", "jongg", "play", *args],
                                    cwd=str(cwd), env=env, encoding="utf-8", timeout=60,
-                                   dimensions=(ROWS, COLUMNS))
+                                   dimensions=(ROWS, COLUMNS), preexec_fn=interruptible)
         self.screen = pyte.Screen(COLUMNS, ROWS)
         self.stream = pyte.Stream(self.screen)
         self.raw = ""  # everything the program wrote

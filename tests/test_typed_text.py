@@ -15,7 +15,7 @@ from rich.console import Console
 from jongg import terminal
 from jongg.runtime.game.state import Mode
 
-from .conftest import run_cli
+from .conftest import interruptible, run_cli
 from .rig import game
 
 pexpect = pytest.importorskip("pexpect")
@@ -129,7 +129,7 @@ def test_no_color_sends_no_escape_codes_at_all(tmp_path: Path) -> None:
     child = pexpect.spawn(sys.executable, ["-m", "jongg", "play", "nymj", "--fast", "--seed",
                                            "5", "--log", "n.jsonl"], cwd=str(tmp_path),
                           env=_env(NO_COLOR="1"), encoding="utf-8", timeout=120,
-                          dimensions=(50, 120))
+                          dimensions=(50, 120), preexec_fn=interruptible)
     child.expect(r"your turn: discard a tile[^\n>]*> ")
     screen = child.before
     child.sendline("quit")
