@@ -81,8 +81,7 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
 def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:
     """The live racks that may take an exposure (a pledged rack takes none),
     each with its exposures."""
-    return {rack: tuple(e.tiles for e in me.exposures if e.rack == rack and not e.mahjong)
-            for rack in me.live_racks() if rack != me.pledge}
+    return {rack: me.rack_exposures(rack) for rack in me.live_racks() if rack != me.pledge}
 
 
 def misfit_offered(view: TableView) -> bool:

@@ -22,8 +22,7 @@ def rack_hand(seat: SeatView, rack: int, pool: Pool, last: int | None) -> Hand:
     """What the rack plays with: the pool and its exposures; a pledged rack
     only its tiles set aside, and the tile just drawn or claimed."""
     if rack != seat.pledge:
-        return Hand(pool, tuple(e.tiles for e in seat.exposures
-                                if e.rack == rack and not e.mahjong))
+        return Hand(pool, seat.rack_exposures(rack))
     return Hand(tuple(sorted((*seat.aside, *(() if last is None else (last,))))), ())
 
 

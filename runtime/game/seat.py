@@ -42,10 +42,13 @@ class SeatQueries:
                 tiles += [k] * n
         return tuple(tiles)
 
+    def rack_exposures(self, rack: int = 0) -> tuple[tuple[int, ...], ...]:
+        """One rack's exposures (a declared Mah Jongg left out)."""
+        return tuple(e.tiles for e in self.exposures if e.rack == rack and not e.mahjong)
+
     def hand(self, rack: int = 0) -> Hand:
-        """The pool with one rack's exposures (a declared Mah Jongg left out)."""
-        return Hand(self.concealed(), tuple(e.tiles for e in self.exposures
-                                            if e.rack == rack and not e.mahjong))
+        """The pool with one rack's exposures."""
+        return Hand(self.concealed(), self.rack_exposures(rack))
 
     def won(self, rack: int) -> bool:
         return any(e.mahjong and e.rack == rack for e in self.exposures)
