@@ -294,11 +294,12 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
     """Every problem of a card; the compiled card too when there is no error.
     A card that compiled is kept in the cache, and read back while its text,
     its decks and this jongg are the same (compiler/checked.py)."""
-    kept = checked.read(doc, deck)
+    key = checked.key(doc, deck)
+    kept = checked.read(key)
     if kept is not None:
         return kept
     report = _check(doc, deck)
-    checked.keep(doc, deck, report)
+    checked.keep(key, report)
     return report
 
 

@@ -5,22 +5,22 @@ time instead of expanded again: `jongg variant check` compiles each card at
 every player count's deck, and a rules author runs it after every edit.
 
 Only a card that compiled is kept (a card with errors is rewritten anyway).
-The file is JSON with a checksum; one that cannot be read or does not match
-is ignored and written anew. Keeping is best effort: a cache that cannot be
-written costs the next check its time, never its answer."""
+The file is JSON, checked as the cache's other files are (jongg.runtime.files);
+one that cannot be read or does not match is ignored and written anew.
+Keeping is best effort: a cache that cannot be written costs the next check
+its time, never its answer."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import json
-import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jongg.runtime.card_json import card_from, card_json
 from jongg.runtime.errors import Diagnostic, Location, Severity
+from jongg.runtime.files import read_checked, write_checked
 
 from .keys import code_digest, decks_digest
 from .places import cache_dir
@@ -30,10 +30,11 @@ if TYPE_CHECKING:
     from .source import Document
 
 FORMAT = "jongg-checked-card"
-VERSION = 1
+VERSION = 2
 
 
-def _key(doc: Document, deck: str | None) -> str:
+def key(doc: Document, deck: str | None) -> str:
+    """What a card's check depends on: its text, its file's name, its decks and the code."""
     digest = hashlib.sha256(f"{FORMAT} {VERSION}".encode())
     digest.update(code_digest())
     digest.update(f"file={doc.file}\0deck={deck}\0".encode())
@@ -56,40 +57,28 @@ def _diagnostic_from(data: list[Any]) -> Diagnostic:
     return Diagnostic(Location(*where) if where else None, message, Severity(severity), hint)
 
 
-def read(doc: Document, deck: str | None) -> CardReport | None:
-    """The kept report of this card against `deck`, or None."""
+def read(key: str) -> CardReport | None:
+    """The report kept under `key`, or None."""
     from .card import CardReport
 
-    key = _key(doc, deck)
     try:
-        kept = json.loads(_path(key).read_bytes())
-        body = json.dumps(kept["report"], separators=(",", ":"))
-        if kept["key"] != key or kept["checksum"] != hashlib.sha256(body.encode()).hexdigest():
+        kept = json.loads(read_checked(_path(key)))
+        if kept["key"] != key:
             return None
         report = kept["report"]
         return CardReport(report["file"], card_from(report["card"]),
                           [_diagnostic_from(d) for d in report["diagnostics"]])
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError):  # ValueError: Damaged too
         return None  # not kept, or not readable: checked again
 
 
-def keep(doc: Document, deck: str | None, report: CardReport) -> None:
+def keep(key: str, report: CardReport) -> None:
     """Keep a report whose card compiled."""
     if report.card is None:
         return
-    key = _key(doc, deck)
     body = {"file": report.file, "card": card_json(report.card),
             "diagnostics": [_diagnostic_json(d) for d in report.diagnostics]}
-    text = json.dumps(body, separators=(",", ":"))
-    whole = json.dumps({"format": FORMAT, "version": VERSION, "key": key,
-                        "checksum": hashlib.sha256(text.encode()).hexdigest(), "report": body},
-                       separators=(",", ":"))
-    path = _path(key)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(whole, encoding="utf-8")
-        os.replace(temporary, path)  # whole or not at all
-    except OSError:
-        with contextlib.suppress(OSError):  # no folder: no file either
-            temporary.unlink(missing_ok=True)
+    payload = json.dumps({"format": FORMAT, "version": VERSION, "key": key, "report": body},
+                         separators=(",", ":"))
+    with contextlib.suppress(OSError):  # no cache to be had: the next check costs its time
+        write_checked(_path(key), payload.encode())

@@ -113,7 +113,7 @@ def test_a_cache_that_cannot_be_written_costs_time_not_the_answer(
     monkeypatch.setenv("JONGG_CACHE_DIR", str(blocked))
     report = check_card(load_text(WARNED, "kept.yaml"))
     assert report.card is not None and report.warnings
-    assert checked.read(load_text(WARNED, "kept.yaml"), None) is None
+    assert checked.read(checked.key(load_text(WARNED, "kept.yaml"), None)) is None
 
 
 def test_a_card_with_errors_is_not_kept(fresh_cache: Path) -> None:
