@@ -7,14 +7,19 @@ const el = Board.el;
 const tableId = location.pathname.split("/").pop();
 const token = decodeURIComponent(location.hash.slice(1));
 let steps = 0;
-let step = 0;
+let step = 0;    // the step shown
+let wanted = 0;  // the step asked for last: clicks faster than the answers all count
+let asked = 0;   // which request is the latest, so a late answer to an older one is not shown
 let playing = null;
 let viewsMade = false;
 
 async function frame(at) {
+  wanted = at;
+  const ticket = ++asked;
   const headers = token ? {"X-Jongg-Token": token} : {};
   const response = await fetch(`/api/replays/${encodeURIComponent(tableId)}?view=${encodeURIComponent($("view").value)}&step=${at}`, {headers});
   const data = await response.json();
+  if (ticket !== asked) return;
   if (!response.ok) { $("error").textContent = data.error; stop(); return; }
   $("error").textContent = "";
   show(data);
@@ -23,6 +28,7 @@ async function frame(at) {
 function show(f) {
   steps = f.steps;
   step = f.step;
+  wanted = f.step;
   const info = {title: f.title, seats: f.seats, racks: f.racks, words: f.words, tiles: f.tiles, names: f.agents};
   if (!viewsMade && !token) {
     viewsMade = true;
@@ -61,15 +67,15 @@ function go(at) { frame(Math.max(0, Math.min(steps, at))); }
 function stop() { if (playing) { clearInterval(playing); playing = null; $("play").textContent = "play"; } }
 
 $("first").addEventListener("click", () => { stop(); go(0); });
-$("back").addEventListener("click", () => { stop(); go(step - 1); });
-$("forward").addEventListener("click", () => { stop(); go(step + 1); });
+$("back").addEventListener("click", () => { stop(); go(wanted - 1); });
+$("forward").addEventListener("click", () => { stop(); go(wanted + 1); });
 $("last").addEventListener("click", () => { stop(); go(steps); });
 $("step").addEventListener("change", () => { stop(); go(Number($("step").value)); });
-$("view").addEventListener("change", () => go(step));
+$("view").addEventListener("change", () => go(wanted));
 $("play").addEventListener("click", () => {
   if (playing) { stop(); return; }
   $("play").textContent = "pause";
-  playing = setInterval(() => { if (step >= steps) stop(); else go(step + 1); }, 500);
+  playing = setInterval(() => { if (wanted >= steps) stop(); else go(wanted + 1); }, 500);
 });
 if (token) $("view").replaceChildren(new Option("your seat's view", "mine"));
 frame(0);
