@@ -21,6 +21,7 @@ from jongg.runtime.tiles import parse_tiles
 TEST_CARDS = Path(__file__).parent / "cards"  # cards written for the tests
 
 _CACHE_KEY = pytest.StashKey[str]()  # the folder this session made, to remove at its end
+_BYTECODE_KEY = pytest.StashKey[str]()  # where its workers keep their bytecode, likewise
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,17 +29,39 @@ def pytest_configure(config: pytest.Config) -> None:
     read or write the user's cache. Made by the controlling process only:
     xdist workers and the subprocesses tests start inherit the environment,
     so they share it. A caller who set JONGG_CACHE_DIR keeps their own."""
-    if hasattr(config, "workerinput") or os.environ.get("JONGG_CACHE_DIR"):
+    if hasattr(config, "workerinput"):
+        return
+    _bytecode_kept_aside(config)
+    if os.environ.get("JONGG_CACHE_DIR"):
         return
     folder = tempfile.mkdtemp(prefix="jongg-test-cache-")
     os.environ["JONGG_CACHE_DIR"] = folder
     config.stash[_CACHE_KEY] = folder
 
 
+def _bytecode_kept_aside(config: pytest.Config) -> None:
+    """With PYTHONDONTWRITEBYTECODE set, every xdist worker and every jongg
+    the tests start compiles jongg from source again. The variable's wish is
+    that no .pyc lands beside the sources: so the workers and children write
+    theirs into a folder of this session's own (PYTHONPYCACHEPREFIX),
+    removed at its end, and none in the tree."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    folder = tempfile.mkdtemp(prefix="jongg-test-bytecode-")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
+    config.stash[_BYTECODE_KEY] = folder
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     folder = config.stash.get(_CACHE_KEY, None)
     if folder is not None:
         os.environ.pop("JONGG_CACHE_DIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
+    folder = config.stash.get(_BYTECODE_KEY, None)
+    if folder is not None:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
         shutil.rmtree(folder, ignore_errors=True)
 
 
