@@ -108,7 +108,7 @@ def status(driver: Any) -> dict[str, Any]:
 
 
 def wait(driver: Any, ready: Callable[[dict[str, Any]], bool], what: str,
-         seconds: float = 60) -> dict[str, Any]:
+         seconds: float = 90) -> dict[str, Any]:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         now = status(driver)

@@ -137,7 +137,10 @@ def test_a_finished_game_replays_step_by_step(tmp_path: Path, artifacts: Path) -
         driver.save_screenshot(str(artifacts / "replay.png"))
 
 
-def _until(ready: Any, seconds: float = 30) -> None:
+def _until(ready: Any, seconds: float = 90) -> None:
+    """Wait for what a page should show; generous, since a loaded machine
+    can keep a headless browser waiting for a core; it returns as soon as
+    the page shows it."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if ready():
