@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -61,6 +62,34 @@ def _join(*parts: str | None) -> str | None:
     return " ".join(found) if found else None
 
 
+# The schemas' patterns in words: a user reads "lowercase letters, digits and
+# hyphens", not a regular expression.
+PATTERN_WORDS = {
+    "^[a-z0-9][a-z0-9-]*$":
+        "lowercase letters, digits and hyphens, starting with a letter or digit",
+    "^[a-z][a-z0-9-]*$": "lowercase letters, digits and hyphens, starting with a letter",
+    "^[a-z0-9][a-z0-9_-]*$": "lowercase letters, digits, hyphens and underscores",
+    "^(NYMJ|MJCG|SMJ)-[0-9]+$": "a rule clause ID, such as MJCG-15",
+    "^[A-Z]$": "one capital letter",
+    "^[A-Z][A-Z0-9]{0,2}$": "a capital letter, then up to two capitals or digits",
+    "^[FNEWSRG]$": "one of the letters F, N, E, W, S, R, G",
+    "^[1-8]$": "a number of players from 1 to 8",
+    "\\{n\\}": "a text with {n} where the number goes",
+}
+
+
+def _fitted(text: str, pattern: str) -> str | None:
+    """The name a user most likely meant, when lowercasing it and joining
+    its words with hyphens makes it fit: 'Two Sets' -> 'two-sets' (or
+    uppercasing: 'mjcg 15' -> 'MJCG-15')."""
+    for case in (str.lower, str.upper):
+        for joiner in ("-", "_"):
+            guess = re.sub(r"[^a-zA-Z0-9_-]+", joiner, case(text.strip())).strip("-_")
+            if guess and guess != text and re.search(pattern, guess):
+                return f"did you mean {guess!r}?"
+    return None
+
+
 def _message(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     """The message and hint of one violation, quoting the value only in short."""
     instance: Any = error.instance
@@ -76,6 +105,9 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, str | None]:
         return f"{excerpt(instance)} can only be {json.dumps(expected)}", None
     if kind == "required":
         return error.message, "add it"
+    if kind == "pattern" and expected in PATTERN_WORDS and isinstance(instance, str):
+        return (f"{excerpt(instance)} must be {PATTERN_WORDS[expected]}",
+                _fitted(instance, expected))
     message = error.message
     whole = repr(instance)
     if len(whole) > len(excerpt(instance)):
@@ -108,7 +140,10 @@ def _diagnostics(doc: Document, error: jsonschema.ValidationError) -> list[Diagn
         return [Diagnostic(doc.locate_key((*path, key)),
                            _at(path, f"the key {message}"), hint=hint)]
     if error.validator == "oneOf" and error.context:
-        best = jsonschema.exceptions.best_match(error.context)
+        # the branch written for the value's type says most: a string that
+        # breaks the string branch's pattern is not told it is not a list
+        typed = [e for e in error.context if e.validator != "type"]
+        best = jsonschema.exceptions.best_match(typed or error.context)
         message, hint = _message(best)
         return [Diagnostic(doc.locate(path), _at(tuple(best.absolute_path), message), hint=hint)]
     message, hint = _message(error)

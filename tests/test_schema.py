@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from importlib import resources
 
 import jsonschema
@@ -12,7 +13,7 @@ from jongg.compiler.card import check_card, compile_card_document
 from jongg.compiler.deck import compile_deck
 from jongg.compiler.errors import Diagnostic, Location, SchemaError
 from jongg.compiler.registry import shipped
-from jongg.compiler.schema import key_path, schema, validate
+from jongg.compiler.schema import PATTERN_WORDS, key_path, schema, validate
 from jongg.compiler.source import load_text
 
 SCHEMAS = ["card", "deck", "variant"]
@@ -135,7 +136,8 @@ def test_every_unknown_key_of_a_mapping_is_reported() -> None:
 
 @pytest.mark.parametrize(("text", "path", "needle"), [
     ("deck: demo\n", "", "'card' is a required property"),
-    ("card: Demo Card\ndeck: x\nlines: [{id: a, hand: x}]\n", "card", "does not match"),
+    ("card: Demo Card\ndeck: x\nlines: [{id: a, hand: x}]\n", "card",
+     "'Demo Card' must be lowercase letters, digits and hyphens"),
     ("card: d\ndeck: x\nlines: []\n", "lines", "should be non-empty"),
     ("card: d\ndeck: x\nlines: [{id: a, hand: ''}]\n", "lines[0].hand", "non-empty"),
     ("card: d\ndeck: x\nlines: [{id: a}]\n", "lines[0]", "'hand' is a required property"),
@@ -151,6 +153,36 @@ def test_card_schema_violations(text: str, path: str, needle: str) -> None:
     assert any(d.message.startswith(prefix + needle) or (path and d.message.startswith(prefix)
                                                          and needle in d.message)
                for d in diagnostics), diagnostics
+
+
+def test_a_name_that_breaks_its_pattern_is_told_in_words_with_the_name_meant() -> None:
+    (d,) = _diagnostics("card: Two Sets\ndeck: y\nlines: [{id: a, hand: x}]\n", "card")
+    assert "^" not in d.message and "lowercase letters" in d.message
+    assert d.hint == "did you mean 'two-sets'?"
+    (d,) = _diagnostics("card: d\ndeck: y\nlines: [{id: First Line, hand: x}]\n", "card")
+    assert d.hint == "did you mean 'first-line'?"
+    (d,) = _diagnostics("card: d\ndeck: y\nclause: mjcg 15\nlines: [{id: a, hand: x}]\n",
+                        "card")
+    assert "a rule clause ID, such as MJCG-15" in d.message
+    assert d.hint == "did you mean 'MJCG-15'?"
+
+
+@pytest.mark.parametrize("name", ["card", "deck", "variant"])
+def test_every_pattern_of_the_schemas_is_told_in_words(name: str) -> None:
+    """A new pattern in a schema must get its words, or users read a regex."""
+    def patterns(node: object) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "pattern" and isinstance(value, str):
+                    yield value
+                else:
+                    yield from patterns(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from patterns(value)
+
+    found = set(patterns(schema(name)))
+    assert found and found <= set(PATTERN_WORDS), found - set(PATTERN_WORDS)
 
 
 def test_required_key_hint() -> None:
