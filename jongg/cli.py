@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .play_help import COMMANDS
+from .play_help import COMMANDS, EXAMPLES
 from .web import PACE
 
 # the game modes (jongg.runtime.game.rules.Mode), written out so that the
@@ -195,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.set_defaults(run="arena_command:cmd_arena")
 
     play = commands.add_parser("play", help="play a variant at the terminal against bots",
-                               epilog=COMMANDS,
+                               epilog=COMMANDS.format(**EXAMPLES),
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     play.add_argument("variant", metavar="VARIANT", nargs="?",
                       help=f"one of {_variants()}, or a path")

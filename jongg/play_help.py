@@ -1,10 +1,17 @@
 """The commands a person types at `jongg play`, listed once: for `help` at
-the table and for `jongg play --help` (kept free of imports, so the CLI
-starts quickly)."""
+the table and for `jongg play --help` (kept free of imports but textwrap,
+so the CLI starts quickly)."""
 
+import re
+import textwrap
+
+DESCRIBED_AT = 20  # the column where a command's description starts
+
+# {tile} and {three}: tile codes of the game at hand (at the table, tiles
+# of the person's own hand), so the examples are ones they can type
 COMMANDS = """in-game commands:
-  TILE or N         discard a tile by its code (5B) or its position (the number under it)
-  1D 3D GD, 1 4 9   in a Charleston: the tiles to pass, all at once or one by one
+  TILE or N         discard a tile by its code ({tile}) or its position (the number under it)
+  {three:<16}  in a Charleston: the tiles to pass, all at once or one by one
   undo              take back the last tile chosen for a pass (before the pass is made)
   p                 let a discard go (in a claim window)
   1, 2, ...         a numbered choice: a claim, a rack, a joker exchange
@@ -19,7 +26,7 @@ COMMANDS = """in-game commands:
                     hand in it
   help              this list, and what is legal now
   quit              stop; the log keeps the game (jongg play --resume LOG goes on)
-any action may also be typed whole: 'claim kong 8B 8B J', 'pass R3', 'vote yes', 'offer 2'"""
+any action may also be typed whole: 'claim kong 8B 8B J', 'pass {tile}', 'vote yes', 'offer 2'"""
 
 # Added when every player plays several racks from one pool of tiles.
 RACK_COMMANDS = """with racks ({racks} each here; {wins} Mah Jongg{s} win the round):
@@ -31,3 +38,22 @@ RACK_COMMANDS = """with racks ({racks} each here; {wins} Mah Jongg{s} win the ro
 
 # Added when a rack may be pledged to a line right after the deal.
 PLEDGE_COMMANDS = "  off               go off your pledge: the tiles set aside rejoin the pool"
+
+EXAMPLES = {"tile": "5B", "three": "1D 3D GD, 1 4 9"}  # on the American deck
+
+
+def fitted(rows: list[str], width: int) -> list[str]:
+    """The rows wrapped to `width` columns, a command's description under
+    itself (a hanging indent) rather than wrapped back to the margin."""
+    merged: list[str] = []
+    for row in rows:
+        if merged and row.startswith(" " * DESCRIBED_AT) and row.strip():
+            merged[-1] += " " + row.strip()
+        else:
+            merged.append(row)
+    out: list[str] = []
+    for row in merged:
+        described = re.match(r"  \S.*?\s{2,}(?=\S)", row)
+        indent = " " * (described.end() if described else 4)
+        out += textwrap.wrap(row, max(width, len(indent) + 20), subsequent_indent=indent) or [""]
+    return out

@@ -388,7 +388,8 @@ def dealt(hands: dict[int, str]) -> State:
 
 
 def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
-                 variant: tuple[str, int] = ("siamese", 2)) -> tuple[Table, io.StringIO]:
+                 variant: tuple[str, int] = ("siamese", 2),
+                 width: int = 120) -> tuple[Table, io.StringIO]:
     """A Table on a rigged Siamese state: the person types `commands`, then
     the input ends (a clean stop); a greedy bot plays the other seat."""
     spec = state.spec
@@ -405,7 +406,7 @@ def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
     seats = tuple(HUMAN if s == human else "greedy" for s in range(spec.players))
     writer = LogWriter(tmp_path / "rigged.jsonl",
                        Header(spec.variant, spec.players, 0, state.mode, spec.digest, seats))
-    console = Console(file=screen, width=120, no_color=True, highlight=False)
+    console = Console(file=screen, width=width, no_color=True, highlight=False)
     bots: dict[int, Agent] = {s: GreedyAgent(0, s) for s in range(spec.players) if s != human}
     return Table(game(*variant), state, human, bots, writer, console, fast=True,
                  read=read), screen
@@ -416,6 +417,24 @@ def played(table: Table) -> None:
     with pytest.raises(Quit):
         table.play()
     table.writer.close()
+
+
+def test_help_fits_a_narrow_screen_and_its_examples_are_tiles_of_the_hand(
+        tmp_path: Path) -> None:
+    """Each command's description wraps under itself, not back to the
+    margin, and the tiles it shows as examples are ones the person holds."""
+    state = dealt({0: f"{HONOR_1} {EVEN_3}"})
+    table, screen = at_the_table(state, 0, ["help"], tmp_path, width=60)
+    played(table)
+    shown = screen.getvalue()
+    rows = shown[shown.index("in-game commands:"):shown.index("legal now:")].splitlines()
+    assert rows and all(len(row) <= 60 for row in rows), rows
+    wrapped = [row for row in rows if row.startswith(" " * 20)]
+    assert wrapped, "some description is longer than a 60-column row"
+    (tile_row,) = [row for row in rows if row.startswith("  TILE or N")]
+    held = set(HONOR_1.split() + EVEN_3.split())
+    example = tile_row.split("by its code (")[1].split(")")[0]
+    assert example in held, (example, held)
 
 
 def test_m_chooses_among_the_declarations_and_m_rack_takes_the_highest_line(

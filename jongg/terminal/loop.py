@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from rich.console import Console
 
-from jongg.play_help import COMMANDS, PLEDGE_COMMANDS, RACK_COMMANDS
+from jongg.play_help import COMMANDS, EXAMPLES, PLEDGE_COMMANDS, RACK_COMMANDS, fitted
 from jongg.present.cardview import card_view, line_view
 from jongg.present.hints import MOST_LINES, danger, hints
 from jongg.present.narrate import Narrator
@@ -232,13 +232,13 @@ class Table:
     # -- what the person may ask for -----------------------------------------------------
     def help(self, seen: Seen) -> list[Text]:
         spec = seen.spec
-        rows = [*COMMANDS.splitlines()]
+        rows = [*COMMANDS.format(**_examples(seen)).splitlines()]
         if spec.racks > 1:
             rows += RACK_COMMANDS.format(racks=spec.racks, wins=spec.wins_needed,
                                          s="s" if spec.wins_needed > 1 else "").splitlines()
         if any(isinstance(p, Pledge) for p in spec.phases):
             rows.append(PLEDGE_COMMANDS)
-        out = [words(r) for r in rows]
+        out = [words(r) for r in fitted(rows, self.screen.width)]
         out.append(words("legal now: " + ", ".join(a.text(seen.deck) for a in seen.legal)))
         return out
 
@@ -274,3 +274,13 @@ class Table:
                              "Enter: back to the table")
             if text.lower() == "b":
                 return
+
+
+def _examples(seen: Seen) -> dict[str, str]:
+    """The help's example tiles, taken from the person's own hand."""
+    deck = seen.deck
+    joker = deck.joker.index if deck.joker else None
+    held = [deck.code(k) for k, n in enumerate(seen.obs.me.counts) if n and k != joker]
+    if len(held) < 3:
+        return EXAMPLES
+    return {"tile": held[0], "three": f"{' '.join(held[:3])}, 1 4 9"}
