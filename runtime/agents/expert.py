@@ -82,6 +82,9 @@ class Reading:
                                    jokerless=self.bare)
         # the hand may still win jokerless on a line that pays more for it
         self.premium = self.prospects.premium or (agent.shapes.premium and self.bare)
+        # worths already weighed on this reading (a count and the pass after it ask alike)
+        self.weighed: dict[tuple[int, ...], np.ndarray] = {}
+        self.now: float | None = None
 
     def best_chance(self) -> float:
         chance = self.prospects.chance
@@ -107,6 +110,7 @@ class ExpertAgent:
         self._reading: tuple[object, Reading] | None = None
         self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
             Memo(256)
+        self._danger_seen: tuple[Observation, np.ndarray | None] | None = None
 
     # -- what the card gives --------------------------------------------------------
 
@@ -215,20 +219,26 @@ class ExpertAgent:
 
     def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
         """The hand's worth once each of these tiles has gone."""
-        p = reading.prospects
-        values = p.by_line(p.paid_without(tiles, seen.rules.joker))
-        if self.shapes.order:
-            shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
-            values = np.concatenate([values, shaped], axis=1)
-        return worth(values, OPTIONS)
+        known = reading.weighed.get(tuple(tiles))
+        if known is None:
+            p = reading.prospects
+            values = p.by_line(p.paid_without(tiles, seen.rules.joker))
+            if self.shapes.order:
+                shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
+                values = np.concatenate([values, shaped], axis=1)
+            known = reading.weighed[tuple(tiles)] = worth(values, OPTIONS)
+        return known
 
     def _now(self, seen: Observation, reading: Reading) -> float:
         """The hand's worth as it is."""
-        p = reading.prospects
-        values = p.by_line(p.paid()[None])
-        if self.shapes.order:
-            values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])], axis=1)
-        return float(worth(values, OPTIONS)[0])
+        if reading.now is None:
+            p = reading.prospects
+            values = p.by_line(p.paid()[None])
+            if self.shapes.order:
+                values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])],
+                                        axis=1)
+            reading.now = float(worth(values, OPTIONS)[0])
+        return reading.now
 
     # -- discards and passes ---------------------------------------------------------
 
@@ -319,12 +329,15 @@ class ExpertAgent:
         """Per kind, how surely an opponent's exposures say they need it:
         the share of the card's variations their exposures leave open that
         use it, times how much of a hand they have exposed."""
+        if self._danger_seen is not None and self._danger_seen[0] is seen:
+            return self._danger_seen[1]  # asked again of the same decision
         shown = tuple(tuple(e.tiles for e in other.exposures if not e.mahjong)
                       for o, other in enumerate(seen.seats)
                       if o != seen.seat and not other.dead)
-        if not any(shown):
-            return None
-        return self._dangers.get(shown, lambda: self._needed(seen, shown))
+        danger = self._dangers.get(shown, lambda: self._needed(seen, shown)) \
+            if any(shown) else None
+        self._danger_seen = (seen, danger)
+        return danger
 
     def _needed(self, seen: Observation, shown: tuple[tuple[tuple[int, ...], ...], ...]
                 ) -> np.ndarray | None:
@@ -396,21 +409,22 @@ class ExpertAgent:
         counts[tile] += 1
         taken = Reading(self, seen, hand.plus(tile), counts, jokers)
         p = taken.prospects
-        now = p.by_line(p.paid_without([tile], joker))
-        if self.shapes.order:
-            now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
-        best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
         exposing = []
         for action in sets:
             exposed = hand.exposing(tile, action.tiles)
             tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
             exposing.append((action, exposed, tiles))
-        every = sorted({t for *_, tiles in exposing for t in tiles})
-        # what each set's discards leave, weighed at once (a set holding a
-        # joker gives up a jokerless win)
+        # what each set's discards leave, and the discard let go again (the
+        # hand as it is), weighed at once; a set holding a joker gives up a
+        # jokerless win
+        every = sorted({tile, *(t for *_, tiles in exposing for t in tiles)})
         after = {bare: p.paid_without(every, joker, bare) for bare in
-                 {joker is None or joker not in action.tiles for action in sets}}
+                 {True, *(joker is None or joker not in action.tiles for action in sets)}}
         at = {t: i for i, t in enumerate(every)}
+        now = p.by_line(after[True][at[tile]][None])
+        if self.shapes.order:
+            now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
+        best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
         for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake

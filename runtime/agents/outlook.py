@@ -73,9 +73,17 @@ class CardTable:
         """The table's entries of one kind."""
         return self._entries[kind]
 
+    def entry_rows(self, kind: int) -> np.ndarray:
+        """The variations using one kind (one entry each)."""
+        return self._entry_rows[kind]
+
     @cached_property
     def _entries(self) -> list[np.ndarray]:
         return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
+
+    @cached_property
+    def _entry_rows(self) -> list[np.ndarray]:
+        return [self.row[at] for at in self._entries]
 
 
 _TABLES: dict[int, tuple[Card, CardTable]] = {}
@@ -138,6 +146,9 @@ class Seated:
     # a tile or two between asks, so the next answer is an update
     last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
                                                                   repr=False)
+    # (kind, copies held) -> the shortfalls of that kind's entries
+    by_kind: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -152,15 +163,16 @@ class Seated:
         table = self.table
         if self.last:
             old, short, wild = self.last[0]
-            changed = np.flatnonzero(old != counts)
+            changed = np.flatnonzero(old != counts).tolist()
             if len(changed) <= FEW_CHANGED:
-                if len(changed):
-                    at = np.concatenate([table.entries(int(k)) for k in changed])
-                    rows = table.row[at]
-                    was, now = self._entry_short(at, old), self._entry_short(at, counts)
+                if changed:
                     short, wild = short.copy(), wild.copy()
-                    np.add.at(short, rows, now[0] - was[0])
-                    np.add.at(wild, rows, now[1] - was[1])
+                    for kind in changed:  # a kind's entries are on distinct variations
+                        rows = table.entry_rows(kind)
+                        was_short, was_wild = self._kind_short(kind, int(old[kind]))
+                        now_short, now_wild = self._kind_short(kind, int(counts[kind]))
+                        short[rows] += now_short - was_short
+                        wild[rows] += now_wild - was_wild
                     self.last[0] = (counts.copy(), short, wild)
                 return short, wild
         every = np.arange(len(table.kind))
@@ -172,6 +184,18 @@ class Seated:
             short = wild = np.zeros(0, dtype=np.int64)
         self.last[:] = [(counts.copy(), short, wild)]
         return short, wild
+
+    def _kind_short(self, kind: int, held: int) -> tuple[np.ndarray, np.ndarray]:
+        """The shortfalls of one kind's entries, holding `held` copies
+        (kept: a hand holds few counts of a kind)."""
+        known = self.by_kind.get((kind, held))
+        if known is None:
+            at = self.table.entries(kind)
+            need = self.need_used[at].astype(np.int64)
+            known = (np.maximum(need - held, 0),
+                     np.maximum(self.wild_used[at] - np.maximum(held - need, 0), 0))
+            self.by_kind[kind, held] = known
+        return known
 
     def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         held = counts[self.table.kind[at]].astype(np.int64)
@@ -236,13 +260,18 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     """The odds for a seat that has not seen `unseen` copies of each kind
     and will draw about `draws` more tiles; another seat's discard may be
     claimed (an exposed line)."""
-    left = np.asarray(unseen, dtype=float)
-    total = left.sum()
-    rate = left * (max(draws, 0.0) / total) if total > 0 else np.zeros_like(left)
+    left = np.asarray(unseen, dtype=np.int64)
+    total = int(left.sum())
+    ratio = max(draws, 0.0) / total if total > 0 else 0.0
+    # a kind's odds depend only on its copies left: work them out once per
+    # number of copies (a handful), then give each kind its number's
+    copies = np.arange(int(left.max(initial=0)) + 1, dtype=float)
+    rate = copies * ratio
     joker_rate = 0.0
     if joker is not None:
-        joker_rate = float(rate[joker])
-        rate[joker] = 0.0
+        joker_rate = float(rate[left[joker]])
+        left = left.copy()
+        left[joker] = 0  # no natural draw of a joker: its slots are pooled apart
     claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
     # both rates at once, read off the grid: P(X >= a), its log and E[min(X, b)]
     at = np.minimum(np.concatenate([rate, claimable]), RATE_TOP) / RATE_STEP
@@ -250,8 +279,8 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     frac = (at - low)[:, None]
     below = ODDS_GRID[low]
     found = below + (ODDS_GRID[low + 1] - below) * frac
-    drawn, claimed = found[:len(left)], found[len(left):]
     a = MOST + 1
+    drawn, claimed = found[left], found[left + len(copies)]
     flat = np.ascontiguousarray
     return Odds(flat(drawn[:, a:2 * a]), flat(claimed[:, a:2 * a]), flat(claimed[:, 2 * a:]),
                 flat(drawn[:, 2 * a:]), joker_rate, draws)
@@ -286,6 +315,10 @@ def _odds_grid(poisson: np.ndarray) -> np.ndarray:
 
 POISSON = _poisson_grid()
 ODDS_GRID = _odds_grid(POISSON)
+# the grid flat, and its rise to the next rate (the last rate: none), for
+# reading many cells with one take each
+POISSON_FLAT = POISSON.ravel()
+POISSON_RISE = np.concatenate([POISSON[1:] - POISSON[:-1], np.zeros((1, POISSON.shape[1]))]).ravel()
 
 
 def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
@@ -293,9 +326,8 @@ def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
     off a grid of rates with linear interpolation."""
     at = np.minimum(rate, RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
-    n = np.minimum(np.maximum(need, 0), JOKER_TERMS + 1)
-    below = POISSON[low, n]
-    found: np.ndarray = below + (POISSON[low + 1, n] - below) * (at - low)
+    cell = low * POISSON.shape[1] + np.clip(need, 0, JOKER_TERMS + 1)
+    found: np.ndarray = POISSON_FLAT.take(cell) + POISSON_RISE.take(cell) * (at - low)
     return found
 
 
