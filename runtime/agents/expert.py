@@ -91,6 +91,17 @@ class Reading:
         return float(chance.max()) if len(chance) else 0.0
 
 
+def _spare(p: Prospects, counts: tuple[int, ...], tiles: list[int]) -> set[int]:
+    """The tiles of these whose loss no variation weighed would feel: every
+    one holds more copies than it has slots for."""
+    at = np.asarray(tiles, dtype=np.int64)
+    if not len(p.rows) or not len(at):
+        return set()
+    slots = (p.need[:, at] + p.wild[:, at]).max(axis=0)
+    held = np.asarray(counts)[at]
+    return {t for t, free in zip(tiles, (held > slots).tolist(), strict=True) if free}
+
+
 class ExpertAgent:
     """Plays by the odds of completing each line before the wall ends,
     weighed by value (see the module's doc)."""
@@ -253,15 +264,22 @@ class ExpertAgent:
             # a joker is worth keeping, unless a jokerless win may pay more
             moves = [a for a in moves if a.tile != joker]
         tiles = sorted({a.tile for a in moves})
-        danger = self._danger(seen) if seen.step == "turn" else None
-        worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
-                                  self._worths(seen, reading, tiles).tolist()), strict=True))
+        turn = seen.step == "turn"
+        danger = self._danger(seen) if turn else None
         weight = 0.0
         if danger is not None:
             best = 0.0 if dead else reading.best_chance()
             if best < FAR:
                 weight = DEFENCE * (1 - best / FAR) * self.table.scale
         counts = seen.me.counts
+        if turn and not dead and not weight and joker not in tiles and not self.shapes.order:
+            free = _spare(reading.prospects, counts, tiles)
+            if free:  # each worth the hand as it is: the safest goes, no more to weigh
+                chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
+                self._last = (reading.hand.minus(chosen.tile), reading.prospects)
+                return chosen
+        worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
+                                  self._worths(seen, reading, tiles).tolist()), strict=True))
 
         def key(a: Action) -> tuple[float, float, int, float]:
             hazard = float(danger[a.tile]) if danger is not None else 0.0
@@ -284,22 +302,43 @@ class ExpertAgent:
         return chosen
 
     def _useless_draw(self, seen: Observation, legal: list[Action]) -> Action | None:
-        """The tile just drawn, when no line weighed for the hand before it
-        can use it (read off the prospects the last discard was chosen by), and
-        there is nothing else to weigh: no joker to take, no opponent to
+        """When no line weighed for the hand before the draw can use the
+        tile drawn (read off the prospects the last discard was chosen by),
+        the hand's worth is as it was: a tile those lines cannot use goes,
+        the safest of them (the tile drawn, with no opponent to fear),
+        unless there is more to weigh: a joker to take, or an opponent to
         defend against while far."""
         drawn = seen.last
         if seen.step != "turn" or drawn is None or self.shapes.order or self._last is None \
                 or drawn == seen.rules.joker or any(a.verb == "exchange" for a in legal):
             return None
         hand, p = self._last
-        if hand.plus(drawn) != seen.me.hand():
+        if not len(p.rows) or hand.plus(drawn) != seen.me.hand():
             return None
-        if not len(p.rows) or self._danger(seen) is not None:
-            return None  # among tiles worth as little, the safest goes: weigh them all
         if (p.need[:, drawn] + p.wild[:, drawn] > hand.concealed.count(drawn)).any():
             return None
-        return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
+        danger = self._danger(seen)
+        if danger is None:
+            return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
+        counts = seen.me.counts
+        joker = seen.rules.joker
+        if (p.premium and joker is not None and counts[joker]) or float(p.chance.max()) < FAR:
+            return None  # a joker may be let go, or far: defence weighs against worth
+        spare = _spare(p, counts, sorted({a.tile for a in legal if a.verb == "discard"}))
+        chosen = self._safest([a for a in legal if a.verb == "discard" and a.tile in spare],
+                              danger, counts)
+        self._last = (seen.me.hand().minus(chosen.tile), p)
+        return chosen
+
+    def _safest(self, moves: list[Action], danger: np.ndarray | None,
+                counts: tuple[int, ...]) -> Action:
+        """Among tiles worth alike, the one an opponent needs least, then
+        one held alone, then by the seed."""
+        def key(a: Action) -> tuple[float, int, float]:
+            hazard = float(danger[a.tile]) if danger is not None else 0.0
+            return (hazard, counts[a.tile], self.rng.random())
+
+        return min(moves, key=key)
 
     def _planned(self, seen: Observation, legal: list[Action]) -> Action | None:
         """The next tile planned with a pass's first one (still held)."""

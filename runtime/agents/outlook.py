@@ -34,6 +34,7 @@ CLAIM_SHARE = 0.4  # of another seat's discards, the share a claim could take
 SLACK = 3  # variations this much further than the nearest are still weighed
 CANDIDATES = 48  # at most this many variations weighed per hand
 FEW_CHANGED = 4  # kinds whose counts changed, at most, for shortfalls to be updated
+SUM = np.add.reduce  # a sum along an axis, without ndarray.sum's wrapper (small arrays)
 
 
 @dataclass(eq=False)
@@ -67,6 +68,12 @@ class CardTable:
     @cached_property
     def wild_used(self) -> np.ndarray:
         found: np.ndarray = self.wild[self.row, self.kind]
+        return found
+
+    @cached_property
+    def odds_cols(self) -> np.ndarray:
+        """Each kind's row in a flat (kinds, MOST+1) grid of odds."""
+        found: np.ndarray = np.arange(self.kinds) * (MOST + 1)
         return found
 
     def entries(self, kind: int) -> np.ndarray:
@@ -326,7 +333,7 @@ def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
     off a grid of rates with linear interpolation."""
     at = np.minimum(rate, RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
-    cell = low * POISSON.shape[1] + np.clip(need, 0, JOKER_TERMS + 1)
+    cell = low * POISSON.shape[1] + np.minimum(np.maximum(need, 0), JOKER_TERMS + 1)
     found: np.ndarray = POISSON_FLAT.take(cell) + POISSON_RISE.take(cell) * (at - low)
     return found
 
@@ -347,42 +354,43 @@ class Prospects:
             np.flatnonzero(seated.open & allowed[table.line])
         short, wild_short = seated.shortfalls(counts)
         away = short[rows] + np.maximum(wild_short[rows] - jokers, 0)
-        self.nearest = int(away.min()) if len(away) else 1_000
-        keep = np.flatnonzero(away <= self.nearest + SLACK)
+        self.nearest = int(np.minimum.reduce(away)) if len(away) else 1_000
+        keep = (away <= self.nearest + SLACK).nonzero()[0]
         if len(keep) > CANDIDATES:
             order = np.lexsort((-table.value[rows[keep]], away[keep]))
             keep = np.sort(keep[order[:CANDIDATES]])
         self.rows = rows[keep]
         need, wild = seated.dense(self.rows)
-        short_kept = np.maximum(need - counts, 0)
         self.need, self.wild = need, wild
-        self.short = short_kept
-        self.short_wild = np.maximum(wild - np.maximum(counts - need, 0), 0)
+        over = need - counts  # slots left (spare copies: below zero)
+        self.short = np.maximum(over, 0)
+        self.short_wild = np.maximum(wild + np.minimum(over, 0), 0)
         self.away = away[keep]
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
-        cols = np.arange(table.kinds) * (MOST + 1)  # each kind's row in the odds, flat
-        missing = np.minimum(self.short, MOST)
-        self.log_draw = _at(chances.log_sf, cols + missing).sum(axis=1)
-        self.log_claim = _at(chances.log_claimed, cols + missing).sum(axis=1)
-        self.need_short = self.short.sum(axis=1)
-        capped = np.minimum(self.short_wild, MOST)
-        self.any_closed = bool(self.closed.any())
-        self.mean = _at(chances.mean_open, cols + capped).sum(axis=1)
+        cols = table.odds_cols
+        missing = cols + np.minimum(self.short, MOST)
+        self.log_draw = SUM(_at(chances.log_sf, missing), axis=1)
+        self.log_claim = SUM(_at(chances.log_claimed, missing), axis=1)
+        self.need_short = SUM(self.short, axis=1)
+        capped = cols + np.minimum(self.short_wild, MOST)
+        self.any_closed = bool(np.count_nonzero(self.closed))
+        self.mean = SUM(_at(chances.mean_open, capped), axis=1)
         if self.any_closed:
-            self.mean = np.where(self.closed, _at(chances.mean_closed, cols + capped).sum(axis=1),
+            self.mean = np.where(self.closed, SUM(_at(chances.mean_closed, capped), axis=1),
                                  self.mean)
-        self.wild_short = self.short_wild.sum(axis=1)
+        self.wild_short = SUM(self.short_wild, axis=1)
         self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
                                    self.wild_short, jokers)
         self.value = table.value[self.rows]
         self.bare = table.bare[self.rows]
         # a jokerless win pays more on some variation this hand may still make
-        self.premium = jokerless and bool((self.bare > self.value).any())
+        self.premium = jokerless and bool(np.count_nonzero(self.bare > self.value))
         lines = table.line[self.rows]
-        change = np.ones(len(lines), dtype=bool)
+        change = np.empty(len(lines), dtype=bool)
+        change[:1] = True
         np.not_equal(lines[1:], lines[:-1], out=change[1:])
-        self.starts = np.flatnonzero(change)
+        self.starts = change.nonzero()[0]
         self.lines = lines[self.starts]  # the lines weighed, in card order
 
     def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
@@ -432,7 +440,7 @@ class Prospects:
         """The chances once the hand loses each tile, and with `premium`,
         the chances from naturals alone where no joker is left (else 0)."""
         out = np.empty((len(tiles), len(self.rows)))
-        natural = np.zeros_like(out) if premium else None
+        natural = np.zeros(out.shape) if premium else None
         if not len(self.rows):
             return out, natural
         naturals = [i for i, t in enumerate(tiles) if t != joker]
@@ -495,5 +503,5 @@ def worth(values: np.ndarray, share: float) -> np.ndarray:
     if values.shape[-1] == 0:
         return np.zeros(values.shape[:-1])
     top = -np.sort(-values, axis=-1)[..., :3]
-    found: np.ndarray = top[..., 0] + share * top[..., 1:].sum(axis=-1)
+    found: np.ndarray = top[..., 0] + share * SUM(top[..., 1:], axis=-1)
     return found
