@@ -70,12 +70,6 @@ class CardTable:
         found: np.ndarray = self.wild[self.row, self.kind]
         return found
 
-    @cached_property
-    def odds_cols(self) -> np.ndarray:
-        """Each kind's row in a flat (kinds, MOST+1) grid of odds."""
-        found: np.ndarray = np.arange(self.kinds) * (MOST + 1)
-        return found
-
     def entries(self, kind: int) -> np.ndarray:
         """The table's entries of one kind."""
         return self._entries[kind]
@@ -253,14 +247,18 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
 
 @dataclass(frozen=True, eq=False)
 class Odds:
-    """The chances of drawing tiles before the wall ends, by kind."""
+    """The chances of drawing tiles before the wall ends, by kind: each read
+    at `cols[kind] + copies` of one of its flat grids (one index serves all
+    four: they are views of one table, shifted)."""
 
-    log_sf: np.ndarray  # (K, MOST+1): log P(at least a copies drawn)
-    log_claimed: np.ndarray  # (K, MOST+1): log P(at least a copies drawn or claimed)
-    mean_open: np.ndarray  # (K, MOST+1): E[min(copies drawn or claimed, b)]
-    mean_closed: np.ndarray  # (K, MOST+1): E[min(copies drawn, b)]
+    cols: np.ndarray  # (K,): where each kind's odds start in the grids
+    log_sf: np.ndarray  # log P(at least a copies drawn)
+    log_claimed: np.ndarray  # log P(at least a copies drawn or claimed)
+    mean_open: np.ndarray  # E[min(copies drawn or claimed, b)]
+    mean_closed: np.ndarray  # E[min(copies drawn, b)]
     joker_rate: float  # jokers expected to be drawn
     draws: float
+
 
 
 def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None) -> Odds:
@@ -270,8 +268,8 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     left = np.asarray(unseen, dtype=np.int64)
     total = int(left.sum())
     ratio = max(draws, 0.0) / total if total > 0 else 0.0
-    # a kind's odds depend only on its copies left: work them out once per
-    # number of copies (a handful), then give each kind its number's
+    # a kind's odds depend only on its copies left: worked out once per
+    # number of copies (a handful), each kind reading its number's row
     copies = np.arange(int(left.max(initial=0)) + 1, dtype=float)
     rate = copies * ratio
     joker_rate = 0.0
@@ -285,12 +283,11 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     low = at.astype(np.int64)
     frac = (at - low)[:, None]
     below = ODDS_GRID[low]
-    found = below + (ODDS_GRID[low + 1] - below) * frac
-    a = MOST + 1
-    drawn, claimed = found[left], found[left + len(copies)]
-    flat = np.ascontiguousarray
-    return Odds(flat(drawn[:, a:2 * a]), flat(claimed[:, a:2 * a]), flat(claimed[:, 2 * a:]),
-                flat(drawn[:, 2 * a:]), joker_rate, draws)
+    flat = (below + (ODDS_GRID[low + 1] - below) * frac).ravel()
+    a, width = MOST + 1, ODDS_GRID.shape[1]
+    claimed = len(copies) * width  # the claimable rates' rows follow the drawn ones
+    return Odds(left * width, flat[a:], flat[claimed + a:], flat[claimed + 2 * a:],
+                flat[2 * a:], joker_rate, draws)
 
 
 RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
@@ -368,16 +365,16 @@ class Prospects:
         self.away = away[keep]
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
-        cols = table.odds_cols
+        cols = chances.cols
         missing = cols + np.minimum(self.short, MOST)
-        self.log_draw = SUM(_at(chances.log_sf, missing), axis=1)
-        self.log_claim = SUM(_at(chances.log_claimed, missing), axis=1)
+        self.log_draw = SUM(chances.log_sf.take(missing), axis=1)
+        self.log_claim = SUM(chances.log_claimed.take(missing), axis=1)
         self.need_short = SUM(self.short, axis=1)
         capped = cols + np.minimum(self.short_wild, MOST)
         self.any_closed = bool(np.count_nonzero(self.closed))
-        self.mean = SUM(_at(chances.mean_open, capped), axis=1)
+        self.mean = SUM(chances.mean_open.take(capped), axis=1)
         if self.any_closed:
-            self.mean = np.where(self.closed, SUM(_at(chances.mean_closed, capped), axis=1),
+            self.mean = np.where(self.closed, SUM(chances.mean_closed.take(capped), axis=1),
                                  self.mean)
         self.wild_short = SUM(self.short_wild, axis=1)
         self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
@@ -460,17 +457,18 @@ class Prospects:
         more = held <= need
         new_short = short + more
         new_wild = short_wild + (~more & (held <= need + wild))
-        col = kinds[:, None] * (MOST + 1)  # each kind's row in the odds, flat
-        now, then = np.minimum(short, MOST), np.minimum(new_short, MOST)
-        log_sf, log_claimed = self.chances.log_sf, self.chances.log_claimed
-        log_draw = self.log_draw + _at(log_sf, col + then) - _at(log_sf, col + now)
-        log_claim = self.log_claim + _at(log_claimed, col + then) - _at(log_claimed, col + now)
-        old, new = np.minimum(short_wild, MOST), np.minimum(new_wild, MOST)
-        opened = self.chances.mean_open
-        gained = _at(opened, col + new) - _at(opened, col + old)
+        chances = self.chances
+        col = chances.cols[kinds][:, None]  # where each kind's odds start
+        now, then = col + np.minimum(short, MOST), col + np.minimum(new_short, MOST)
+        log_sf, log_claimed = chances.log_sf, chances.log_claimed
+        log_draw = self.log_draw + log_sf.take(then) - log_sf.take(now)
+        log_claim = self.log_claim + log_claimed.take(then) - log_claimed.take(now)
+        old, new = col + np.minimum(short_wild, MOST), col + np.minimum(new_wild, MOST)
+        opened = chances.mean_open
+        gained = opened.take(new) - opened.take(old)
         if self.any_closed:
-            closed = self.chances.mean_closed
-            gained = np.where(self.closed, _at(closed, col + new) - _at(closed, col + old), gained)
+            closed = chances.mean_closed
+            gained = np.where(self.closed, closed.take(new) - closed.take(old), gained)
         wild_short = self.wild_short - short_wild + new_wild
         args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
         out[naturals] = self._chance(*args, self.jokers)
@@ -488,13 +486,6 @@ class Prospects:
             none: np.ndarray = paid[..., :0]
             return none
         return np.maximum.reduceat(paid, self.starts, axis=-1)
-
-
-def _at(grid: np.ndarray, flat: np.ndarray) -> np.ndarray:
-    """A (kinds, MOST+1) grid read at flat indices (kind x (MOST+1) + count):
-    one take, cheaper than indexing by kind and count."""
-    found: np.ndarray = grid.ravel().take(flat)
-    return found
 
 
 def worth(values: np.ndarray, share: float) -> np.ndarray:
