@@ -32,6 +32,7 @@ from jongg.runtime.agents.outlook import (
     Odds,
     Prospects,
     Seated,
+    fits,
     odds,
     seat,
     worth,
@@ -467,7 +468,7 @@ class ExpertAgent:
         for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake
-            open_rows = self.seated(seen, exposed.exposures).open[p.rows]
+            open_rows = fits(self.table, exposed.exposures, joker, rules.spec.open_hands, p.rows)
             paid = after[joker is None or joker not in action.tiles]
             values = p.by_line(paid[[at[t] for t in tiles]] * open_rows)
             if self.shapes.order:

@@ -33,7 +33,7 @@ JOKER_TERMS = 16  # terms of the Poisson sum for the slots jokers may fill
 CLAIM_SHARE = 0.4  # of another seat's discards, the share a claim could take
 SLACK = 3  # variations this much further than the nearest are still weighed
 CANDIDATES = 48  # at most this many variations weighed per hand
-FEW_CHANGED = 4  # kinds whose counts changed, at most, for shortfalls to be updated
+FEW_CHANGED = 8  # kinds whose counts changed, at most, for shortfalls to be updated
 SUM = np.add.reduce  # a sum along an axis, without ndarray.sum's wrapper (small arrays)
 
 
@@ -221,18 +221,13 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
     rows = len(table.line)
     if not exposures:
         return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used)
+    grouped = _grouped(exposures, joker)
+    if grouped is None:
+        return Seated(table, np.zeros(rows, dtype=bool), table.need_used, table.wild_used)
     ok = np.ones(rows, dtype=bool) if open_hands else ~table.concealed
-    seen: dict[tuple[int, int], list[int]] = {}  # (kind, size) -> [with jokers, natural only]
-    for tiles in exposures:
-        naturals = [t for t in tiles if t != joker]
-        if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
-            return Seated(table, np.zeros(rows, dtype=bool), table.need_used,
-                          table.wild_used)  # a run, or a pair: no group takes it
-        counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
-        counts[len(naturals) == len(tiles)] += 1
     need_used, wild_used = table.need_used.copy(), table.wild_used.copy()
     taken = []
-    for (kind, size), (mixed, natural) in seen.items():
+    for (kind, size), (mixed, natural) in grouped.items():
         jokered = table.sets[:, kind, size - 3]
         plain = table.plain_sets[:, kind, size - 3]
         on_plain = np.minimum(plain, natural)
@@ -243,6 +238,36 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
         wild_used[at] -= size * on_wild[table.row[at]]
         taken.append((kind, size * on_plain, size * on_wild))
     return Seated(table, ok, need_used, wild_used, tuple(taken))
+
+
+def fits(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+         open_hands: bool, rows: np.ndarray) -> np.ndarray:
+    """Whether the exposures seat on each of these variations: seat()'s
+    `open` for a few rows, as a claim asks of the ones it weighs."""
+    if not exposures:
+        return np.ones(len(rows), dtype=bool)
+    grouped = _grouped(exposures, joker)
+    if grouped is None:
+        return np.zeros(len(rows), dtype=bool)
+    ok = np.ones(len(rows), dtype=bool) if open_hands else ~table.concealed[rows]
+    for (kind, size), (mixed, natural) in grouped.items():
+        on_plain = np.minimum(table.plain_sets[rows, kind, size - 3], natural)
+        ok &= mixed + natural - on_plain <= table.sets[rows, kind, size - 3]
+    return ok
+
+
+def _grouped(exposures: tuple[tuple[int, ...], ...], joker: int | None
+             ) -> dict[tuple[int, int], list[int]] | None:
+    """(kind, size) -> [sets holding a joker, natural sets] of the
+    exposures; None when one is a run or a pair (no group takes it)."""
+    seen: dict[tuple[int, int], list[int]] = {}
+    for tiles in exposures:
+        naturals = [t for t in tiles if t != joker]
+        if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
+            return None
+        counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
+        counts[len(naturals) == len(tiles)] += 1
+    return seen
 
 
 @dataclass(frozen=True, eq=False)
@@ -404,6 +429,16 @@ class Prospects:
         chance: np.ndarray = np.exp(log_draw + last) * jokered
         return chance
 
+    def _both(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
+              mean: np.ndarray, wild_short: np.ndarray, jokers: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """_chance() with `jokers`, and from naturals alone, worked out together."""
+        last = (log_claim - log_draw) / np.maximum(need_short, 1)
+        pooled = poisson_at_least(np.concatenate([mean + self.chances.joker_rate, mean]),
+                                  np.concatenate([wild_short - jokers, wild_short]))
+        drawn = np.exp(log_draw + last)
+        return drawn * pooled[:len(mean)], drawn * pooled[len(mean):]
+
     def without(self, tiles: Sequence[int], joker: int | None) -> np.ndarray:
         """(tiles, V'): the chances once the hand loses each of these tiles
         (one at a time; a natural opens a slot it filled, no-joker slots
@@ -471,9 +506,10 @@ class Prospects:
             gained = np.where(self.closed, closed.take(new) - closed.take(old), gained)
         wild_short = self.wild_short - short_wild + new_wild
         args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
-        out[naturals] = self._chance(*args, self.jokers)
         if natural is not None and self.jokers == 0:
-            natural[naturals] = self._chance(*args, None)
+            out[naturals], natural[naturals] = self._both(*args, 0)
+        else:
+            out[naturals] = self._chance(*args, self.jokers)
         return out, natural
 
     def line_values(self, chance: np.ndarray) -> np.ndarray:
