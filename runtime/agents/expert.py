@@ -24,6 +24,7 @@ Nothing here knows a variant: only the rules, the card and the deck.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
@@ -123,6 +124,7 @@ class ExpertAgent:
         self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
             Memo(256)
         self._danger_seen: tuple[Observation, np.ndarray | None] | None = None
+        self._shares: Memo[tuple[tuple[int, ...], ...], np.ndarray | None] = Memo(256)
 
     # -- what the card gives --------------------------------------------------------
 
@@ -381,19 +383,28 @@ class ExpertAgent:
 
     def _needed(self, seen: Observation, shown: tuple[tuple[tuple[int, ...], ...], ...]
                 ) -> np.ndarray | None:
-        size = seen.rules.judge.card.hand_size
         danger: np.ndarray | None = None
         for exposures in shown:
-            if not exposures:
-                continue
-            seated = self.seated(seen, exposures)
-            if not seated.open.any():
-                continue
-            need, wild = seated.dense(np.flatnonzero(seated.open))
-            left = need + wild
-            share = (left > 0).mean(axis=0) * (sum(map(len, exposures)) / size)
-            danger = share if danger is None else np.maximum(danger, share)
+            share = self._shares.get(exposures, partial(self._share, seen, exposures))
+            if share is not None:
+                danger = share if danger is None else np.maximum(danger, share)
         return danger
+
+    def _share(self, seen: Observation, exposures: tuple[tuple[int, ...], ...]
+               ) -> np.ndarray | None:
+        """Per kind, the share of the variations one opponent's exposures
+        leave open that use it, times how much of a hand they have exposed
+        (kept per opponent: one seat's exposures change at a time)."""
+        if not exposures:
+            return None
+        seated = self.seated(seen, exposures)
+        if not seated.open.any():
+            return None
+        need, wild = seated.dense(np.flatnonzero(seated.open))
+        left = need + wild
+        size = seen.rules.judge.card.hand_size
+        share: np.ndarray = (left > 0).mean(axis=0) * (sum(map(len, exposures)) / size)
+        return share
 
     # -- the Charleston ------------------------------------------------------------
 
