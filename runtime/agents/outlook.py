@@ -143,13 +143,14 @@ class Seated:
     need_used: np.ndarray  # (E,): slots no joker may fill, at the table's entries
     wild_used: np.ndarray  # (E,): slots a joker may fill
     taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
-    # the last counts asked of shortfalls(), with its answer (short and wild
-    # stacked): a hand changes a tile or two between asks, so the next
-    # answer is an update
-    last: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list, repr=False)
+    # the last counts asked of shortfalls(), with its answer: a hand changes
+    # a tile or two between asks, so the next answer is an update
+    last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
+                                                                  repr=False)
     # (kind, copies held before, after) -> what that change does to the
     # shortfalls of the kind's entries
-    changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
+    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -163,35 +164,38 @@ class Seated:
         short (spare copies filling them first)."""
         table = self.table
         if self.last:
-            old, both = self.last[0]
+            old, short, wild = self.last[0]
             changed = (old != counts).nonzero()[0].tolist()
             if len(changed) <= FEW_CHANGED:
                 if changed:
-                    both = both.copy()
+                    short, wild = short.copy(), wild.copy()
                     for kind in changed:  # a kind's entries are on distinct variations
-                        both[:, table.entry_rows(kind)] += self._change(
-                            kind, int(old[kind]), int(counts[kind]))
-                    self.last[0] = (counts.copy(), both)
-                return both[0], both[1]
+                        rows = table.entry_rows(kind)
+                        more_short, more_wild = self._change(kind, int(old[kind]),
+                                                             int(counts[kind]))
+                        short[rows] += more_short
+                        wild[rows] += more_wild
+                    self.last[0] = (counts.copy(), short, wild)
+                return short, wild
         every = np.arange(len(table.kind))
-        both = np.zeros((2, len(table.line)), dtype=np.int64)
         if len(every):
             entry_short, entry_wild = self._entry_short(every, counts)
-            both[0] = np.add.reduceat(entry_short, table.starts)
-            both[1] = np.add.reduceat(entry_wild, table.starts)
-        self.last[:] = [(counts.copy(), both)]
-        return both[0], both[1]
+            short = np.add.reduceat(entry_short, table.starts).astype(np.int64)
+            wild = np.add.reduceat(entry_wild, table.starts).astype(np.int64)
+        else:
+            short = wild = np.zeros(0, dtype=np.int64)
+        self.last[:] = [(counts.copy(), short, wild)]
+        return short, wild
 
-    def _change(self, kind: int, was: int, now: int) -> np.ndarray:
-        """(2, entries of the kind): what holding `now` copies of a kind
-        instead of `was` does to its entries' shortfalls (kept: a hand
-        moves among few counts of a kind)."""
+    def _change(self, kind: int, was: int, now: int) -> tuple[np.ndarray, np.ndarray]:
+        """What holding `now` copies of a kind instead of `was` does to the
+        shortfalls of its entries (kept: a hand moves among few counts)."""
         known = self.changes.get((kind, was, now))
         if known is None:
             at = self.table.entries(kind)
             before = self._entry_short(at, np.full(self.table.kinds, was))
             after = self._entry_short(at, np.full(self.table.kinds, now))
-            known = self.changes[kind, was, now] = np.stack(after) - np.stack(before)
+            known = self.changes[kind, was, now] = (after[0] - before[0], after[1] - before[1])
         return known
 
     def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
