@@ -293,26 +293,42 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     left = np.asarray(unseen, dtype=np.int64)
     total = int(left.sum())
     ratio = max(draws, 0.0) / total if total > 0 else 0.0
-    # a kind's odds depend only on its copies left: worked out once per
-    # number of copies (a handful), each kind reading its number's row
-    copies = np.arange(int(left.max(initial=0)) + 1, dtype=float)
-    rate = copies * ratio
+    n = int(left.max(initial=0)) + 1
+    key = (ratio, n, players)
+    flat = _ROWS.get(key)
+    if flat is None:
+        if len(_ROWS) >= ROWS_KEPT:
+            _ROWS.clear()
+        flat = _ROWS[key] = _rows(ratio, n, players)
     joker_rate = 0.0
     if joker is not None:
-        joker_rate = float(rate[left[joker]])
+        joker_rate = float(left[joker]) * ratio
         left = left.copy()
         left[joker] = 0  # no natural draw of a joker: its slots are pooled apart
+    a, width = MOST + 1, ODDS_GRID.shape[1]
+    claimed = n * width  # the claimable rates' rows follow the drawn ones
+    return Odds(left * width, flat[a:], flat[claimed + a:], flat[claimed + 2 * a:],
+                flat[2 * a:], joker_rate, draws)
+
+
+ROWS_KEPT = 256  # odds tables kept (the seats at a table share them, a draw or two apart)
+_ROWS: dict[tuple[float, int, int], np.ndarray] = {}
+
+
+def _rows(ratio: float, n: int, players: int) -> np.ndarray:
+    """The odds of every number of copies left below `n`, at `ratio` draws
+    a tile unseen, flat: a row per number drawn, then one per number drawn
+    or claimed. A kind's odds depend only on its copies left: worked out
+    once per number of copies (a handful), each kind reading its row."""
+    rate = np.arange(n, dtype=float) * ratio
     claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
     # both rates at once, read off the grid: P(X >= a), its log and E[min(X, b)]
     at = np.minimum(np.concatenate([rate, claimable]), RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
     frac = (at - low)[:, None]
     below = ODDS_GRID[low]
-    flat = (below + (ODDS_GRID[low + 1] - below) * frac).ravel()
-    a, width = MOST + 1, ODDS_GRID.shape[1]
-    claimed = len(copies) * width  # the claimable rates' rows follow the drawn ones
-    return Odds(left * width, flat[a:], flat[claimed + a:], flat[claimed + 2 * a:],
-                flat[2 * a:], joker_rate, draws)
+    flat: np.ndarray = (below + (ODDS_GRID[low + 1] - below) * frac).ravel()
+    return flat
 
 
 RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
