@@ -54,7 +54,7 @@ FAR = 0.12  # below this chance of its best line the hand is far (defence, votes
 DEFENCE = 1.0  # far from winning: worth given up to keep a needed tile from an opponent
 WORTHLESS = 0.03  # a tile whose loss costs less than this share of the worth
 EPSILON = 1e-9
-WANTED = 1  # a discard is weighed for a claim when a variation this near needs it
+WANTED = 0  # a discard is weighed for a claim when a variation this near needs it
 
 
 class Reading:
