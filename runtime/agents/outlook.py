@@ -55,6 +55,10 @@ class CardTable:
     structural: tuple[int, ...]  # lines with free groups: the matcher answers for them
     runs: bool  # some free group is a run (or a set, which may be one)
     scale: float  # what a line pays, on average
+    # Seated.changes of the variations with no exposure seated, kept for
+    # every seat and match the card plays
+    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
 
     @property
     def kinds(self) -> int:
@@ -220,7 +224,8 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
     size (one holding a joker only where jokers may go)."""
     rows = len(table.line)
     if not exposures:
-        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used)
+        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used,
+                      changes=table.changes)
     grouped = _grouped(exposures, joker)
     if grouped is None:
         return Seated(table, np.zeros(rows, dtype=bool), table.need_used, table.wild_used)
