@@ -248,6 +248,36 @@ def test_among_tiles_no_line_can_use_the_one_an_opponent_needs_least_goes() -> N
         assert chosen.text(deck) == f"discard {'9D' if kept == '4C' else '4C'}"
 
 
+def test_after_a_draw_no_line_can_use_the_expert_keeps_its_joker() -> None:
+    """Holding honor-1 but for a West and a South, a kong of North shown
+    with a joker (so no jokerless win to hope for) and a joker in hand, it
+    draws a 9D no line can use while an opponent shows kongs: of the tiles
+    its lines have no slot for it lets the 9D go, never the joker (which
+    fills no slot either, but may fill any)."""
+    g = game("mjcg-card", 4)
+    state = rigged(g, {0: "E E E E S S S W J",
+                       3: "1B 2B 3B 4B 5B 6B 7B 8B 1C 2C 3C 4C 5C 6C"}, draws="9D",
+                   exposures={0: ["N N N J"], 1: ["F F F F", "9B 9B 9B 9B"]}, dealer=3,
+                   skip_phases=True)
+    agent = ExpertAgent(0, 0)
+    before = state.observe(0)  # the hand the last discard left
+    p = agent._read(before).prospects
+    agent._last = (before.me.hand(), p)
+    assert not p.premium and float(p.chance.max()) >= FAR
+    act(state, 3, "discard 1B")
+    while state.current_players() != [0] or state.step.value != "turn":
+        for other in state.current_players():
+            act(state, other, "pass")
+    seen = state.observe(0)
+    assert agent._danger(seen) is not None
+    assert _choice_of(agent, seen, state.legal_actions(0)) == "discard 9D"
+
+
+def _choice_of(agent: ExpertAgent, seen: Observation, legal: Sequence[object]) -> str:
+    action = agent.act(seen, list(legal))  # type: ignore[arg-type]
+    return action.text(seen.rules.deck)
+
+
 def test_the_expert_passes_what_its_lines_cannot_use_and_never_a_joker() -> None:
     g = game("mjcg-card", 4)
     state = rigged(g, {0: "N N N N E E E E S S S J 5B 9D"}, dealer=0)

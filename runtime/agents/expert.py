@@ -43,6 +43,7 @@ from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
+from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.spec import Courtesy, Pledge, Vote
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
@@ -141,6 +142,7 @@ class ExpertAgent:
     def _read(self, seen: Observation) -> Reading:
         """The reading of this observation (the last one is kept: a vote, a
         count and the pass after it read the same hand)."""
+        self._learn(seen.rules)
         key = (seen.me.counts, seen.me.exposures, seen.unseen, seen.wall)
         if self._reading is None or self._reading[0] != key:
             self._reading = (key, Reading(self, seen))
@@ -153,8 +155,8 @@ class ExpertAgent:
 
     # -- deciding -----------------------------------------------------------------
 
-    def act(self, seen: Observation, legal: list[Action]) -> Action:
-        rules = seen.rules
+    def _learn(self, rules: Rules) -> None:
+        """The card's table and its lines of free groups, priced by the rules."""
         if self._table is None:
             self._table = priced_table(rules)
             structural = self._table.structural
@@ -163,6 +165,10 @@ class ExpertAgent:
                                                 for li in structural},
                                   {li: line_pays(rules.spec, rules.lines[li], True)
                                    for li in structural})
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        rules = seen.rules
+        self._learn(rules)
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):
             return self.racks.act(seen, legal)
         won = self._win(seen, legal)
@@ -327,7 +333,9 @@ class ExpertAgent:
         joker = seen.rules.joker
         if (p.premium and joker is not None and counts[joker]) or float(p.chance.max()) < FAR:
             return None  # a joker may be let go, or far: defence weighs against worth
-        spare = _spare(p, counts, sorted({a.tile for a in legal if a.verb == "discard"}))
+        # a joker is worth keeping (a jokerless win that may pay more is weighed in full)
+        spare = _spare(p, counts, sorted({a.tile for a in legal if a.verb == "discard"
+                                          and a.tile != joker}))
         chosen = self._safest([a for a in legal if a.verb == "discard" and a.tile in spare],
                               danger, counts)
         self._last = (seen.me.hand().minus(chosen.tile), p)
