@@ -423,8 +423,6 @@ class Prospects:
             self.mean = np.where(self.closed, SUM(chances.mean_closed.take(capped), axis=1),
                                  self.mean)
         self.wild_short = SUM(self.short_wild, axis=1)
-        self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
-                                   self.wild_short, jokers)
         self.value = table.value[self.rows]
         self.bare = table.bare[self.rows]
         # a jokerless win pays more on some variation this hand may still make
@@ -435,6 +433,14 @@ class Prospects:
         np.not_equal(lines[1:], lines[:-1], out=change[1:])
         self.starts = change.nonzero()[0]
         self.lines = lines[self.starts]  # the lines weighed, in card order
+
+    @cached_property
+    def chance(self) -> np.ndarray:
+        """(V',): each weighed variation's chance, the hand as it is (worked
+        out when asked: weighing discards or a claim needs only what losing
+        a tile does)."""
+        return self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                            self.wild_short, self.jokers)
 
     def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
                 mean: np.ndarray, wild_short: np.ndarray, jokers: int | None) -> np.ndarray:
