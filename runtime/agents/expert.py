@@ -477,8 +477,10 @@ class ExpertAgent:
         # hand as it is), weighed at once; a set holding a joker gives up a
         # jokerless win
         every = sorted({tile, *(t for *_, tiles in exposing for t in tiles)})
-        after = {bare: p.paid_without(every, joker, bare) for bare in
-                 {True, *(joker is None or joker not in action.tiles for action in sets)}}
+        if any(joker is not None and joker in action.tiles for action in sets):
+            after = dict(zip((True, False), p.paid_apart(every, joker), strict=True))
+        else:
+            after = {True: p.paid_without(every, joker)}
         at = {t: i for i, t in enumerate(every)}
         now = p.by_line(after[True][at[tile]][None])
         if self.shapes.order:

@@ -485,6 +485,15 @@ class Prospects:
             paid = np.maximum(paid, natural * self.bare)
         return paid
 
+    def paid_apart(self, tiles: Sequence[int], joker: int | None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """paid_without() with `jokerless` and without, from one working-out."""
+        chance, natural = self._without(tiles, joker, self.premium)
+        paid: np.ndarray = chance * self.value
+        if natural is None:
+            return paid, paid
+        return np.maximum(paid, natural * self.bare), paid
+
     def paid(self) -> np.ndarray:
         """(V',): what each variation is expected to pay, the hand as it is."""
         found: np.ndarray = self.chance * self.value
