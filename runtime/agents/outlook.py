@@ -162,6 +162,11 @@ class Seated:
         found: np.ndarray = np.flatnonzero(self.open)
         return found
 
+    @cached_property
+    def every(self) -> bool:
+        """Every variation is open."""
+        return len(self.rows) == len(self.open)
+
     def shortfalls(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(V,), (V,): per variation, the slots no joker may fill that the
         held tiles leave short, and the slots a joker may fill they leave
@@ -393,16 +398,20 @@ class Prospects:
         self.table, self.chances = table, chances
         self.jokers = jokers
         self.counts = counts
-        rows = seated.rows if allowed is None else \
-            np.flatnonzero(seated.open & allowed[table.line])
         short, wild_short = seated.shortfalls(counts)
-        away = short[rows] + np.maximum(wild_short[rows] - jokers, 0)
+        rows = None  # every variation (no exposure, no racks' choice): no gather
+        if allowed is not None or not seated.every:
+            rows = seated.rows if allowed is None else \
+                np.flatnonzero(seated.open & allowed[table.line])
+            short, wild_short = short[rows], wild_short[rows]
+        away = short + np.maximum(wild_short - jokers, 0)
         self.nearest = int(np.minimum.reduce(away)) if len(away) else 1_000
         keep = (away <= self.nearest + SLACK).nonzero()[0]
         if len(keep) > CANDIDATES:
-            order = np.lexsort((-table.value[rows[keep]], away[keep]))
+            order = np.lexsort((-table.value[keep if rows is None else rows[keep]],
+                                away[keep]))
             keep = np.sort(keep[order[:CANDIDATES]])
-        self.rows = rows[keep]
+        self.rows = keep if rows is None else rows[keep]
         need, wild = seated.dense(self.rows)
         self.need, self.wild = need, wild
         over = need - counts  # slots left (spare copies: below zero)
