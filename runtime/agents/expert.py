@@ -408,10 +408,8 @@ class ExpertAgent:
         seated = self.seated(seen, exposures)
         if not seated.open.any():
             return None
-        need, wild = seated.dense(np.flatnonzero(seated.open))
-        left = need + wild
         size = seen.rules.judge.card.hand_size
-        share: np.ndarray = (left > 0).mean(axis=0) * (sum(map(len, exposures)) / size)
+        share: np.ndarray = seated.users() * (sum(map(len, exposures)) / size)
         return share
 
     # -- the Charleston ------------------------------------------------------------

@@ -78,6 +78,12 @@ class CardTable:
         """The table's entries of one kind."""
         return self._entries[kind]
 
+    @cached_property
+    def uses(self) -> np.ndarray:
+        """(V, K) as floats: whether a variation has a slot for a kind."""
+        found: np.ndarray = ((self.need + self.wild) > 0).astype(float)
+        return found
+
     def entry_rows(self, kind: int) -> np.ndarray:
         """The variations using one kind (one entry each)."""
         return self._entry_rows[kind]
@@ -213,6 +219,18 @@ class Seated:
         short = np.maximum(need - held, 0)
         wild = np.maximum(self.wild_used[at] - np.maximum(held - need, 0), 0)
         return short, wild
+
+    def users(self) -> np.ndarray:
+        """(K,): per kind, the share of the open variations with a slot left
+        for it (one product over the card's table, the kinds the exposures
+        were seated on counted again)."""
+        open_rows = self.open.astype(float)
+        counts = open_rows @ self.table.uses
+        for kind, plain, jokered in self.taken:
+            left = self.table.need[:, kind] - plain + self.table.wild[:, kind] - jokered
+            counts[kind] = open_rows @ (left > 0)
+        found: np.ndarray = counts / open_rows.sum()
+        return found
 
     def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, K): the need and wild slots left on these variations."""
