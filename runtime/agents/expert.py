@@ -322,9 +322,10 @@ class ExpertAgent:
                 or drawn == seen.rules.joker or any(a.verb == "exchange" for a in legal):
             return None
         hand, p = self._last
-        if not len(p.rows) or hand.plus(drawn) != seen.me.hand():
-            return None
-        if (p.need[:, drawn] + p.wild[:, drawn] > hand.concealed.count(drawn)).any():
+        if not len(p.rows) or np.count_nonzero(
+                p.need[:, drawn] + p.wild[:, drawn] >= seen.me.counts[drawn]):
+            return None  # some line has a slot for the tile drawn (asked first: cheaper)
+        if hand.plus(drawn) != seen.me.hand():
             return None
         danger = self._danger(seen)
         if danger is None:
