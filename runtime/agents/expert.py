@@ -24,6 +24,7 @@ Nothing here knows a variant: only the rules, the card and the deck.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
@@ -32,6 +33,7 @@ from jongg.runtime.agents.outlook import (
     Odds,
     Prospects,
     Seated,
+    fits,
     odds,
     seat,
     worth,
@@ -41,6 +43,7 @@ from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
+from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.spec import Courtesy, Pledge, Vote
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
@@ -52,7 +55,7 @@ FAR = 0.12  # below this chance of its best line the hand is far (defence, votes
 DEFENCE = 1.0  # far from winning: worth given up to keep a needed tile from an opponent
 WORTHLESS = 0.03  # a tile whose loss costs less than this share of the worth
 EPSILON = 1e-9
-WANTED = 1  # a discard is weighed for a claim when a variation this near needs it
+WANTED = 0  # a discard is weighed for a claim when a variation this near needs it
 
 
 class Reading:
@@ -82,10 +85,24 @@ class Reading:
                                    jokerless=self.bare)
         # the hand may still win jokerless on a line that pays more for it
         self.premium = self.prospects.premium or (agent.shapes.premium and self.bare)
+        # worths already weighed on this reading (a count and the pass after it ask alike)
+        self.weighed: dict[tuple[int, ...], np.ndarray] = {}
+        self.now: float | None = None
 
     def best_chance(self) -> float:
         chance = self.prospects.chance
         return float(chance.max()) if len(chance) else 0.0
+
+
+def _spare(p: Prospects, counts: tuple[int, ...], tiles: list[int]) -> set[int]:
+    """The tiles of these whose loss no variation weighed would feel: every
+    one holds more copies than it has slots for."""
+    at = np.asarray(tiles, dtype=np.int64)
+    if not len(p.rows) or not len(at):
+        return set()
+    slots = (p.need[:, at] + p.wild[:, at]).max(axis=0)
+    held = np.asarray(counts)[at]
+    return {t for t, free in zip(tiles, (held > slots).tolist(), strict=True) if free}
 
 
 class ExpertAgent:
@@ -107,6 +124,8 @@ class ExpertAgent:
         self._reading: tuple[object, Reading] | None = None
         self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
             Memo(256)
+        self._danger_seen: tuple[Observation, np.ndarray | None] | None = None
+        self._shares: Memo[tuple[tuple[int, ...], ...], np.ndarray | None] = Memo(256)
 
     # -- what the card gives --------------------------------------------------------
 
@@ -123,6 +142,7 @@ class ExpertAgent:
     def _read(self, seen: Observation) -> Reading:
         """The reading of this observation (the last one is kept: a vote, a
         count and the pass after it read the same hand)."""
+        self._learn(seen.rules)
         key = (seen.me.counts, seen.me.exposures, seen.unseen, seen.wall)
         if self._reading is None or self._reading[0] != key:
             self._reading = (key, Reading(self, seen))
@@ -135,8 +155,8 @@ class ExpertAgent:
 
     # -- deciding -----------------------------------------------------------------
 
-    def act(self, seen: Observation, legal: list[Action]) -> Action:
-        rules = seen.rules
+    def _learn(self, rules: Rules) -> None:
+        """The card's table and its lines of free groups, priced by the rules."""
         if self._table is None:
             self._table = priced_table(rules)
             structural = self._table.structural
@@ -145,6 +165,10 @@ class ExpertAgent:
                                                 for li in structural},
                                   {li: line_pays(rules.spec, rules.lines[li], True)
                                    for li in structural})
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        rules = seen.rules
+        self._learn(rules)
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):
             return self.racks.act(seen, legal)
         won = self._win(seen, legal)
@@ -215,20 +239,26 @@ class ExpertAgent:
 
     def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
         """The hand's worth once each of these tiles has gone."""
-        p = reading.prospects
-        values = p.by_line(p.paid_without(tiles, seen.rules.joker))
-        if self.shapes.order:
-            shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
-            values = np.concatenate([values, shaped], axis=1)
-        return worth(values, OPTIONS)
+        known = reading.weighed.get(tuple(tiles))
+        if known is None:
+            p = reading.prospects
+            values = p.by_line(p.paid_without(tiles, seen.rules.joker))
+            if self.shapes.order:
+                shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
+                values = np.concatenate([values, shaped], axis=1)
+            known = reading.weighed[tuple(tiles)] = worth(values, OPTIONS)
+        return known
 
     def _now(self, seen: Observation, reading: Reading) -> float:
         """The hand's worth as it is."""
-        p = reading.prospects
-        values = p.by_line(p.paid()[None])
-        if self.shapes.order:
-            values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])], axis=1)
-        return float(worth(values, OPTIONS)[0])
+        if reading.now is None:
+            p = reading.prospects
+            values = p.by_line(p.paid()[None])
+            if self.shapes.order:
+                values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])],
+                                        axis=1)
+            reading.now = float(worth(values, OPTIONS)[0])
+        return reading.now
 
     # -- discards and passes ---------------------------------------------------------
 
@@ -243,15 +273,22 @@ class ExpertAgent:
             # a joker is worth keeping, unless a jokerless win may pay more
             moves = [a for a in moves if a.tile != joker]
         tiles = sorted({a.tile for a in moves})
-        danger = self._danger(seen) if seen.step == "turn" else None
-        worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
-                                  self._worths(seen, reading, tiles).tolist()), strict=True))
+        turn = seen.step == "turn"
+        danger = self._danger(seen) if turn else None
         weight = 0.0
         if danger is not None:
             best = 0.0 if dead else reading.best_chance()
             if best < FAR:
                 weight = DEFENCE * (1 - best / FAR) * self.table.scale
         counts = seen.me.counts
+        if turn and not dead and not weight and joker not in tiles and not self.shapes.order:
+            free = _spare(reading.prospects, counts, tiles)
+            if free:  # each worth the hand as it is: the safest goes, no more to weigh
+                chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
+                self._last = (reading.hand.minus(chosen.tile), reading.prospects)
+                return chosen
+        worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
+                                  self._worths(seen, reading, tiles).tolist()), strict=True))
 
         def key(a: Action) -> tuple[float, float, int, float]:
             hazard = float(danger[a.tile]) if danger is not None else 0.0
@@ -274,22 +311,46 @@ class ExpertAgent:
         return chosen
 
     def _useless_draw(self, seen: Observation, legal: list[Action]) -> Action | None:
-        """The tile just drawn, when no line weighed for the hand before it
-        can use it (read off the prospects the last discard was chosen by), and
-        there is nothing else to weigh: no joker to take, no opponent to
+        """When no line weighed for the hand before the draw can use the
+        tile drawn (read off the prospects the last discard was chosen by),
+        the hand's worth is as it was: a tile those lines cannot use goes,
+        the safest of them (the tile drawn, with no opponent to fear),
+        unless there is more to weigh: a joker to take, or an opponent to
         defend against while far."""
         drawn = seen.last
         if seen.step != "turn" or drawn is None or self.shapes.order or self._last is None \
                 or drawn == seen.rules.joker or any(a.verb == "exchange" for a in legal):
             return None
         hand, p = self._last
+        if not len(p.rows) or np.count_nonzero(
+                p.need[:, drawn] + p.wild[:, drawn] >= seen.me.counts[drawn]):
+            return None  # some line has a slot for the tile drawn (asked first: cheaper)
         if hand.plus(drawn) != seen.me.hand():
             return None
-        if not len(p.rows) or self._danger(seen) is not None:
-            return None  # among tiles worth as little, the safest goes: weigh them all
-        if (p.need[:, drawn] + p.wild[:, drawn] > hand.concealed.count(drawn)).any():
-            return None
-        return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
+        danger = self._danger(seen)
+        if danger is None:
+            return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
+        counts = seen.me.counts
+        joker = seen.rules.joker
+        if (p.premium and joker is not None and counts[joker]) or float(p.chance.max()) < FAR:
+            return None  # a joker may be let go, or far: defence weighs against worth
+        # a joker is worth keeping (a jokerless win that may pay more is weighed in full)
+        spare = _spare(p, counts, sorted({a.tile for a in legal if a.verb == "discard"
+                                          and a.tile != joker}))
+        chosen = self._safest([a for a in legal if a.verb == "discard" and a.tile in spare],
+                              danger, counts)
+        self._last = (seen.me.hand().minus(chosen.tile), p)
+        return chosen
+
+    def _safest(self, moves: list[Action], danger: np.ndarray | None,
+                counts: tuple[int, ...]) -> Action:
+        """Among tiles worth alike, the one an opponent needs least, then
+        one held alone, then by the seed."""
+        def key(a: Action) -> tuple[float, int, float]:
+            hazard = float(danger[a.tile]) if danger is not None else 0.0
+            return (hazard, counts[a.tile], self.rng.random())
+
+        return min(moves, key=key)
 
     def _planned(self, seen: Observation, legal: list[Action]) -> Action | None:
         """The next tile planned with a pass's first one (still held)."""
@@ -319,28 +380,38 @@ class ExpertAgent:
         """Per kind, how surely an opponent's exposures say they need it:
         the share of the card's variations their exposures leave open that
         use it, times how much of a hand they have exposed."""
+        if self._danger_seen is not None and self._danger_seen[0] is seen:
+            return self._danger_seen[1]  # asked again of the same decision
         shown = tuple(tuple(e.tiles for e in other.exposures if not e.mahjong)
                       for o, other in enumerate(seen.seats)
                       if o != seen.seat and not other.dead)
-        if not any(shown):
-            return None
-        return self._dangers.get(shown, lambda: self._needed(seen, shown))
+        danger = self._dangers.get(shown, lambda: self._needed(seen, shown)) \
+            if any(shown) else None
+        self._danger_seen = (seen, danger)
+        return danger
 
     def _needed(self, seen: Observation, shown: tuple[tuple[tuple[int, ...], ...], ...]
                 ) -> np.ndarray | None:
-        size = seen.rules.judge.card.hand_size
         danger: np.ndarray | None = None
         for exposures in shown:
-            if not exposures:
-                continue
-            seated = self.seated(seen, exposures)
-            if not seated.open.any():
-                continue
-            need, wild = seated.dense(np.flatnonzero(seated.open))
-            left = need + wild
-            share = (left > 0).mean(axis=0) * (sum(map(len, exposures)) / size)
-            danger = share if danger is None else np.maximum(danger, share)
+            share = self._shares.get(exposures, partial(self._share, seen, exposures))
+            if share is not None:
+                danger = share if danger is None else np.maximum(danger, share)
         return danger
+
+    def _share(self, seen: Observation, exposures: tuple[tuple[int, ...], ...]
+               ) -> np.ndarray | None:
+        """Per kind, the share of the variations one opponent's exposures
+        leave open that use it, times how much of a hand they have exposed
+        (kept per opponent: one seat's exposures change at a time)."""
+        if not exposures:
+            return None
+        seated = self.seated(seen, exposures)
+        if not seated.open.any():
+            return None
+        size = seen.rules.judge.card.hand_size
+        share: np.ndarray = seated.users() * (sum(map(len, exposures)) / size)
+        return share
 
     # -- the Charleston ------------------------------------------------------------
 
@@ -396,25 +467,28 @@ class ExpertAgent:
         counts[tile] += 1
         taken = Reading(self, seen, hand.plus(tile), counts, jokers)
         p = taken.prospects
-        now = p.by_line(p.paid_without([tile], joker))
-        if self.shapes.order:
-            now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
-        best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
         exposing = []
         for action in sets:
             exposed = hand.exposing(tile, action.tiles)
             tiles = sorted({t for t in exposed.concealed if t != joker}) or [joker or 0]
             exposing.append((action, exposed, tiles))
-        every = sorted({t for *_, tiles in exposing for t in tiles})
-        # what each set's discards leave, weighed at once (a set holding a
-        # joker gives up a jokerless win)
-        after = {bare: p.paid_without(every, joker, bare) for bare in
-                 {joker is None or joker not in action.tiles for action in sets}}
+        # what each set's discards leave, and the discard let go again (the
+        # hand as it is), weighed at once; a set holding a joker gives up a
+        # jokerless win
+        every = sorted({tile, *(t for *_, tiles in exposing for t in tiles)})
+        if any(joker is not None and joker in action.tiles for action in sets):
+            after = dict(zip((True, False), p.paid_apart(every, joker), strict=True))
+        else:
+            after = {True: p.paid_without(every, joker)}
         at = {t: i for i, t in enumerate(every)}
+        now = p.by_line(after[True][at[tile]][None])
+        if self.shapes.order:
+            now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
+        best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
         for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake
-            open_rows = self.seated(seen, exposed.exposures).open[p.rows]
+            open_rows = fits(self.table, exposed.exposures, joker, rules.spec.open_hands, p.rows)
             paid = after[joker is None or joker not in action.tiles]
             values = p.by_line(paid[[at[t] for t in tiles]] * open_rows)
             if self.shapes.order:

@@ -33,7 +33,8 @@ JOKER_TERMS = 16  # terms of the Poisson sum for the slots jokers may fill
 CLAIM_SHARE = 0.4  # of another seat's discards, the share a claim could take
 SLACK = 3  # variations this much further than the nearest are still weighed
 CANDIDATES = 48  # at most this many variations weighed per hand
-FEW_CHANGED = 4  # kinds whose counts changed, at most, for shortfalls to be updated
+FEW_CHANGED = 8  # kinds whose counts changed, at most, for shortfalls to be updated
+SUM = np.add.reduce  # a sum along an axis, without ndarray.sum's wrapper (small arrays)
 
 
 @dataclass(eq=False)
@@ -54,6 +55,10 @@ class CardTable:
     structural: tuple[int, ...]  # lines with free groups: the matcher answers for them
     runs: bool  # some free group is a run (or a set, which may be one)
     scale: float  # what a line pays, on average
+    # Seated.changes of the variations with no exposure seated, kept for
+    # every seat and match the card plays
+    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
 
     @property
     def kinds(self) -> int:
@@ -74,8 +79,22 @@ class CardTable:
         return self._entries[kind]
 
     @cached_property
+    def uses(self) -> np.ndarray:
+        """(V, K) as floats: whether a variation has a slot for a kind."""
+        found: np.ndarray = ((self.need + self.wild) > 0).astype(float)
+        return found
+
+    def entry_rows(self, kind: int) -> np.ndarray:
+        """The variations using one kind (one entry each)."""
+        return self._entry_rows[kind]
+
+    @cached_property
     def _entries(self) -> list[np.ndarray]:
         return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
+
+    @cached_property
+    def _entry_rows(self) -> list[np.ndarray]:
+        return [self.row[at] for at in self._entries]
 
 
 _TABLES: dict[int, tuple[Card, CardTable]] = {}
@@ -134,16 +153,25 @@ class Seated:
     need_used: np.ndarray  # (E,): slots no joker may fill, at the table's entries
     wild_used: np.ndarray  # (E,): slots a joker may fill
     taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
-    # the last counts asked of shortfalls(), with their answer: a hand changes
+    # the last counts asked of shortfalls(), with its answer: a hand changes
     # a tile or two between asks, so the next answer is an update
     last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
                                                                   repr=False)
+    # (kind, copies held before, after) -> what that change does to the
+    # shortfalls of the kind's entries
+    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
+        default_factory=dict, repr=False)
 
     @cached_property
     def rows(self) -> np.ndarray:
         """The variations open."""
         found: np.ndarray = np.flatnonzero(self.open)
         return found
+
+    @cached_property
+    def every(self) -> bool:
+        """Every variation is open."""
+        return len(self.rows) == len(self.open)
 
     def shortfalls(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(V,), (V,): per variation, the slots no joker may fill that the
@@ -152,15 +180,16 @@ class Seated:
         table = self.table
         if self.last:
             old, short, wild = self.last[0]
-            changed = np.flatnonzero(old != counts)
+            changed = (old != counts).nonzero()[0].tolist()
             if len(changed) <= FEW_CHANGED:
-                if len(changed):
-                    at = np.concatenate([table.entries(int(k)) for k in changed])
-                    rows = table.row[at]
-                    was, now = self._entry_short(at, old), self._entry_short(at, counts)
+                if changed:
                     short, wild = short.copy(), wild.copy()
-                    np.add.at(short, rows, now[0] - was[0])
-                    np.add.at(wild, rows, now[1] - was[1])
+                    for kind in changed:  # a kind's entries are on distinct variations
+                        rows = table.entry_rows(kind)
+                        more_short, more_wild = self._change(kind, int(old[kind]),
+                                                             int(counts[kind]))
+                        short[rows] += more_short
+                        wild[rows] += more_wild
                     self.last[0] = (counts.copy(), short, wild)
                 return short, wild
         every = np.arange(len(table.kind))
@@ -173,12 +202,35 @@ class Seated:
         self.last[:] = [(counts.copy(), short, wild)]
         return short, wild
 
+    def _change(self, kind: int, was: int, now: int) -> tuple[np.ndarray, np.ndarray]:
+        """What holding `now` copies of a kind instead of `was` does to the
+        shortfalls of its entries (kept: a hand moves among few counts)."""
+        known = self.changes.get((kind, was, now))
+        if known is None:
+            at = self.table.entries(kind)
+            before = self._entry_short(at, np.full(self.table.kinds, was))
+            after = self._entry_short(at, np.full(self.table.kinds, now))
+            known = self.changes[kind, was, now] = (after[0] - before[0], after[1] - before[1])
+        return known
+
     def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         held = counts[self.table.kind[at]].astype(np.int64)
         need = self.need_used[at]
         short = np.maximum(need - held, 0)
         wild = np.maximum(self.wild_used[at] - np.maximum(held - need, 0), 0)
         return short, wild
+
+    def users(self) -> np.ndarray:
+        """(K,): per kind, the share of the open variations with a slot left
+        for it (one product over the card's table, the kinds the exposures
+        were seated on counted again)."""
+        open_rows = self.open.astype(float)
+        counts = open_rows @ self.table.uses
+        for kind, plain, jokered in self.taken:
+            left = self.table.need[:, kind] - plain + self.table.wild[:, kind] - jokered
+            counts[kind] = open_rows @ (left > 0)
+        found: np.ndarray = counts / open_rows.sum()
+        return found
 
     def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rows, K): the need and wild slots left on these variations."""
@@ -195,19 +247,15 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
     size (one holding a joker only where jokers may go)."""
     rows = len(table.line)
     if not exposures:
-        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used)
+        return Seated(table, np.ones(rows, dtype=bool), table.need_used, table.wild_used,
+                      changes=table.changes)
+    grouped = _grouped(exposures, joker)
+    if grouped is None:
+        return Seated(table, np.zeros(rows, dtype=bool), table.need_used, table.wild_used)
     ok = np.ones(rows, dtype=bool) if open_hands else ~table.concealed
-    seen: dict[tuple[int, int], list[int]] = {}  # (kind, size) -> [with jokers, natural only]
-    for tiles in exposures:
-        naturals = [t for t in tiles if t != joker]
-        if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
-            return Seated(table, np.zeros(rows, dtype=bool), table.need_used,
-                          table.wild_used)  # a run, or a pair: no group takes it
-        counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
-        counts[len(naturals) == len(tiles)] += 1
     need_used, wild_used = table.need_used.copy(), table.wild_used.copy()
     taken = []
-    for (kind, size), (mixed, natural) in seen.items():
+    for (kind, size), (mixed, natural) in grouped.items():
         jokered = table.sets[:, kind, size - 3]
         plain = table.plain_sets[:, kind, size - 3]
         on_plain = np.minimum(plain, natural)
@@ -220,41 +268,95 @@ def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | 
     return Seated(table, ok, need_used, wild_used, tuple(taken))
 
 
+def fits(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+         open_hands: bool, rows: np.ndarray) -> np.ndarray:
+    """Whether the exposures seat on each of these variations: seat()'s
+    `open` for a few rows, as a claim asks of the ones it weighs."""
+    if not exposures:
+        return np.ones(len(rows), dtype=bool)
+    grouped = _grouped(exposures, joker)
+    if grouped is None:
+        return np.zeros(len(rows), dtype=bool)
+    ok = np.ones(len(rows), dtype=bool) if open_hands else ~table.concealed[rows]
+    for (kind, size), (mixed, natural) in grouped.items():
+        on_plain = np.minimum(table.plain_sets[rows, kind, size - 3], natural)
+        ok &= mixed + natural - on_plain <= table.sets[rows, kind, size - 3]
+    return ok
+
+
+def _grouped(exposures: tuple[tuple[int, ...], ...], joker: int | None
+             ) -> dict[tuple[int, int], list[int]] | None:
+    """(kind, size) -> [sets holding a joker, natural sets] of the
+    exposures; None when one is a run or a pair (no group takes it)."""
+    seen: dict[tuple[int, int], list[int]] = {}
+    for tiles in exposures:
+        naturals = [t for t in tiles if t != joker]
+        if not naturals or len(set(naturals)) > 1 or len(tiles) not in SIZES:
+            return None
+        counts = seen.setdefault((naturals[0], len(tiles)), [0, 0])
+        counts[len(naturals) == len(tiles)] += 1
+    return seen
+
+
 @dataclass(frozen=True, eq=False)
 class Odds:
-    """The chances of drawing tiles before the wall ends, by kind."""
+    """The chances of drawing tiles before the wall ends, by kind: each read
+    at `cols[kind] + copies` of one of its flat grids (one index serves all
+    four: they are views of one table, shifted)."""
 
-    log_sf: np.ndarray  # (K, MOST+1): log P(at least a copies drawn)
-    log_claimed: np.ndarray  # (K, MOST+1): log P(at least a copies drawn or claimed)
-    mean_open: np.ndarray  # (K, MOST+1): E[min(copies drawn or claimed, b)]
-    mean_closed: np.ndarray  # (K, MOST+1): E[min(copies drawn, b)]
+    cols: np.ndarray  # (K,): where each kind's odds start in the grids
+    log_sf: np.ndarray  # log P(at least a copies drawn)
+    log_claimed: np.ndarray  # log P(at least a copies drawn or claimed)
+    mean_open: np.ndarray  # E[min(copies drawn or claimed, b)]
+    mean_closed: np.ndarray  # E[min(copies drawn, b)]
     joker_rate: float  # jokers expected to be drawn
     draws: float
+
 
 
 def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None) -> Odds:
     """The odds for a seat that has not seen `unseen` copies of each kind
     and will draw about `draws` more tiles; another seat's discard may be
     claimed (an exposed line)."""
-    left = np.asarray(unseen, dtype=float)
-    total = left.sum()
-    rate = left * (max(draws, 0.0) / total) if total > 0 else np.zeros_like(left)
+    left = np.asarray(unseen, dtype=np.int64)
+    total = int(left.sum())
+    ratio = max(draws, 0.0) / total if total > 0 else 0.0
+    n = int(left.max(initial=0)) + 1
+    key = (ratio, n, players)
+    flat = _ROWS.get(key)
+    if flat is None:
+        if len(_ROWS) >= ROWS_KEPT:
+            _ROWS.clear()
+        flat = _ROWS[key] = _rows(ratio, n, players)
     joker_rate = 0.0
     if joker is not None:
-        joker_rate = float(rate[joker])
-        rate[joker] = 0.0
+        joker_rate = float(left[joker]) * ratio
+        left = left.copy()
+        left[joker] = 0  # no natural draw of a joker: its slots are pooled apart
+    a, width = MOST + 1, ODDS_GRID.shape[1]
+    claimed = n * width  # the claimable rates' rows follow the drawn ones
+    return Odds(left * width, flat[a:], flat[claimed + a:], flat[claimed + 2 * a:],
+                flat[2 * a:], joker_rate, draws)
+
+
+ROWS_KEPT = 256  # odds tables kept (the seats at a table share them, a draw or two apart)
+_ROWS: dict[tuple[float, int, int], np.ndarray] = {}
+
+
+def _rows(ratio: float, n: int, players: int) -> np.ndarray:
+    """The odds of every number of copies left below `n`, at `ratio` draws
+    a tile unseen, flat: a row per number drawn, then one per number drawn
+    or claimed. A kind's odds depend only on its copies left: worked out
+    once per number of copies (a handful), each kind reading its row."""
+    rate = np.arange(n, dtype=float) * ratio
     claimable = rate * (1 + CLAIM_SHARE * max(players - 1, 0))
     # both rates at once, read off the grid: P(X >= a), its log and E[min(X, b)]
     at = np.minimum(np.concatenate([rate, claimable]), RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
     frac = (at - low)[:, None]
     below = ODDS_GRID[low]
-    found = below + (ODDS_GRID[low + 1] - below) * frac
-    drawn, claimed = found[:len(left)], found[len(left):]
-    a = MOST + 1
-    flat = np.ascontiguousarray
-    return Odds(flat(drawn[:, a:2 * a]), flat(claimed[:, a:2 * a]), flat(claimed[:, 2 * a:]),
-                flat(drawn[:, 2 * a:]), joker_rate, draws)
+    flat: np.ndarray = (below + (ODDS_GRID[low + 1] - below) * frac).ravel()
+    return flat
 
 
 RATE_STEP = 0.05  # the grid of rates P(Poisson(rate) >= n) is read from
@@ -286,6 +388,10 @@ def _odds_grid(poisson: np.ndarray) -> np.ndarray:
 
 POISSON = _poisson_grid()
 ODDS_GRID = _odds_grid(POISSON)
+# the grid flat, and its rise to the next rate (the last rate: none), for
+# reading many cells with one take each
+POISSON_FLAT = POISSON.ravel()
+POISSON_RISE = np.concatenate([POISSON[1:] - POISSON[:-1], np.zeros((1, POISSON.shape[1]))]).ravel()
 
 
 def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
@@ -293,9 +399,8 @@ def poisson_at_least(rate: np.ndarray, need: np.ndarray) -> np.ndarray:
     off a grid of rates with linear interpolation."""
     at = np.minimum(rate, RATE_TOP) / RATE_STEP
     low = at.astype(np.int64)
-    n = np.minimum(np.maximum(need, 0), JOKER_TERMS + 1)
-    below = POISSON[low, n]
-    found: np.ndarray = below + (POISSON[low + 1, n] - below) * (at - low)
+    cell = low * POISSON.shape[1] + np.minimum(np.maximum(need, 0), JOKER_TERMS + 1)
+    found: np.ndarray = POISSON_FLAT.take(cell) + POISSON_RISE.take(cell) * (at - low)
     return found
 
 
@@ -311,47 +416,58 @@ class Prospects:
         self.table, self.chances = table, chances
         self.jokers = jokers
         self.counts = counts
-        rows = seated.rows if allowed is None else \
-            np.flatnonzero(seated.open & allowed[table.line])
         short, wild_short = seated.shortfalls(counts)
-        away = short[rows] + np.maximum(wild_short[rows] - jokers, 0)
-        self.nearest = int(away.min()) if len(away) else 1_000
-        keep = np.flatnonzero(away <= self.nearest + SLACK)
+        rows = None  # every variation (no exposure, no racks' choice): no gather
+        if allowed is not None or not seated.every:
+            rows = seated.rows if allowed is None else \
+                np.flatnonzero(seated.open & allowed[table.line])
+            short, wild_short = short[rows], wild_short[rows]
+        away = short + np.maximum(wild_short - jokers, 0)
+        self.nearest = int(np.minimum.reduce(away)) if len(away) else 1_000
+        keep = (away <= self.nearest + SLACK).nonzero()[0]
         if len(keep) > CANDIDATES:
-            order = np.lexsort((-table.value[rows[keep]], away[keep]))
+            order = np.lexsort((-table.value[keep if rows is None else rows[keep]],
+                                away[keep]))
             keep = np.sort(keep[order[:CANDIDATES]])
-        self.rows = rows[keep]
+        self.rows = keep if rows is None else rows[keep]
         need, wild = seated.dense(self.rows)
-        short_kept = np.maximum(need - counts, 0)
         self.need, self.wild = need, wild
-        self.short = short_kept
-        self.short_wild = np.maximum(wild - np.maximum(counts - need, 0), 0)
+        over = need - counts  # slots left (spare copies: below zero)
+        self.short = np.maximum(over, 0)
+        self.short_wild = np.maximum(wild + np.minimum(over, 0), 0)
         self.away = away[keep]
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
-        cols = np.arange(table.kinds) * (MOST + 1)  # each kind's row in the odds, flat
-        missing = np.minimum(self.short, MOST)
-        self.log_draw = _at(chances.log_sf, cols + missing).sum(axis=1)
-        self.log_claim = _at(chances.log_claimed, cols + missing).sum(axis=1)
-        self.need_short = self.short.sum(axis=1)
-        capped = np.minimum(self.short_wild, MOST)
-        self.any_closed = bool(self.closed.any())
-        self.mean = _at(chances.mean_open, cols + capped).sum(axis=1)
+        cols = chances.cols
+        missing = cols + np.minimum(self.short, MOST)
+        self.log_draw = SUM(chances.log_sf.take(missing), axis=1)
+        self.log_claim = SUM(chances.log_claimed.take(missing), axis=1)
+        self.need_short = SUM(self.short, axis=1)
+        capped = cols + np.minimum(self.short_wild, MOST)
+        self.any_closed = bool(np.count_nonzero(self.closed))
+        self.mean = SUM(chances.mean_open.take(capped), axis=1)
         if self.any_closed:
-            self.mean = np.where(self.closed, _at(chances.mean_closed, cols + capped).sum(axis=1),
+            self.mean = np.where(self.closed, SUM(chances.mean_closed.take(capped), axis=1),
                                  self.mean)
-        self.wild_short = self.short_wild.sum(axis=1)
-        self.chance = self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
-                                   self.wild_short, jokers)
+        self.wild_short = SUM(self.short_wild, axis=1)
         self.value = table.value[self.rows]
         self.bare = table.bare[self.rows]
         # a jokerless win pays more on some variation this hand may still make
-        self.premium = jokerless and bool((self.bare > self.value).any())
+        self.premium = jokerless and bool(np.count_nonzero(self.bare > self.value))
         lines = table.line[self.rows]
-        change = np.ones(len(lines), dtype=bool)
+        change = np.empty(len(lines), dtype=bool)
+        change[:1] = True
         np.not_equal(lines[1:], lines[:-1], out=change[1:])
-        self.starts = np.flatnonzero(change)
+        self.starts = change.nonzero()[0]
         self.lines = lines[self.starts]  # the lines weighed, in card order
+
+    @cached_property
+    def chance(self) -> np.ndarray:
+        """(V',): each weighed variation's chance, the hand as it is (worked
+        out when asked: weighing discards or a claim needs only what losing
+        a tile does)."""
+        return self._chance(self.log_draw, self.log_claim, self.need_short, self.mean,
+                            self.wild_short, self.jokers)
 
     def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
                 mean: np.ndarray, wild_short: np.ndarray, jokers: int | None) -> np.ndarray:
@@ -366,6 +482,16 @@ class Prospects:
             jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
         chance: np.ndarray = np.exp(log_draw + last) * jokered
         return chance
+
+    def _both(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
+              mean: np.ndarray, wild_short: np.ndarray, jokers: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """_chance() with `jokers`, and from naturals alone, worked out together."""
+        last = (log_claim - log_draw) / np.maximum(need_short, 1)
+        pooled = poisson_at_least(np.concatenate([mean + self.chances.joker_rate, mean]),
+                                  np.concatenate([wild_short - jokers, wild_short]))
+        drawn = np.exp(log_draw + last)
+        return drawn * pooled[:len(mean)], drawn * pooled[len(mean):]
 
     def without(self, tiles: Sequence[int], joker: int | None) -> np.ndarray:
         """(tiles, V'): the chances once the hand loses each of these tiles
@@ -386,6 +512,15 @@ class Prospects:
             paid = np.maximum(paid, natural * self.bare)
         return paid
 
+    def paid_apart(self, tiles: Sequence[int], joker: int | None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """paid_without() with `jokerless` and without, from one working-out."""
+        chance, natural = self._without(tiles, joker, self.premium)
+        paid: np.ndarray = chance * self.value
+        if natural is None:
+            return paid, paid
+        return np.maximum(paid, natural * self.bare), paid
+
     def paid(self) -> np.ndarray:
         """(V',): what each variation is expected to pay, the hand as it is."""
         found: np.ndarray = self.chance * self.value
@@ -400,7 +535,7 @@ class Prospects:
         """The chances once the hand loses each tile, and with `premium`,
         the chances from naturals alone where no joker is left (else 0)."""
         out = np.empty((len(tiles), len(self.rows)))
-        natural = np.zeros_like(out) if premium else None
+        natural = np.zeros(out.shape) if premium else None
         if not len(self.rows):
             return out, natural
         naturals = [i for i, t in enumerate(tiles) if t != joker]
@@ -420,22 +555,24 @@ class Prospects:
         more = held <= need
         new_short = short + more
         new_wild = short_wild + (~more & (held <= need + wild))
-        col = kinds[:, None] * (MOST + 1)  # each kind's row in the odds, flat
-        now, then = np.minimum(short, MOST), np.minimum(new_short, MOST)
-        log_sf, log_claimed = self.chances.log_sf, self.chances.log_claimed
-        log_draw = self.log_draw + _at(log_sf, col + then) - _at(log_sf, col + now)
-        log_claim = self.log_claim + _at(log_claimed, col + then) - _at(log_claimed, col + now)
-        old, new = np.minimum(short_wild, MOST), np.minimum(new_wild, MOST)
-        opened = self.chances.mean_open
-        gained = _at(opened, col + new) - _at(opened, col + old)
+        chances = self.chances
+        col = chances.cols[kinds][:, None]  # where each kind's odds start
+        now, then = col + np.minimum(short, MOST), col + np.minimum(new_short, MOST)
+        log_sf, log_claimed = chances.log_sf, chances.log_claimed
+        log_draw = self.log_draw + log_sf.take(then) - log_sf.take(now)
+        log_claim = self.log_claim + log_claimed.take(then) - log_claimed.take(now)
+        old, new = col + np.minimum(short_wild, MOST), col + np.minimum(new_wild, MOST)
+        opened = chances.mean_open
+        gained = opened.take(new) - opened.take(old)
         if self.any_closed:
-            closed = self.chances.mean_closed
-            gained = np.where(self.closed, _at(closed, col + new) - _at(closed, col + old), gained)
+            closed = chances.mean_closed
+            gained = np.where(self.closed, closed.take(new) - closed.take(old), gained)
         wild_short = self.wild_short - short_wild + new_wild
         args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
-        out[naturals] = self._chance(*args, self.jokers)
         if natural is not None and self.jokers == 0:
-            natural[naturals] = self._chance(*args, None)
+            out[naturals], natural[naturals] = self._both(*args, 0)
+        else:
+            out[naturals] = self._chance(*args, self.jokers)
         return out, natural
 
     def line_values(self, chance: np.ndarray) -> np.ndarray:
@@ -450,18 +587,11 @@ class Prospects:
         return np.maximum.reduceat(paid, self.starts, axis=-1)
 
 
-def _at(grid: np.ndarray, flat: np.ndarray) -> np.ndarray:
-    """A (kinds, MOST+1) grid read at flat indices (kind x (MOST+1) + count):
-    one take, cheaper than indexing by kind and count."""
-    found: np.ndarray = grid.ravel().take(flat)
-    return found
-
-
 def worth(values: np.ndarray, share: float) -> np.ndarray:
     """A hand's worth from its lines' expected values (last axis): the best,
     and `share` of the next two (options kept open)."""
     if values.shape[-1] == 0:
         return np.zeros(values.shape[:-1])
     top = -np.sort(-values, axis=-1)[..., :3]
-    found: np.ndarray = top[..., 0] + share * top[..., 1:].sum(axis=-1)
+    found: np.ndarray = top[..., 0] + share * SUM(top[..., 1:], axis=-1)
     return found
