@@ -8,7 +8,7 @@ below, with the column and a caret under the offending text.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedInput, v_args
@@ -347,9 +347,7 @@ def parse(text: str, *, origin: Location | None = None) -> p.Pattern:
     Raises NotationError with a located, labelled message.
     """
     try:
-        tree = _parse_tree(text)
-        built: p.Pattern = _Build().transform(tree)
-        return built
+        return _pattern(text)
     except UnexpectedInput as error:
         worded = _label_in_words(error, text)
         label = worded[0] if worded else _label(error, text) or _fallback(error)
@@ -368,6 +366,16 @@ def parse(text: str, *, origin: Location | None = None) -> p.Pattern:
         # a transformer bug must still read as a notation error
         raise NotationError([Diagnostic(origin, f"cannot read {_excerpt(text)}: "
                                                 f"{error.orig_exc}")]) from None
+
+
+# A card's lines are parsed again for every deck it is checked against (a
+# variant checks its card at each player count), and a pattern is frozen and
+# placed relative to its own text, so a text read once is read back. A text
+# that does not parse raises each time: its message names where it was written.
+@lru_cache(maxsize=4096)
+def _pattern(text: str) -> p.Pattern:
+    built: p.Pattern = _Build().transform(_parse_tree(text))
+    return built
 
 
 def _excerpt(text: str, width: int = 60) -> str:

@@ -136,3 +136,14 @@ def test_odd_characters_are_notation_errors(text: str) -> None:
     error = _error(text)
     for leak in LEAKS:
         assert leak not in str(error)
+
+
+def test_a_text_read_again_is_not_parsed_again_and_its_errors_keep_their_place() -> None:
+    # a variant checks its card at every player count: each line's text is read once
+    text = "{year}a DDDDa 2222b 66b ; a not in dots"
+    assert parse(text, origin=ORIGIN) is parse(text, origin=Location("z.yaml", 9, 3))
+    first = _error("FF X", origin=Location("a.yaml", 3, 5))
+    again = _error("FF X", origin=Location("b.yaml", 8, 2))
+    assert [str(d.location) for d in first.diagnostics] != \
+        [str(d.location) for d in again.diagnostics]
+    assert again.diagnostics[0].location == Location("b.yaml", 8, 5)
