@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 from jongg.runtime.card import FreeGroup, Slots, Variation
 from jongg.runtime.tiles import Category, Deck
@@ -64,9 +66,12 @@ class _Work:
     steps: int = 0  # values tried in the search for bindings and suits
     variations: int = 0  # variations to build (before duplicates are dropped)
 
-    def spend(self, at: p.Where) -> None:
-        self.steps += 1
+    def spend(self, at: p.Where, values: int = 1) -> None:
+        """Count `values` tries (a whole domain at once: the line is refused
+        alike whether its tries are counted one by one or together)."""
+        self.steps += values
         if self.steps > SEARCH_STEPS:
+            self.steps = SEARCH_STEPS + 1  # the first try over the limit; none is made after it
             raise ExpansionError([Problem(
                 f"its variables and suits take more than {SEARCH_STEPS} tries to search", at,
                 hint="narrow them with 'in', or tie them with '='")])
@@ -424,21 +429,27 @@ class _Alternative:
         variables are bound, and every value tried counts against the line."""
         order = self.order
         at = {v: i for i, v in enumerate(order)}
-        checks: list[list[p.Condition]] = [[] for _ in order]
+        checks: list[list[_Test]] = [[] for _ in order]
         for names, cond in self.tests:
             if names and names <= set(order):
-                checks[max(at[n] for n in names)].append(cond)
+                checks[max(at[n] for n in names)].append(_test(cond))
+        # a variable that depends on no other takes the same values under every binding
+        fixed = [None if self._depends(var) else self.domain(var, {}) for var in order]
         out: list[Binding] = []
+        last = len(order)
 
         def extend(i: int, binding: Binding) -> None:
-            if i == len(order):
+            if i == last:
                 out.append(dict(binding))
                 return
-            var = order[i]
-            for value in self.domain(var, binding):
-                work.spend(self.alt.at)
+            var, tests = order[i], checks[i]
+            values = fixed[i]
+            if values is None:
+                values = self.domain(var, binding)
+            work.spend(self.alt.at, len(values))
+            for value in values:
                 binding[var] = value
-                if all(_holds(cond, binding) for cond in checks[i]):
+                if not tests or all(test(binding) for test in tests):
                     extend(i + 1, binding)
             binding.pop(var, None)
 
@@ -449,14 +460,23 @@ class _Alternative:
         return self.letters.maps(lambda: work.spend(self.alt.at))
 
 
-def _holds(cond: p.Condition, binding: Binding) -> bool:
+_Test = Callable[[Binding], bool]
+
+
+def _test(cond: p.Condition) -> _Test:
+    """A difference or relation as a test of a binding, its kind looked at
+    once rather than at every binding tried."""
     if isinstance(cond, p.VarDiffers):
-        return binding[cond.left] != binding[cond.right]
+        left, right = cond.left, cond.right
+        return lambda binding: binding[left] != binding[right]
     if isinstance(cond, p.Distinct):
-        return len({binding[v] for v in cond.vars}) == len(cond.vars)
+        names, count = cond.vars, len(cond.vars)
+        return lambda binding: len({binding[v] for v in names}) == count
     assert isinstance(cond, p.Relation)
-    equal = _eval(cond.left, binding) == _eval(cond.right, binding)
-    return equal if cond.op == "=" else not equal
+    relation = cond
+    if relation.op == "=":
+        return lambda binding: _eval(relation.left, binding) == _eval(relation.right, binding)
+    return lambda binding: _eval(relation.left, binding) != _eval(relation.right, binding)
 
 
 def _resolve(group: p.Group, suit: str | None, binding: Binding, offset: int,
@@ -595,52 +615,86 @@ def _build(ready: _Prepared, rules: Rules,
     free = tuple(FreeGroup(item.kind, item.jokers and rules.jokers)
                  for item in plan.alt.items if isinstance(item, p.Free)
                  for _ in range(item.count))
+    free_key = tuple(sorted((f.kind, f.jokers) for f in free))  # as Variation.key()
+    groups, picks = _picks(ready.choices)
+    names = [tuple(sorted(_group_vars(group))) for group in groups]
+    fixed = [i for i, named in enumerate(names) if not named]  # the same under every binding
+    varied = [i for i, named in enumerate(names) if named]
     resolved: _Resolved = {}
-    group_vars: dict[int, tuple[str, ...]] = {}
     by_offset: dict[int, list[Binding]] = {}  # shifts outermost: the order cards were built in
     for binding in ready.bindings:
         by_offset.setdefault(binding.get(plan.shift_var, 0) if plan.shift_var else 0,
                              []).append(binding)
     for offset, bindings in by_offset.items():
         for suits in ready.suit_maps:
+            suit_of = [suits.get(group.suit or "") for group in groups]
+            base: list[_Made] = [None] * len(groups)
+            for i in fixed:
+                base[i] = _slots(groups[i], (i, suit_of[i], offset), _UNBOUND, offset,
+                                 suit_of[i], rules, plan, resolved)
             for binding in bindings:
-                for picked in itertools.product(*ready.choices):
-                    variation = _variation(picked, suits, binding, offset, rules, plan, free,
-                                           resolved, group_vars)
-                    if variation is not None:
-                        out.setdefault(variation.key(), variation)
+                made = base.copy()
+                for i in varied:
+                    made[i] = _slots(groups[i], (i, suit_of[i], offset,
+                                                 *[binding.get(v) for v in names[i]]),
+                                     binding, offset, suit_of[i], rules, plan, resolved)
+                _add(made, picks, free, free_key, out)
     return plan.warnings
 
 
-_Resolved = dict[tuple[object, ...], Slots | None]
+_Made = tuple[Slots, tuple[tuple[int, ...], bool]] | None  # a group's slots and sort key
 
 
-def _variation(picked: tuple[Picked, ...], suits: dict[str, str], binding: Binding, offset: int,
-               rules: Rules, plan: _Alternative, free: tuple[FreeGroup, ...],
-               resolved: _Resolved, group_vars: dict[int, tuple[str, ...]]) -> \
-        Variation | None:
-    groups: list[Slots] = []
-    for item in (group for option in picked for group in option):
-        if not isinstance(item, p.Group):
-            continue
-        suit = suits.get(item.suit or "")
-        # by identity: a group is a tree of frozen dataclasses, and hashing it
-        # whole for every variation was most of a card's expansion
-        ident = id(item)
-        names = group_vars.get(ident)
-        if names is None:
-            names = group_vars[ident] = tuple(sorted(_group_vars(item)))
-        key = (ident, suit, offset, *(binding.get(v) for v in names))
-        if key not in resolved:  # most groups recur across bindings: resolve each once
-            tiles = _resolve(item, suit, binding, offset, rules, plan.honour_vars)
-            resolved[key] = None if tiles is None else Slots(
-                tiles, len(set(tiles)) == 1 and len(tiles) >= rules.joker_min_group
-                and item.jokers and rules.jokers)
-        slots = resolved[key]
-        if slots is None:
-            return None
-        groups.append(slots)
-    return Variation(tuple(groups), free)
+def _add(made: list[_Made], picks: list[tuple[int, ...]], free: tuple[FreeGroup, ...],
+         free_key: tuple[tuple[str, bool], ...], out: dict[tuple[object, ...], Variation]) -> None:
+    """The variation of each pick under one binding, unless it is there already."""
+    missing = any(m is None for m in made)
+    found = cast(list[tuple[Slots, tuple[tuple[int, ...], bool]]], made)
+    for pick in picks:
+        if missing and any(made[i] is None for i in pick):
+            continue  # a tile of the pick does not exist
+        # Variation.key() in plain tuples (hashed and compared without a call to Python):
+        # the groups by their tiles, then their jokers
+        key = (tuple(sorted([found[i][1] for i in pick])), free_key)
+        if key not in out:
+            out[key] = Variation(tuple(found[i][0] for i in pick), free)
+
+
+_UNBOUND: Binding = {}  # what a group that names no variable is resolved under
+
+
+def _picks(choices: list[tuple[Picked, ...]]) -> tuple[list[p.Group], list[tuple[int, ...]]]:
+    """The distinct groups of an alternative's options, and each pick of one
+    option per item as the places of its groups among them, in order."""
+    places: dict[int, int] = {}  # by identity: hashing a group's whole tree costs
+    groups: list[p.Group] = []
+    picks: list[tuple[int, ...]] = []
+    for picked in itertools.product(*choices):
+        pick = []
+        for item in (group for option in picked for group in option):
+            if isinstance(item, p.Group):
+                if id(item) not in places:
+                    places[id(item)] = len(groups)
+                    groups.append(item)
+                pick.append(places[id(item)])
+        picks.append(tuple(pick))
+    return groups, picks
+
+
+_Resolved = dict[tuple[object, ...], _Made]
+
+
+def _slots(group: p.Group, key: tuple[object, ...], binding: Binding, offset: int,
+           suit: str | None, rules: Rules, plan: _Alternative, resolved: _Resolved) -> _Made:
+    """A group's tiles under a binding (and their sort key), or None if a tile
+    does not exist; most groups recur across bindings, so each is resolved
+    once per `key`: its place, suit, offset and the values of its variables."""
+    if key not in resolved:
+        tiles = _resolve(group, suit, binding, offset, rules, plan.honour_vars)
+        jokers = tiles is not None and len(set(tiles)) == 1 and \
+            len(tiles) >= rules.joker_min_group and group.jokers and rules.jokers
+        resolved[key] = None if tiles is None else (Slots(tiles, jokers), (tiles, jokers))
+    return resolved[key]
 
 
 def _unused_shared(pattern: p.Pattern, plans: list[_Alternative]) -> list[Problem]:
