@@ -12,7 +12,6 @@ any of them is built. A hostile line is refused at once, never hung on.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -711,18 +710,25 @@ def _unused_shared(pattern: p.Pattern, plans: list[_Alternative]) -> list[Proble
 
 
 # A variant is compiled at every player count it allows, each count with its
-# own deck; decks that differ only in how many copies of a tile they hold
-# expand a line alike (expansion reads the kinds and suits, never the
-# copies), so a line's expansion is kept by the deck's shape, not its name.
+# own deck. Expansion reads of a deck only its suits and, of each kind, its
+# place, category, suit, number, matching suit, zero and pattern letter: never
+# its copies, code, name or tags. Decks alike in those (the 152-tile set with
+# one, two or three sets, or with its flowers read as six players' extra
+# winds) expand a line alike, so a line's expansion is kept by that shape.
 _KEPT: dict[tuple[object, ...], Expansion] = {}
 _KEEP = 4096
 
 
+def _shape(deck: Deck) -> tuple[object, ...]:
+    """What of `deck` a line's expansion reads."""
+    return (deck.suits, tuple((k.index, k.category, k.suit, k.number, k.matches, k.zero, k.letter)
+                              for k in deck.kinds))
+
+
 def expand(pattern: p.Pattern, rules: Rules) -> Expansion:
     """All variations of a pattern (see _expand), each line's once per deck shape."""
-    key = (pattern, tuple(dataclasses.replace(k, copies=0) for k in rules.deck.kinds),
-           rules.deck.suits, rules.year, rules.joker_min_group, rules.jokers, rules.budget,
-           rules.hand_size)
+    key = (pattern, _shape(rules.deck), rules.year, rules.joker_min_group, rules.jokers,
+           rules.budget, rules.hand_size)
     kept = _KEPT.get(key)
     if kept is None:
         if len(_KEPT) >= _KEEP:

@@ -105,3 +105,26 @@ def test_every_shipped_line_expands_as_the_plain_reading_does(name: str) -> None
         except expand.ExpansionError:
             continue  # refused on this deck (its tiles or numbers are not there)
         assert fast == _plain(pattern, rules), where
+
+
+def test_decks_that_differ_only_in_codes_names_tags_or_copies_share_an_expansion(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the six-player deck reads the flowers as extra winds (MJCG-38) under another code and
+    # with a tag; Royale plays two sets: a line reads neither, so it is expanded once
+    made: list[str] = []
+    original = expand._expand
+
+    def counting(pattern: p.Pattern, rules: expand.Rules) -> expand.Expansion:
+        made.append(rules.deck.name)
+        return original(pattern, rules)
+
+    monkeypatch.setattr(expand, "_KEPT", {})
+    monkeypatch.setattr(expand, "_expand", counting)
+    pattern = parse("FFFF hhhh 2026a 11b ; h in dragon")
+    four = load_deck("american-152")
+    alike = [four, load_deck("american-152-6p"), four.combined(2)]
+    expansions = [expand.expand(pattern, expand.Rules(deck, 2026)) for deck in alike]
+    assert made == ["american-152"]
+    assert expansions[0].variations == expansions[1].variations == expansions[2].variations
+    expand.expand(pattern, expand.Rules(load_deck("american-152-5p"), 2026))  # NE moves F
+    assert made == ["american-152", "american-152-5p"]
