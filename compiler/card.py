@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,17 +63,20 @@ def _most_copies(deck: Deck) -> int:
 def _supply(variation: Variation, deck: Deck, plain: int) -> str | None:
     """Why the deck cannot build this variation even with jokers, or None if it
     can (`plain`: the deck's _most_copies, the same for every variation)."""
-    strict: Counter[int] = Counter()
-    total: Counter[int] = Counter()
+    # plain dicts, not Counters: this runs for every variation on every deck
+    strict: dict[int, int] = {}
+    total: dict[int, int] = {}
     for group in variation.groups:
         for tile in group.tiles:
-            total[tile] += 1
-            if not group.jokers:
-                strict[tile] += 1
+            total[tile] = total.get(tile, 0) + 1
+        if not group.jokers:
+            for tile in group.tiles:
+                strict[tile] = strict.get(tile, 0) + 1
     shortfall = 0
+    kinds = deck.kinds
     for tile, need in total.items():
-        kind = deck.kinds[tile]
-        if strict[tile] > kind.copies:
+        kind = kinds[tile]
+        if strict.get(tile, 0) > kind.copies:
             return (f"needs {strict[tile]} {kind.code} where no joker may go, but {deck.name} "
                     f"holds {kind.copies}")
         shortfall += max(0, need - kind.copies)
@@ -89,15 +91,18 @@ def _supply(variation: Variation, deck: Deck, plain: int) -> str | None:
 
 
 def _joker_only(variation: Variation, deck: Deck) -> str | None:
-    need: Counter[int] = Counter()
+    need: dict[int, int] = {}
     single_group_over: set[int] = set()
+    kinds = deck.kinds
     for group in variation.groups:
-        for tile, count in Counter(group.tiles).items():
-            need[tile] += count
-            if count > deck.kinds[tile].copies:
+        tiles = group.tiles
+        for tile in tiles:
+            need[tile] = need.get(tile, 0) + 1
+        for tile in set(tiles):
+            if tiles.count(tile) > kinds[tile].copies:
                 single_group_over.add(tile)
     for tile, count in need.items():
-        kind = deck.kinds[tile]
+        kind = kinds[tile]
         if count > kind.copies and tile not in single_group_over:
             return f"{count} {kind.code} where {deck.name} holds {kind.copies}"
     return None
