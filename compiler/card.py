@@ -300,7 +300,7 @@ def check_card(doc: Document, deck: str | None = None) -> CardReport:
     A card that compiled is kept in the cache, and read back while its text,
     its decks and this jongg are the same (compiler/checked.py)."""
     key = checked.key(doc, deck)
-    kept = checked.read(key)
+    kept = checked.read(key, shipped=checked.read_shipped)
     if kept is not None:
         return kept
     report = _check(doc, deck)

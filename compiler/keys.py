@@ -16,20 +16,36 @@ from .errors import LoadError
 # the modules whose code shapes what is cached
 _CODE = {"jongg.compiler": None, "jongg.runtime": None, "jongg.runtime.matching": None,
          "jongg.runtime.game": None, "jongg.grammar": ".lark"}
+# what a card's check runs: the compiler, its schemas, the runtime's card
+# model and files (not the matcher or the game), the grammar
+_CARD_CODE = {"jongg.compiler": None, "jongg.compiler.schemas": ".json", "jongg.runtime": None,
+              "jongg.grammar": ".lark"}
 _DECK_PATHS = re.compile(r"[\w./-]+\.ya?ml")
 
 
-@cache
-def code_digest() -> bytes:
-    """A SHA-256 over the source of every module that shapes a card or matcher."""
+def _digest(packages: dict[str, str | None]) -> bytes:
     digest = hashlib.sha256()
-    for package, suffix in _CODE.items():
+    for package, suffix in packages.items():
         folder = resources.files(package)
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if entry.name.endswith(suffix or ".py") and entry.is_file():
                 digest.update(entry.name.encode())
                 digest.update(entry.read_bytes())
     return digest.digest()
+
+
+@cache
+def code_digest() -> bytes:
+    """A SHA-256 over the source of every module that shapes a card or matcher."""
+    return _digest(_CODE)
+
+
+@cache
+def card_code_digest() -> bytes:
+    """A SHA-256 over the source of what a card's check runs (compiler/checked.py):
+    a change to the matcher or the game leaves checked cards, and the ones
+    jongg ships, good."""
+    return _digest(_CARD_CODE)
 
 
 def decks_digest(text: str, deck: str | None, beside: registry.Entry | None) -> bytes:

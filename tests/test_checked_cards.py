@@ -5,14 +5,16 @@ changes an answer."""
 
 from __future__ import annotations
 
+import gzip
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from jongg.compiler import card as card_module
-from jongg.compiler import checked
+from jongg.compiler import checked, ship_checked
 from jongg.compiler.card import check_card
-from jongg.compiler.registry import shipped
+from jongg.compiler.registry import load, shipped
 from jongg.compiler.source import load_text
 from jongg.runtime.card_json import card_from, card_json
 
@@ -120,3 +122,48 @@ def test_a_card_with_errors_is_not_kept(fresh_cache: Path) -> None:
     report = check_card(load_text(WARNED.replace("value: 30", "value: lots"), "kept.yaml"))
     assert report.card is None and report.errors
     assert not (fresh_cache / "cards").exists()
+
+
+# -- the checks jongg ships (compiler/shipped_cards/) -------------------------------------
+def test_the_shipped_checks_are_those_a_fresh_check_writes(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh"
+    assert ship_checked.write(fresh) == []
+    made = {p.name: gzip.decompress(p.read_bytes()) for p in fresh.glob("*.json.gz")}
+    kept = {p.name: gzip.decompress(p.read_bytes())
+            for p in ship_checked.folder().glob("*.json.gz")}
+    assert made, "a fresh check of the shipped cards and variants wrote nothing"
+    assert sorted(kept) == sorted(made) and all(kept[n] == made[n] for n in made), \
+        "the shipped checks are not those this jongg writes (a card, a deck or the " \
+        "compiler changed): run python -m jongg.compiler.ship_checked"
+
+
+def test_a_shipped_card_is_read_without_checking(fresh_cache: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("sample", "mjcg-advanced"):
+        expected = card_module._check(load("card", name), None)
+        _no_checking(monkeypatch)
+        report = check_card(load("card", name))
+        assert report.card == expected.card
+        assert [str(d) for d in report.diagnostics] == [str(d) for d in expected.diagnostics]
+        monkeypatch.undo()
+        monkeypatch.setenv("JONGG_CACHE_DIR", str(fresh_cache))
+    assert not (fresh_cache / "cards").exists()  # read, not checked and kept
+
+
+@pytest.mark.parametrize("damage", [
+    lambda good: b"not gzip at all",
+    lambda good: good[:len(good) // 2],  # cut short
+    lambda good: gzip.compress(b'{"key": "another", "report": {}}'),
+    lambda good: gzip.compress(gzip.decompress(good).replace(b'"card"', b'"cord"', 1)),
+])
+def test_a_damaged_or_foreign_shipped_check_is_checked_anew(
+        fresh_cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        damage: Callable[[bytes], bytes]) -> None:
+    doc = load("card", "sample")
+    good = checked._shipped_path(checked.key(doc, None)).read_bytes()
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(damage(good))
+    monkeypatch.setattr(checked, "_shipped_path", lambda key: bad)
+    _no_checking(monkeypatch)
+    with pytest.raises(Unchecked):
+        check_card(doc)
