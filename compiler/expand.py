@@ -127,15 +127,20 @@ def _group_vars(group: p.Group) -> set[str]:
     return {v for atom in group.atoms for v in _atom_vars(atom)}
 
 
+def _domain_vars(cond: p.VarIn) -> set[str]:
+    """The variables a variable's values are counted from (`n in m..m+2`: m)."""
+    found: set[str] = set()
+    for part in cond.domain:
+        if isinstance(part, p.Span):
+            found |= part.low.variables() | part.high.variables()
+        elif isinstance(part, p.One):
+            found |= part.value.variables()
+    return found
+
+
 def _condition_vars(cond: p.Condition) -> set[str]:
     if isinstance(cond, p.VarIn):
-        found = {cond.var}
-        for part in cond.domain:
-            if isinstance(part, p.Span):
-                found |= part.low.variables() | part.high.variables()
-            elif isinstance(part, p.One):
-                found |= part.value.variables()
-        return found
+        return {cond.var} | _domain_vars(cond)
     if isinstance(cond, p.VarIs):
         return {cond.var} | cond.expr.variables()
     if isinstance(cond, p.VarDiffers):
@@ -210,6 +215,10 @@ class _Alternative:
             elif isinstance(cond, p.VarIn):
                 self.domains[cond.var] = cond
                 self._check_literals(cond)
+                if cond.var in _domain_vars(cond):  # it has no value yet to count from
+                    self.problems.append(Problem(
+                        f"'{cond}': {cond.var!r} is counted from itself", cond.at,
+                        hint="count it from a number or another variable"))
                 kinds = {isinstance(d, p.Named) and d.name in ("dragon", "wind")
                          for d in cond.domain}
                 if len(kinds) > 1:

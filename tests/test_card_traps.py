@@ -155,3 +155,13 @@ def test_one_line_is_counted_in_the_singular(tmp_path: Path,
     path.write_text(_card("FF 1111a 2222a 3333a"))
     _, out, _ = run_cli(capsys, "card", "check", str(path))
     assert out.strip() == f"{path}: ok: card 't', 1 line, 3 variations, deck american-152"
+
+
+@pytest.mark.parametrize("hand", ["FF 1111a nnnna 33b ; n in n..3",
+                                  "FF 1111a nnnna 33b ; n in 1, n+1"])
+def test_a_variable_counted_from_itself_is_refused_not_a_crash(hand: str) -> None:
+    text = _card(hand)
+    cond = hand.split("; ")[1]
+    assert _diagnostics(text) == [
+        f"{_at(text, cond)}: error: line 'a': '{cond}': 'n' is counted from itself "
+        "(count it from a number or another variable)"]
