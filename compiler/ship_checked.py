@@ -34,7 +34,8 @@ def write(into: Path) -> list[str]:
     nothing shipped read, and write each check into `into` (its old files
     gone); the problems found, which a shipped ruleset must not have."""
     problems: list[str] = []
-    saved = os.environ.get("JONGG_CACHE_DIR")
+    into.mkdir(parents=True, exist_ok=True)  # before the checks: a folder that cannot be
+    saved = os.environ.get("JONGG_CACHE_DIR")  # written is said at once
     with tempfile.TemporaryDirectory(prefix="jongg-ship-") as cache:
         os.environ["JONGG_CACHE_DIR"] = cache
         checked.read_shipped = False
@@ -44,7 +45,6 @@ def write(into: Path) -> list[str]:
                 problems += [str(d) for d in variant.check_variant(name) if d.is_error]
             for name in shipped("card"):
                 load_card(name)
-            into.mkdir(parents=True, exist_ok=True)
             for old in into.glob("*.json.gz"):
                 old.unlink()
             for path in sorted((Path(cache) / "cards").glob("*.json")):
@@ -61,7 +61,12 @@ def write(into: Path) -> list[str]:
 
 def main() -> int:
     into = folder()
-    problems = write(into)
+    try:
+        problems = write(into)
+    except OSError as error:  # an installed, read-only jongg: write them in a checkout
+        print(f"error: cannot write the shipped checks into {into}: {error.strerror or error}",
+              file=sys.stderr)
+        return 1
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"{len(list(into.glob('*.json.gz')))} checked cards written to {into}")

@@ -167,3 +167,14 @@ def test_a_damaged_or_foreign_shipped_check_is_checked_anew(
     _no_checking(monkeypatch)
     with pytest.raises(Unchecked):
         check_card(doc)
+
+
+def test_writing_the_shipped_checks_where_they_cannot_go_is_an_error_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setattr(ship_checked, "folder", lambda: blocked / "shipped_cards")
+    assert ship_checked.main() == 1
+    assert capsys.readouterr().err.startswith(
+        f"error: cannot write the shipped checks into {blocked / 'shipped_cards'}: ")
