@@ -441,27 +441,31 @@ class _Alternative:
         for names, cond in self.tests:
             if names and names <= set(order):
                 checks[max(at[n] for n in names)].append(_test(cond))
+        tests = [_all(level) for level in checks]
         # a variable that depends on no other takes the same values under every binding
         fixed = [None if self._depends(var) else self.domain(var, {}) for var in order]
         out: list[Binding] = []
-        last = len(order)
+        last = len(order) - 1
 
         def extend(i: int, binding: Binding) -> None:
-            if i == last:
-                out.append(dict(binding))
-                return
-            var, tests = order[i], checks[i]
+            var, test = order[i], tests[i]
             values = fixed[i]
             if values is None:
                 values = self.domain(var, binding)
             work.spend(self.alt.at, len(values))
             for value in values:
                 binding[var] = value
-                if not tests or all(test(binding) for test in tests):
-                    extend(i + 1, binding)
+                if test is None or test(binding):
+                    if i == last:
+                        out.append(dict(binding))
+                    else:
+                        extend(i + 1, binding)
             binding.pop(var, None)
 
-        extend(0, {})
+        if order:
+            extend(0, {})
+        else:
+            out.append({})
         return out
 
     def suit_maps(self, work: _Work) -> list[dict[str, str]]:
@@ -479,12 +483,19 @@ def _test(cond: p.Condition) -> _Test:
         return lambda binding: binding[left] != binding[right]
     if isinstance(cond, p.Distinct):
         names, count = cond.vars, len(cond.vars)
-        return lambda binding: len({binding[v] for v in names}) == count
+        return lambda binding: len(set(map(binding.__getitem__, names))) == count
     assert isinstance(cond, p.Relation)
     relation = cond
     if relation.op == "=":
         return lambda binding: _eval(relation.left, binding) == _eval(relation.right, binding)
     return lambda binding: _eval(relation.left, binding) != _eval(relation.right, binding)
+
+
+def _all(tests: list[_Test]) -> _Test | None:
+    """The tests of one step as one (None when there is none to pass)."""
+    if len(tests) < 2:
+        return tests[0] if tests else None
+    return lambda binding: all(test(binding) for test in tests)
 
 
 def _resolve(group: p.Group, suit: str | None, binding: Binding, offset: int,
