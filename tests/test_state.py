@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from jongg.runtime.agents.play import agents_for
+from jongg.runtime.game import racks
 from jongg.runtime.game.chance import ArrangedChance, SeededChance, arranged_wall
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.position import PositionError
@@ -192,3 +194,62 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
         for name, value in vars(mine).items():
             if isinstance(value, list):
                 assert getattr(theirs, name) is not value, name
+
+
+# -- kept answers ---------------------------------------------------------------------
+
+def _exact_away(state: State, seat: int) -> int:
+    """The seat's resting tiles away worked out afresh (nothing kept)."""
+    me = state.seats[seat]
+    return racks.resting_away(state.rules, me, me.concealed(), state.last_tile(seat),
+                              len(state.wall) + 99)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("mjcg-advanced", 4), ("nymj", 4),
+                                                   ("siamese", 2), ("imperial-siamese", 4)])
+def test_a_floor_under_tiles_away_never_hides_a_hand_within_one(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's tiles away after a plain draw and discard are at least one
+    less than before the draw, so a floor over one answers "is this hand
+    within a tile?" without the matcher: each time it does, the hand is
+    worked out afresh here and must indeed be two or more away."""
+    floored: list[int] = []
+    near, before = State.resting_near, State._away_before_draw
+
+    def check(seat: int, state: State) -> None:
+        if state._away[seat] is None and state._floor[seat] > 1:
+            assert _exact_away(state, seat) > 1
+            floored.append(seat)
+
+    def checked_near(self: State, seat: int) -> bool:
+        check(seat, self)
+        return near(self, seat)
+
+    def checked_before(self: State, seat: int) -> int:
+        check(seat, self)
+        return before(self, seat)
+
+    monkeypatch.setattr(State, "resting_near", checked_near)
+    monkeypatch.setattr(State, "_away_before_draw", checked_before)
+    for seed in range(2):
+        play(game(variant, players).new_match(seed), 400,
+             "greedy" if variant == "siamese" else "random")
+    assert floored  # the floor did answer
+
+
+def test_a_far_hand_is_not_worked_out_again_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matcher is asked for a seat's tiles away only when its floor no
+    longer settles whether it is within a tile: far fewer times than there
+    are discards."""
+    asked: list[int] = []
+    resting_away = racks.resting_away
+
+    def counted(*args: Any) -> int:
+        asked.append(1)
+        return resting_away(*args)
+
+    monkeypatch.setattr(racks, "resting_away", counted)
+    state = game("mjcg-advanced", 4).new_match(3)
+    play(state, 600)
+    discards = sum(action.verb == "discard" for _, action in state.history)
+    assert discards > 100 and len(asked) < discards / 2

@@ -124,7 +124,7 @@ def fits(view: TableView, exposures: tuple[tuple[int, ...], ...], tile: int,
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
     """Whether the discard completes the hand (with several racks: the racks
     it completes, `mahjongs` of them at once)."""
-    if view.resting_away(seat) > 1:
+    if not view.resting_near(seat):
         return False
     rules = view.rules
     if rules.spec.racks == 1:
@@ -140,7 +140,7 @@ def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
 def exposure_wins(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                   rack: int = 0) -> bool:
     """Whether claiming `tile` for this set completes the seat's hand (rack)."""
-    if view.resting_away(seat) > 1:
+    if not view.resting_near(seat):
         return False
     rules = view.rules
     hand = exposed_hand(view, seat, tile, tiles, rack)

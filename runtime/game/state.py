@@ -43,7 +43,8 @@ class IllegalAction(JonggError, ValueError):
 
 # the State's containers: a clone copies them (their items are immutable)
 _LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
-          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away")
+          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
+          "_floor")
 _DICTS = ("answers", "votes", "offers")
 
 
@@ -76,7 +77,7 @@ class State(PrePlay, Endings):
         self.discard = None
         self.answers, self.asked = {}, []
         self._claim_options, self._claimable = {}, {}
-        self._away = [None] * spec.players
+        self._forget_away()
         self.turn_away = None
         self.drawn = None
         self.claimed_turn, self.claimed_from = False, None
@@ -95,7 +96,7 @@ class State(PrePlay, Endings):
         self.claimed_turn = False
         self.claimed_from = None
         self.promised = []
-        self.turn_away = self.resting_away(seat)
+        self.turn_away = self._away_before_draw(seat)
         tile = self.wall.pop()
         if self.wall_owner:
             self.wall_owner.pop()
@@ -216,7 +217,7 @@ class State(PrePlay, Endings):
         me = self.seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
-        self._changed(seat)
+        self._discarded(seat)
         self.turns += 1
         self.opening = False
         self.drawn = None
