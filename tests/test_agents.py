@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
+from jongg.runtime.agents.planner import TOP_K, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.matching.reference import ReferenceMatcher
@@ -137,3 +138,31 @@ def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
     for exposures in list(g.matcher._allowed)[:40]:
         assert g.matcher.allows(exposures[0], open_hands=exposures[1]) == \
             reference.allows(exposures[0], open_hands=exposures[1])
+
+
+def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
+    """Filling a line (Matcher.explain) is the costly step of planning
+    several racks: a plan compared by its measure alone fills none on the
+    last rack of its chain (nothing is planned on what it leaves), and the
+    plan with its detail has the same measure and lines."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    checked = 0
+    while not state.is_terminal() and checked < 20:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            planner = RackPlanner()
+            pool = seen.me.concealed()
+            before = counting.asked["explain"]
+            away = planner.away(seen, pool)
+            # two racks to win: the first rack's options are filled, the second's never
+            assert counting.asked["explain"] - before <= TOP_K
+            plan = planner.plan(seen, pool)
+            assert (plan.away, len(plan.lines)) == (away, 2)
+            assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
+    assert checked == 20
