@@ -242,14 +242,45 @@ def test_a_far_hand_is_not_worked_out_again_every_turn(monkeypatch: pytest.Monke
     longer settles whether it is within a tile: far fewer times than there
     are discards."""
     asked: list[int] = []
-    resting_away = racks.resting_away
+    rack_aways = racks.rack_aways
 
-    def counted(*args: Any) -> int:
+    def counted(*args: Any) -> dict[int, int]:
         asked.append(1)
-        return resting_away(*args)
+        return rack_aways(*args)
 
-    monkeypatch.setattr(racks, "resting_away", counted)
+    monkeypatch.setattr(racks, "rack_aways", counted)
     state = game("mjcg-advanced", 4).new_match(3)
     play(state, 600)
     discards = sum(action.verb == "discard" for _, action in state.history)
     assert discards > 100 and len(asked) < discards / 2
+
+
+def test_a_mah_jongg_claim_weighs_only_the_racks_within_a_tile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With several racks, whether a discard completes some of them is
+    asked only of the racks within a tile of a line (a tile brings a rack at
+    most one nearer), and the racks named are those the full search names."""
+    pruned, full = [0], [0]
+    claimable = racks.claimable_racks
+    rack_lines = racks.rack_lines
+
+    def checked(rules: Any, seat: Any, pool: Any, tile: int, mahjongs: int,
+                aways: dict[int, int] | None = None) -> list[int]:
+        before = pruned[0]
+        found = claimable(rules, seat, pool, tile, mahjongs, aways)
+        if aways is not None:
+            asked = pruned[0] - before
+            assert found == claimable(rules, seat, pool, tile, mahjongs)
+            full[0] += pruned[0] - before - asked
+            pruned[0] = before + asked
+        return found
+
+    def counted(*args: Any) -> list[tuple[int, int]]:
+        pruned[0] += 1
+        return rack_lines(*args)
+
+    monkeypatch.setattr(racks, "claimable_racks", checked)
+    monkeypatch.setattr(racks, "rack_lines", counted)
+    for seed in range(2):
+        play(game("imperial-siamese", 4).new_match(seed), 500)
+    assert 0 < pruned[0] < full[0] * 3 / 4

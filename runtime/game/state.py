@@ -44,7 +44,7 @@ class IllegalAction(JonggError, ValueError):
 # the State's containers: a clone copies them (their items are immutable)
 _LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
           "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
-          "_floor")
+          "_floor", "_rack_away")
 _DICTS = ("answers", "votes", "offers")
 
 

@@ -91,6 +91,7 @@ class Table:
         # answers kept until the tiles they read change
         self._away: list[int | None] = [None] * players  # each seat's resting tiles away
         self._floor: list[int] = [0] * players  # and a floor under it, carried turn to turn
+        self._rack_away: list[dict[int, int] | None] = [None] * players  # by live rack
         self._claim_options: dict[int, list[Action]] = {}  # of this claim window
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
@@ -136,9 +137,20 @@ class Table:
         known = self._away[seat]
         if known is None:
             me = self.seats[seat]
-            known = self._away[seat] = racks.resting_away(
-                self.rules, me, me.concealed(), self.last_tile(seat), len(self.wall) + 99)
+            far = len(self.wall) + 99
+            aways = self._rack_away[seat] = racks.rack_aways(
+                self.rules, me, me.concealed(), self.last_tile(seat), far)
+            known = self._away[seat] = min(aways.values(), default=far)
         return known
+
+    def near_racks(self, seat: int) -> list[int] | None:
+        """On the seat's turn, the live racks a tile drawn may have completed:
+        those within a tile before the draw (None: not known, as after a
+        claim or an exchange this turn)."""
+        aways = self._rack_away[seat]
+        if self.turn_away is None or aways is None:
+            return None
+        return [r for r, away in aways.items() if away <= 1]
 
     def resting_near(self, seat: int) -> bool:
         """Whether the seat's resting hand may be within a tile of a line: a
@@ -159,8 +171,10 @@ class Table:
         key = (seat, tile, mahjongs)
         known = self._claimable.get(key)
         if known is None:
+            self.resting_away(seat)  # each rack's tiles away, to leave the far ones out
             known = self._claimable[key] = racks.claimable_racks(
-                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs)
+                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs,
+                self._rack_away[seat])
         return known
 
     def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
@@ -186,10 +200,11 @@ class Table:
         """Every seat's tiles changed (a deal, a pass): nothing is known of their tiles away."""
         self._away = [None] * self.spec.players
         self._floor = [0] * self.spec.players
+        self._rack_away = [None] * self.spec.players
 
     def _changed(self, seat: int) -> None:
         """The seat's tiles changed: its kept tiles away no longer hold."""
-        self._away[seat] = None
+        self._away[seat] = self._rack_away[seat] = None
         self._floor[seat] = 0
 
     def _discarded(self, seat: int) -> None:

@@ -42,9 +42,11 @@ def rack_declares(view: TableView, seat: int, may_declare: bool, near: bool) -> 
     rules = view.rules
     me = view.seats[seat]
     pool, last = me.concealed(), view.last_tile(seat)
+    close = view.near_racks(seat) if near else None
     found: list[Action] = []
     for rack in me.live_racks():
-        lines = rack_lines(rules, me, rack, pool, last) if near else []
+        lines = rack_lines(rules, me, rack, pool, last) \
+            if near and (close is None or rack in close) else []
         found.extend(rules.action("declare", number=rack, claim=rules.lines[li].id)
                      for li, _ in lines)
         if not lines and rules.strict:
