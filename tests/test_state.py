@@ -284,3 +284,15 @@ def test_a_mah_jongg_claim_weighs_only_the_racks_within_a_tile(
     for seed in range(2):
         play(game("imperial-siamese", 4).new_match(seed), 500)
     assert 0 < pruned[0] < full[0] * 3 / 4
+
+
+def test_a_turns_discards_are_made_once_per_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every turn offers a discard of each kind held: the actions are made
+    once per kind and handed out again, the same as action() makes them."""
+    state = game("imperial-siamese", 4).new_match(1)
+    rules, counts = state.rules, state.seats[0].counts
+    first = rules.each_held("discard", counts)
+    assert first == [rules.action("discard", k) for k, n in enumerate(counts) if n]
+    made: list[str] = []
+    monkeypatch.setattr(type(rules), "action", lambda *args, **fields: made.append("one"))
+    assert rules.each_held("discard", counts) == first and made == []
