@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -166,3 +167,47 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             checked += 1
         state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
+
+
+def test_a_claim_windows_exposure_masks_are_kept_per_exposure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim window asks which columns a rack's exposures, each set it
+    could make beside them, could sit on: each exposure's mask is worked out
+    once, and the answers are those worked out afresh."""
+    g = game("imperial-siamese", 4)
+    columns, joker = g.matcher.columns, g.matcher.joker
+    asked: list[tuple[tuple[int, ...], ...]] = []
+    able = type(columns).able
+
+    def kept(self: Any, exposures: Any, joker: int | None) -> int:
+        asked.append(tuple(map(tuple, exposures)))
+        return able(self, exposures, joker)
+
+    monkeypatch.setattr(type(columns), "able", kept)
+    play_match(g, 2, ["random"])
+    assert len(asked) > 50
+    made: list[object] = []
+    seat_mask = type(columns)._seat_mask
+    monkeypatch.setattr(type(columns), "_seat_mask", lambda self, key: made.append(key) or
+                        seat_mask(self, key))
+    for exposures in asked:
+        assert able(columns, exposures, joker) == _mask_afresh(columns, exposures, joker)
+    assert made == []  # every exposure's mask was kept from the match
+
+
+def _mask_afresh(columns: Any, exposures: Sequence[Sequence[int]], joker: int | None) -> int:
+    """Columns.able() the long way: each exposure's groups looked up anew."""
+    index = columns._seat_index
+    mask, kinds = columns._every, set()
+    for exposure in exposures:
+        named = {t for t in exposure if t != joker}
+        if len(named) != 1 or named & kinds:
+            return 0
+        kinds |= named
+        here = 0
+        for w in (True,) if joker in exposure else (True, False):
+            key = (next(iter(named)), len(exposure), w)
+            here |= sum(1 << int(c) for c in {*index.fits.get(key, ()),
+                                               *index.partial.get(key, ((),))[0]})
+        mask &= here
+    return mask
