@@ -296,3 +296,24 @@ def test_a_turns_discards_are_made_once_per_kind(monkeypatch: pytest.MonkeyPatch
     made: list[str] = []
     monkeypatch.setattr(type(rules), "action", lambda *args, **fields: made.append("one"))
     assert rules.each_held("discard", counts) == first and made == []
+
+
+def test_a_seat_with_no_set_to_make_reads_no_racks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim window reads a seat's racks (each with its exposures) only
+    when the seat holds what a set of the discard needs."""
+    from jongg.runtime.game import claims
+    windows, read = [0], [0]
+    set_claims, rack_exposures = claims.set_claims, claims.rack_exposures
+
+    def counted_window(*args: Any) -> Any:
+        windows[0] += 1
+        return set_claims(*args)
+
+    def counted_read(*args: Any) -> Any:
+        read[0] += 1
+        return rack_exposures(*args)
+
+    monkeypatch.setattr(claims, "set_claims", counted_window)
+    monkeypatch.setattr(claims, "rack_exposures", counted_read)
+    play(game("mjcg-advanced", 4).new_match(2), 400)
+    assert windows[0] > 100 and 0 < read[0] < windows[0] / 2

@@ -47,7 +47,7 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
     found: list[Action] = []
     assert view.discard is not None
     after = (view.discard[0] + spec.turn.direction) % spec.players
-    racks = rack_exposures(me)
+    racks: dict[int, tuple[tuple[int, ...], ...]] | None = None  # worked out once there are sets
     must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
     for kind in spec.claims.kinds:
         if kind.mahjong or (kind.next_only and seat != after):
@@ -64,6 +64,10 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
             for pair in run_partners(view, tile):
                 if all(counts[t] >= pair.count(t) for t in pair):
                     options.append(pair)
+        if not options:
+            continue
+        if racks is None:
+            racks = rack_exposures(me)
         fitting: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
         for tiles in options:
             for rack in racks:
