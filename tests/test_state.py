@@ -317,3 +317,23 @@ def test_a_seat_with_no_set_to_make_reads_no_racks(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(claims, "rack_exposures", counted_read)
     play(game("mjcg-advanced", 4).new_match(2), 400)
     assert windows[0] > 100 and 0 < read[0] < windows[0] / 2
+
+
+def test_an_action_handed_back_is_found_without_comparing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent hands back one of the legal actions: apply() finds it as
+    itself, comparing none field by field; an equal action made anew (from
+    its text) is still legal."""
+    from jongg.runtime.game.actions import Action
+    state = game("nymj", 4).new_match(3)
+    seat = state.current_players()[0]
+    chosen = state.legal_actions(seat)[-1]
+    compared: list[object] = []
+    equal = Action.__eq__
+    monkeypatch.setattr(Action, "__eq__", lambda a, b: compared.append(b) or equal(a, b))
+    state.apply(seat, chosen)
+    assert compared == [] and state.history[-1] == (seat, chosen)
+    seat = state.current_players()[0]
+    text = state.legal_actions(seat)[-1].text(state.spec.deck)
+    state.apply(seat, text)
+    assert compared and state.history[-1][1].text(state.spec.deck) == text

@@ -154,7 +154,7 @@ class State(PrePlay, Endings):
             except ValueError as error:
                 raise IllegalAction(str(error)) from None
         legal = self.legal_actions(seat)
-        if action not in legal:
+        if not _offered(action, legal):
             self._refuse(seat, action, legal)
         self.history.append((seat, action))
         self.decisions += 1
@@ -391,3 +391,12 @@ class State(PrePlay, Endings):
         from jongg.runtime.game.view import table_text
         return table_text(self)
 
+
+def _offered(action: Action, legal: list[Action]) -> bool:
+    """Whether the action is among the legal ones. An agent hands back one
+    of them, so it is looked for as itself before actions are compared
+    field by field (each comparison builds two tuples)."""
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal
