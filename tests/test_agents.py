@@ -211,3 +211,39 @@ def _mask_afresh(columns: Any, exposures: Sequence[Sequence[int]], joker: int | 
                                                *index.partial.get(key, ((),))[0]})
         mask &= here
     return mask
+
+
+def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set claimed brings a hand at most one tile nearer a line, so once a
+    set does that the greedy agent weighs no more: it chooses what weighing
+    every set would, and stops early in some windows."""
+    chosen = GreedyAgent._claim
+    stopped = [0]
+
+    def checked(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
+        assert seen.discard is not None
+        tile = seen.discard[1]
+        now = self.nearness(seen, seen.me.hand())
+        best, every = now, next(a for a in legal if a.verb == "pass")
+        sets = [a for a in legal if a.verb == "claim" and a.tiles]
+        for action in sets:
+            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
+            assert after[0] >= now[0] - 1
+            if after[0] < best[0]:
+                best, every = after, action
+        weighed.clear()
+        answer = chosen(self, seen, legal)
+        assert answer == every
+        if best[0] == now[0] - 1 and every is not sets[-1]:  # a later set need not be weighed
+            assert len(weighed) < 1 + len(sets)
+            stopped[0] += 1
+        return answer
+
+    weighed: list[object] = []
+    nearness = GreedyAgent.nearness
+    monkeypatch.setattr(GreedyAgent, "nearness", lambda self, seen, hand: weighed.append(hand)
+                        or nearness(self, seen, hand))
+    monkeypatch.setattr(GreedyAgent, "_claim", checked)
+    for seed in range(3):
+        play_match(game("mjcg-card", 4), seed, ["greedy"])
+    assert stopped[0] > 0

@@ -155,7 +155,10 @@ class GreedyAgent:
         me = seen.me
         now = self.nearness(seen, me.hand())
         best, chosen = now, next(a for a in legal if a.verb == "pass")
+        nearest = now[0] - 1  # a set claimed brings the hand at most a tile nearer
         for action in legal:
+            if best[0] <= nearest:
+                break  # no set can do better than the one chosen
             if action.verb != "claim" or not action.tiles:
                 continue
             after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
