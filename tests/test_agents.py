@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
+from jongg.runtime.agents.planner import TOP_K, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.matching.reference import ReferenceMatcher
@@ -137,3 +139,111 @@ def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
     for exposures in list(g.matcher._allowed)[:40]:
         assert g.matcher.allows(exposures[0], open_hands=exposures[1]) == \
             reference.allows(exposures[0], open_hands=exposures[1])
+
+
+def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
+    """Filling a line (Matcher.explain) is the costly step of planning
+    several racks: a plan compared by its measure alone fills none on the
+    last rack of its chain (nothing is planned on what it leaves), and the
+    plan with its detail has the same measure and lines."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    checked = 0
+    while not state.is_terminal() and checked < 20:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            planner = RackPlanner()
+            pool = seen.me.concealed()
+            before = counting.asked["explain"]
+            away = planner.away(seen, pool)
+            # two racks to win: the first rack's options are filled, the second's never
+            assert counting.asked["explain"] - before <= TOP_K
+            plan = planner.plan(seen, pool)
+            assert (plan.away, len(plan.lines)) == (away, 2)
+            assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
+    assert checked == 20
+
+
+def test_a_claim_windows_exposure_masks_are_kept_per_exposure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim window asks which columns a rack's exposures, each set it
+    could make beside them, could sit on: each exposure's mask is worked out
+    once, and the answers are those worked out afresh."""
+    g = game("imperial-siamese", 4)
+    columns, joker = g.matcher.columns, g.matcher.joker
+    asked: list[tuple[tuple[int, ...], ...]] = []
+    able = type(columns).able
+
+    def kept(self: Any, exposures: Any, joker: int | None) -> int:
+        asked.append(tuple(map(tuple, exposures)))
+        return able(self, exposures, joker)
+
+    monkeypatch.setattr(type(columns), "able", kept)
+    play_match(g, 2, ["random"])
+    assert len(asked) > 50
+    made: list[object] = []
+    seat_mask = type(columns)._seat_mask
+    monkeypatch.setattr(type(columns), "_seat_mask", lambda self, key: made.append(key) or
+                        seat_mask(self, key))
+    for exposures in asked:
+        assert able(columns, exposures, joker) == _mask_afresh(columns, exposures, joker)
+    assert made == []  # every exposure's mask was kept from the match
+
+
+def _mask_afresh(columns: Any, exposures: Sequence[Sequence[int]], joker: int | None) -> int:
+    """Columns.able() the long way: each exposure's groups looked up anew."""
+    index = columns._seat_index
+    mask, kinds = columns._every, set()
+    for exposure in exposures:
+        named = {t for t in exposure if t != joker}
+        if len(named) != 1 or named & kinds:
+            return 0
+        kinds |= named
+        here = 0
+        for w in (True,) if joker in exposure else (True, False):
+            key = (next(iter(named)), len(exposure), w)
+            here |= sum(1 << int(c) for c in {*index.fits.get(key, ()),
+                                               *index.partial.get(key, ((),))[0]})
+        mask &= here
+    return mask
+
+
+def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A set claimed brings a hand at most one tile nearer a line, so once a
+    set does that the greedy agent weighs no more: it chooses what weighing
+    every set would, and stops early in some windows."""
+    chosen = GreedyAgent._claim
+    stopped = [0]
+
+    def checked(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
+        assert seen.discard is not None
+        tile = seen.discard[1]
+        now = self.nearness(seen, seen.me.hand())
+        best, every = now, next(a for a in legal if a.verb == "pass")
+        sets = [a for a in legal if a.verb == "claim" and a.tiles]
+        for action in sets:
+            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
+            assert after[0] >= now[0] - 1
+            if after[0] < best[0]:
+                best, every = after, action
+        weighed.clear()
+        answer = chosen(self, seen, legal)
+        assert answer == every
+        if best[0] == now[0] - 1 and every is not sets[-1]:  # a later set need not be weighed
+            assert len(weighed) < 1 + len(sets)
+            stopped[0] += 1
+        return answer
+
+    weighed: list[object] = []
+    nearness = GreedyAgent.nearness
+    monkeypatch.setattr(GreedyAgent, "nearness", lambda self, seen, hand: weighed.append(hand)
+                        or nearness(self, seen, hand))
+    monkeypatch.setattr(GreedyAgent, "_claim", checked)
+    for seed in range(3):
+        play_match(game("mjcg-card", 4), seed, ["greedy"])
+    assert stopped[0] > 0

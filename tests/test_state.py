@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from jongg.runtime.agents.play import agents_for
+from jongg.runtime.game import racks
 from jongg.runtime.game.chance import ArrangedChance, SeededChance, arranged_wall
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.position import PositionError
@@ -192,3 +194,146 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
         for name, value in vars(mine).items():
             if isinstance(value, list):
                 assert getattr(theirs, name) is not value, name
+
+
+# -- kept answers ---------------------------------------------------------------------
+
+def _exact_away(state: State, seat: int) -> int:
+    """The seat's resting tiles away worked out afresh (nothing kept)."""
+    me = state.seats[seat]
+    return racks.resting_away(state.rules, me, me.concealed(), state.last_tile(seat),
+                              len(state.wall) + 99)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("mjcg-advanced", 4), ("nymj", 4),
+                                                   ("siamese", 2), ("imperial-siamese", 4)])
+def test_a_floor_under_tiles_away_never_hides_a_hand_within_one(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's tiles away after a plain draw and discard are at least one
+    less than before the draw, so a floor over one answers "is this hand
+    within a tile?" without the matcher: each time it does, the hand is
+    worked out afresh here and must indeed be two or more away."""
+    floored: list[int] = []
+    near, before = State.resting_near, State._away_before_draw
+
+    def check(seat: int, state: State) -> None:
+        if state._away[seat] is None and state._floor[seat] > 1:
+            assert _exact_away(state, seat) > 1
+            floored.append(seat)
+
+    def checked_near(self: State, seat: int) -> bool:
+        check(seat, self)
+        return near(self, seat)
+
+    def checked_before(self: State, seat: int) -> int:
+        check(seat, self)
+        return before(self, seat)
+
+    monkeypatch.setattr(State, "resting_near", checked_near)
+    monkeypatch.setattr(State, "_away_before_draw", checked_before)
+    for seed in range(2):
+        play(game(variant, players).new_match(seed), 400,
+             "greedy" if variant == "siamese" else "random")
+    assert floored  # the floor did answer
+
+
+def test_a_far_hand_is_not_worked_out_again_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matcher is asked for a seat's tiles away only when its floor no
+    longer settles whether it is within a tile: far fewer times than there
+    are discards."""
+    asked: list[int] = []
+    rack_aways = racks.rack_aways
+
+    def counted(*args: Any) -> dict[int, int]:
+        asked.append(1)
+        return rack_aways(*args)
+
+    monkeypatch.setattr(racks, "rack_aways", counted)
+    state = game("mjcg-advanced", 4).new_match(3)
+    play(state, 600)
+    discards = sum(action.verb == "discard" for _, action in state.history)
+    assert discards > 100 and len(asked) < discards / 2
+
+
+def test_a_mah_jongg_claim_weighs_only_the_racks_within_a_tile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With several racks, whether a discard completes some of them is
+    asked only of the racks within a tile of a line (a tile brings a rack at
+    most one nearer), and the racks named are those the full search names."""
+    pruned, full = [0], [0]
+    claimable = racks.claimable_racks
+    rack_lines = racks.rack_lines
+
+    def checked(rules: Any, seat: Any, pool: Any, tile: int, mahjongs: int,
+                aways: dict[int, int] | None = None) -> list[int]:
+        before = pruned[0]
+        found = claimable(rules, seat, pool, tile, mahjongs, aways)
+        if aways is not None:
+            asked = pruned[0] - before
+            assert found == claimable(rules, seat, pool, tile, mahjongs)
+            full[0] += pruned[0] - before - asked
+            pruned[0] = before + asked
+        return found
+
+    def counted(*args: Any) -> list[tuple[int, int]]:
+        pruned[0] += 1
+        return rack_lines(*args)
+
+    monkeypatch.setattr(racks, "claimable_racks", checked)
+    monkeypatch.setattr(racks, "rack_lines", counted)
+    for seed in range(2):
+        play(game("imperial-siamese", 4).new_match(seed), 500)
+    assert 0 < pruned[0] < full[0] * 3 / 4
+
+
+def test_a_turns_discards_are_made_once_per_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every turn offers a discard of each kind held: the actions are made
+    once per kind and handed out again, the same as action() makes them."""
+    state = game("imperial-siamese", 4).new_match(1)
+    rules, counts = state.rules, state.seats[0].counts
+    first = rules.each_held("discard", counts)
+    assert first == [rules.action("discard", k) for k, n in enumerate(counts) if n]
+    made: list[str] = []
+    monkeypatch.setattr(type(rules), "action", lambda *args, **fields: made.append("one"))
+    assert rules.each_held("discard", counts) == first and made == []
+
+
+def test_a_seat_with_no_set_to_make_reads_no_racks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim window reads a seat's racks (each with its exposures) only
+    when the seat holds what a set of the discard needs."""
+    from jongg.runtime.game import claims
+    windows, read = [0], [0]
+    set_claims, rack_exposures = claims.set_claims, claims.rack_exposures
+
+    def counted_window(*args: Any) -> Any:
+        windows[0] += 1
+        return set_claims(*args)
+
+    def counted_read(*args: Any) -> Any:
+        read[0] += 1
+        return rack_exposures(*args)
+
+    monkeypatch.setattr(claims, "set_claims", counted_window)
+    monkeypatch.setattr(claims, "rack_exposures", counted_read)
+    play(game("mjcg-advanced", 4).new_match(2), 400)
+    assert windows[0] > 100 and 0 < read[0] < windows[0] / 2
+
+
+def test_an_action_handed_back_is_found_without_comparing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent hands back one of the legal actions: apply() finds it as
+    itself, comparing none field by field; an equal action made anew (from
+    its text) is still legal."""
+    from jongg.runtime.game.actions import Action
+    state = game("nymj", 4).new_match(3)
+    seat = state.current_players()[0]
+    chosen = state.legal_actions(seat)[-1]
+    compared: list[object] = []
+    equal = Action.__eq__
+    monkeypatch.setattr(Action, "__eq__", lambda a, b: compared.append(b) or equal(a, b))
+    state.apply(seat, chosen)
+    assert compared == [] and state.history[-1] == (seat, chosen)
+    seat = state.current_players()[0]
+    text = state.legal_actions(seat)[-1].text(state.spec.deck)
+    state.apply(seat, text)
+    assert compared and state.history[-1][1].text(state.spec.deck) == text

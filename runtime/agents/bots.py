@@ -155,7 +155,10 @@ class GreedyAgent:
         me = seen.me
         now = self.nearness(seen, me.hand())
         best, chosen = now, next(a for a in legal if a.verb == "pass")
+        nearest = now[0] - 1  # a set claimed brings the hand at most a tile nearer
         for action in legal:
+            if best[0] <= nearest:
+                break  # no set can do better than the one chosen
             if action.verb != "claim" or not action.tiles:
                 continue
             after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
@@ -201,7 +204,7 @@ class GreedyAgent:
             after = list(pool)
             after.remove(action.tile)
             after.append(joker if joker is not None else action.tile)
-            if self.planner.plan(seen, tuple(sorted(after))).away <= plan.away:
+            if self.planner.away(seen, tuple(sorted(after))) <= plan.away:
                 return action
         discards = [a for a in legal if a.verb == "discard"]
         if not discards:
@@ -216,7 +219,7 @@ class GreedyAgent:
         if spare:
             return self._best([((a.tile == seen.rules.joker, me.counts[a.tile]), a)
                                for a in spare])
-        return self._best([((self.planner.plan(seen, self._less(me.concealed(), a.tile)).away,),
+        return self._best([((self.planner.away(seen, self._less(me.concealed(), a.tile)),),
                             a) for a in discards])
 
     @staticmethod
@@ -234,7 +237,7 @@ class GreedyAgent:
         others = {r: me.hand(r).exposures for r in me.live_racks() if r != action.number}
         plan = self.planner.chain(seen, list(others),
                                   seen.rules.spec.wins_needed - me.mahjongs - 1, Counter(rest),
-                                  others, 1)
+                                  others, 1, detail=False)
         return plan.away, -(line.value or 0)
 
     def _claim_racks(self, seen: Observation, legal: list[Action]) -> Action:
@@ -262,7 +265,7 @@ class GreedyAgent:
                 rest.remove(t)
             exposures = {r: me.hand(r).exposures for r in me.live_racks()}
             exposures[action.number] += (tuple(sorted((tile, *action.tiles))),)
-            after = self.planner.plan(seen, tuple(rest), exposures).away
+            after = self.planner.away(seen, tuple(rest), exposures)
             if after < best:
                 best, chosen = after, action
         return chosen

@@ -51,9 +51,12 @@ class RackPlanner:
                                  lambda: seen.rules.nearest(hand, allowed)[:TOP_K])[:k]
 
     def plan(self, seen: Observation, pool: tuple[int, ...],
-             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> Plan:
+             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None, *,
+             detail: bool = True) -> Plan:
         """The best plan for the seat's live racks with this pool (and, when
-        given, these exposures by rack instead of the seat's own)."""
+        given, these exposures by rack instead of the seat's own). Without
+        `detail` only its measure and lines are worked out, not the tiles it
+        reserves or the codes it misses: all a comparison of plans reads."""
         me = seen.me
         racks = me.live_racks()
         need = seen.rules.spec.wins_needed - me.mahjongs
@@ -63,16 +66,27 @@ class RackPlanner:
             aside = Hand(tuple(sorted(me.aside)))
             near = self.nearest(seen, aside, 1, seen.rules.allowed_lines(me, me.pledge))
             rest = self.chain(seen, [r for r in racks if r != me.pledge], need - 1,
-                              Counter(pool), exposures, TOP_K)
+                              Counter(pool), exposures, TOP_K, detail=detail)
             away = near[0][0] if near else FAR.away
             return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
                                            *rest.lines), rest.reserved, rest.missing)
-        return self.chain(seen, racks, need, Counter(pool), exposures, TOP_K)
+        return self.chain(seen, racks, need, Counter(pool), exposures, TOP_K, detail=detail)
+
+    def away(self, seen: Observation, pool: tuple[int, ...],
+             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> int:
+        """The best plan's measure alone (plan() without its detail)."""
+        return self.plan(seen, pool, exposures, detail=False).away
 
     def chain(self, seen: Observation, racks: list[int], need: int, pool: Counter[int],
-              exposures: dict[int, tuple[tuple[int, ...], ...]], k: int) -> Plan:
+              exposures: dict[int, tuple[tuple[int, ...], ...]], k: int, *,
+              detail: bool = True) -> Plan:
         """The best chain of `need` racks' lines: the nearest options of
-        every rack, each taking its tiles, the next planned on what is left."""
+        every rack, each taking its tiles, the next planned on what is left.
+        Filling a line (which tiles it takes) is the costly step, so it is
+        done only where it changes the answer: not for an option that cannot
+        beat the best so far, not for the last rack of a chain (nothing is
+        planned on what it leaves), and, for the detail, once more for the
+        chain chosen."""
         if need <= 0 or not racks:
             return Plan(0, ())
         concealed = tuple(sorted(pool.elements()))
@@ -82,15 +96,33 @@ class RackPlanner:
             for away, li, v in self.nearest(seen, Hand(concealed, exposures[rack]), k, allowed):
                 options.append((away, rack, li, v))
         options.sort()
-        best = FAR
+        last = need == 1 or len(racks) == 1  # no rack is planned after this one
+        best, chosen = FAR, None
         for away, rack, li, v in options[:k]:
-            hand = Hand(concealed, exposures[rack])
-            groups = seen.rules.judge.explain(hand, seen.rules.lines[li], v)
-            taken = Counter(pool_tiles(seen.rules.deck, groups))
-            missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
+            if away >= best.away:
+                break  # nearest first, and the racks after it add to its tiles away
+            if last:
+                best, chosen = Plan(away, ((rack, li),)), (rack, li, v)
+                continue
+            taken, _ = self._filling(seen, concealed, exposures[rack], li, v)
             rest = self.chain(seen, [r for r in racks if r != rack], need - 1,
-                              pool - taken, exposures, 1)
+                              pool - taken, exposures, 1, detail=False)
             if away + rest.away < best.away:
-                best = Plan(away + rest.away, ((rack, li), *rest.lines), taken + rest.reserved,
-                            {rack: missing, **rest.missing})
-        return best
+                best, chosen = Plan(away + rest.away, ((rack, li), *rest.lines)), (rack, li, v)
+        if not detail or chosen is None:
+            return best
+        rack, li, v = chosen
+        taken, missing = self._filling(seen, concealed, exposures[rack], li, v)
+        rest = Plan(0, ()) if last else self.chain(
+            seen, [r for r in racks if r != rack], need - 1, pool - taken, exposures, 1)
+        return Plan(best.away, best.lines, taken + rest.reserved, {rack: missing, **rest.missing})
+
+    @staticmethod
+    def _filling(seen: Observation, concealed: tuple[int, ...],
+                 exposures: tuple[tuple[int, ...], ...], li: int, variation: int
+                 ) -> tuple[Counter[int], tuple[str, ...]]:
+        """The pool tiles a line takes on a rack, and the codes it still misses."""
+        rules = seen.rules
+        groups = rules.judge.explain(Hand(concealed, exposures), rules.lines[li], variation)
+        missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
+        return Counter(pool_tiles(rules.deck, groups)), missing

@@ -47,7 +47,7 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
     found: list[Action] = []
     assert view.discard is not None
     after = (view.discard[0] + spec.turn.direction) % spec.players
-    racks = rack_exposures(me)
+    racks: dict[int, tuple[tuple[int, ...], ...]] | None = None  # worked out once there are sets
     must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
     for kind in spec.claims.kinds:
         if kind.mahjong or (kind.next_only and seat != after):
@@ -64,6 +64,10 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
             for pair in run_partners(view, tile):
                 if all(counts[t] >= pair.count(t) for t in pair):
                     options.append(pair)
+        if not options:
+            continue
+        if racks is None:
+            racks = rack_exposures(me)
         fitting: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
         for tiles in options:
             for rack in racks:
@@ -124,7 +128,7 @@ def fits(view: TableView, exposures: tuple[tuple[int, ...], ...], tile: int,
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
     """Whether the discard completes the hand (with several racks: the racks
     it completes, `mahjongs` of them at once)."""
-    if view.resting_away(seat) > 1:
+    if not view.resting_near(seat):
         return False
     rules = view.rules
     if rules.spec.racks == 1:
@@ -140,7 +144,7 @@ def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
 def exposure_wins(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                   rack: int = 0) -> bool:
     """Whether claiming `tile` for this set completes the seat's hand (rack)."""
-    if view.resting_away(seat) > 1:
+    if not view.resting_near(seat):
         return False
     rules = view.rules
     hand = exposed_hand(view, seat, tile, tiles, rack)

@@ -24,7 +24,7 @@ def pass_actions(rules: Rules, phase: Phase, seat: SeatView) -> list[Action]:
     the pass allows it; any tile for a pledge's rack)."""
     counts = seat.counts
     if isinstance(phase, Pledge):
-        return [rules.action("pass", k) for k, n in enumerate(counts) if n]
+        return rules.each_held("pass", counts)
     assert isinstance(phase, Pass | Courtesy)
     return [rules.action("pass", k) for k, n in enumerate(counts)
             if n and (phase.jokers or k != rules.joker)]

@@ -84,7 +84,7 @@ class PrePlay(Table):
         if isinstance(phase, Pledge):
             for me in self.seats:
                 me.aside, me.outgoing = me.outgoing, []
-            self._away = [None] * self.spec.players
+            self._forget_away()
             self._next_phase()
             return
         assert isinstance(phase, Pass | Courtesy)
@@ -97,6 +97,6 @@ class PrePlay(Table):
             self._tell(EventKind.RECEIVED, to, tuple(tiles), frozenset({to}), giver=giver)
         for s in self.seats:
             s.outgoing = []
-        self._away = [None] * self.spec.players
+        self._forget_away()
         self._next_phase()
 

@@ -44,13 +44,19 @@ def rack_lines(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | 
     return sorted(done, key=lambda d: (-(lines[d[0]].value or 0), d[0]))
 
 
-def resting_away(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int) -> int:
-    """Tiles away of the seat's nearest live rack (`far` when none can win)."""
-    best = far
+def rack_aways(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int
+               ) -> dict[int, int]:
+    """Tiles away of each live rack (`far` when it can win nothing)."""
+    aways = {}
     for rack in seat.live_racks():
         found = rules.nearest(rack_hand(seat, rack, pool, last), rules.allowed_lines(seat, rack))
-        best = min([best] + [away for away, _, _ in found[:1]])
-    return best
+        aways[rack] = found[0][0] if found else far
+    return aways
+
+
+def resting_away(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int) -> int:
+    """Tiles away of the seat's nearest live rack (`far` when none can win)."""
+    return min(rack_aways(rules, seat, pool, last, far).values(), default=far)
 
 
 def filling(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | None,
@@ -97,14 +103,20 @@ def together(rules: Rules, seat: SeatView, racks: list[int], pool: Pool, last: i
     return False
 
 
-def claimable_racks(rules: Rules, seat: SeatView, pool: Pool, tile: int, mahjongs: int
-                    ) -> list[int]:
+def claimable_racks(rules: Rules, seat: SeatView, pool: Pool, tile: int, mahjongs: int,
+                    aways: dict[int, int] | None = None) -> list[int]:
     """The live racks complete once the discard joins the pool, when with it
     the pool completes `mahjongs` of them at once and without it does not (a
     Mah Jongg claim needs the tile); else none. A pledged rack may take the
-    discard as its last tile."""
+    discard as its last tile. With the racks' tiles away known (`aways`),
+    only a complete rack can count without the discard, and only one within
+    a tile with it (a tile brings a rack at most one nearer)."""
     live = seat.live_racks()
-    if together(rules, seat, live, pool, None, mahjongs):
+    done = live
+    if aways is not None:
+        done = [r for r in live if aways.get(r, 0) == 0]
+        live = [r for r in live if aways.get(r, 0) <= 1]
+    if together(rules, seat, done, pool, None, mahjongs):
         return []
     more = Hand(pool).plus(tile).concealed
     if not together(rules, seat, live, more, tile, mahjongs):

@@ -109,6 +109,7 @@ class Rules:
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
         self._scores: Memo[Hand, list[tuple[int, int, int]]] = Memo(4096)
         self._actions: Memo[tuple[Any, ...], Action] = Memo(50_000)
+        self._each: dict[str, list[Action]] = {}  # by verb, an action per kind
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes (actions are
@@ -116,6 +117,14 @@ class Rules:
         offers the same few dozen)."""
         key = (verb, tile, *fields.items())
         return self._actions.get(key, lambda: Action(verb, tile, deck=self.deck, **fields))
+
+    def each_held(self, verb: str, counts: Sequence[int]) -> list[Action]:
+        """The action `verb` on each kind held (a discard, a pass): made once
+        per kind, as every turn offers them again."""
+        made = self._each.get(verb)
+        if made is None:
+            made = self._each[verb] = [self.action(verb, k) for k in range(len(self.deck.kinds))]
+        return [made[k] for k, n in enumerate(counts) if n]
 
     @property
     def strict(self) -> bool:
@@ -201,6 +210,10 @@ class TableView(Protocol):
     def promised(self) -> Sequence[int]: ...
 
     def resting_away(self, seat: int) -> int: ...
+
+    def resting_near(self, seat: int) -> bool: ...
+
+    def near_racks(self, seat: int) -> list[int] | None: ...
 
     def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]: ...
 

@@ -43,7 +43,8 @@ class IllegalAction(JonggError, ValueError):
 
 # the State's containers: a clone copies them (their items are immutable)
 _LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
-          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away")
+          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
+          "_floor", "_rack_away")
 _DICTS = ("answers", "votes", "offers")
 
 
@@ -76,7 +77,7 @@ class State(PrePlay, Endings):
         self.discard = None
         self.answers, self.asked = {}, []
         self._claim_options, self._claimable = {}, {}
-        self._away = [None] * spec.players
+        self._forget_away()
         self.turn_away = None
         self.drawn = None
         self.claimed_turn, self.claimed_from = False, None
@@ -95,7 +96,7 @@ class State(PrePlay, Endings):
         self.claimed_turn = False
         self.claimed_from = None
         self.promised = []
-        self.turn_away = self.resting_away(seat)
+        self.turn_away = self._away_before_draw(seat)
         tile = self.wall.pop()
         if self.wall_owner:
             self.wall_owner.pop()
@@ -153,7 +154,7 @@ class State(PrePlay, Endings):
             except ValueError as error:
                 raise IllegalAction(str(error)) from None
         legal = self.legal_actions(seat)
-        if action not in legal:
+        if not _offered(action, legal):
             self._refuse(seat, action, legal)
         self.history.append((seat, action))
         self.decisions += 1
@@ -216,7 +217,7 @@ class State(PrePlay, Endings):
         me = self.seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
-        self._changed(seat)
+        self._discarded(seat)
         self.turns += 1
         self.opening = False
         self.drawn = None
@@ -390,3 +391,12 @@ class State(PrePlay, Endings):
         from jongg.runtime.game.view import table_text
         return table_text(self)
 
+
+def _offered(action: Action, legal: list[Action]) -> bool:
+    """Whether the action is among the legal ones. An agent hands back one
+    of them, so it is looked for as itself before actions are compared
+    field by field (each comparison builds two tuples)."""
+    for offered in legal:
+        if offered is action:
+            return True
+    return action in legal

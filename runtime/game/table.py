@@ -85,9 +85,13 @@ class Table:
         self.blind = [0] * players  # tiles each seat forwards unseen in this pass
         self.votes: dict[int, int] = {}
         self.offers: dict[int, int] = {}
-        self.turn_away: int | None = None  # the drawer's tiles away, before the draw
+        # the drawer's tiles away before the draw (or a floor over one: all a turn asks
+        # is whether it is within one)
+        self.turn_away: int | None = None
         # answers kept until the tiles they read change
         self._away: list[int | None] = [None] * players  # each seat's resting tiles away
+        self._floor: list[int] = [0] * players  # and a floor under it, carried turn to turn
+        self._rack_away: list[dict[int, int] | None] = [None] * players  # by live rack
         self._claim_options: dict[int, list[Action]] = {}  # of this claim window
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
@@ -133,9 +137,33 @@ class Table:
         known = self._away[seat]
         if known is None:
             me = self.seats[seat]
-            known = self._away[seat] = racks.resting_away(
-                self.rules, me, me.concealed(), self.last_tile(seat), len(self.wall) + 99)
+            far = len(self.wall) + 99
+            aways = self._rack_away[seat] = racks.rack_aways(
+                self.rules, me, me.concealed(), self.last_tile(seat), far)
+            known = self._away[seat] = min(aways.values(), default=far)
         return known
+
+    def near_racks(self, seat: int) -> list[int] | None:
+        """On the seat's turn, the live racks a tile drawn may have completed:
+        those within a tile before the draw (None: not known, as after a
+        claim or an exchange this turn)."""
+        aways = self._rack_away[seat]
+        if self.turn_away is None or aways is None:
+            return None
+        return [r for r, away in aways.items() if away <= 1]
+
+    def resting_near(self, seat: int) -> bool:
+        """Whether the seat's resting hand may be within a tile of a line: a
+        floor over one, carried from its last turn, answers without the matcher."""
+        if self._away[seat] is None and self._floor[seat] > 1:
+            return False
+        return self.resting_away(seat) <= 1
+
+    def _away_before_draw(self, seat: int) -> int:
+        """The drawer's resting tiles away, or its floor when that is over one."""
+        if self._away[seat] is None and self._floor[seat] > 1:
+            return self._floor[seat]
+        return self.resting_away(seat)
 
     def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
         """The racks a Mah Jongg claim on the discard completes (racks.py),
@@ -143,8 +171,10 @@ class Table:
         key = (seat, tile, mahjongs)
         known = self._claimable.get(key)
         if known is None:
+            self.resting_away(seat)  # each rack's tiles away, to leave the far ones out
             known = self._claimable[key] = racks.claimable_racks(
-                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs)
+                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs,
+                self._rack_away[seat])
         return known
 
     def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
@@ -162,13 +192,30 @@ class Table:
 
     def forget(self) -> None:
         """Drop every kept answer (after the position was set from outside)."""
-        self._away = [None] * self.spec.players
+        self._forget_away()
         self._claim_options, self._claimable = {}, {}
         self._legal = (-1, -1, [])
 
+    def _forget_away(self) -> None:
+        """Every seat's tiles changed (a deal, a pass): nothing is known of their tiles away."""
+        self._away = [None] * self.spec.players
+        self._floor = [0] * self.spec.players
+        self._rack_away = [None] * self.spec.players
+
     def _changed(self, seat: int) -> None:
         """The seat's tiles changed: its kept tiles away no longer hold."""
-        self._away[seat] = None
+        self._away[seat] = self._rack_away[seat] = None
+        self._floor[seat] = 0
+
+    def _discarded(self, seat: int) -> None:
+        """The seat discarded. After a plain draw (turn_away still known: no
+        claim, exchange or declaration this turn) its floor is one less than
+        its tiles away before the draw: a tile drawn brings a hand at most
+        one tile nearer a line, and one discarded none nearer."""
+        before = self.turn_away
+        self._changed(seat)
+        if before is not None:
+            self._floor[seat] = before - 1
 
     def winners(self) -> list[int]:
         """The seats with the highest score (ties share: match.ties)."""

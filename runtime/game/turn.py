@@ -17,7 +17,7 @@ def turn_actions(view: TableView, seat: int) -> list[Action]:
     may_declare = not view.opening or rules.spec.turn.declare_before_opening
     near = view.turn_away is None or view.turn_away <= 1
     if me.dead:  # out of the round, ending the turn with a discard (SMJ-19)
-        return [rules.action("discard", k) for k, n in enumerate(me.counts) if n]
+        return rules.each_held("discard", me.counts)
     if rules.spec.racks > 1:
         declares = rack_declares(view, seat, may_declare, near)
         if view.promised:  # a Mah Jongg claimed must be declared first
@@ -30,7 +30,7 @@ def turn_actions(view: TableView, seat: int) -> list[Action]:
     elif may_declare and (rules.strict or (near and rules.completes(me.hand()))):
         actions.append(rules.action("declare"))
     actions.extend(exchanges(view, seat))
-    actions.extend(rules.action("discard", k) for k, n in enumerate(me.counts) if n)
+    actions.extend(rules.each_held("discard", me.counts))
     return actions
 
 
@@ -42,9 +42,11 @@ def rack_declares(view: TableView, seat: int, may_declare: bool, near: bool) -> 
     rules = view.rules
     me = view.seats[seat]
     pool, last = me.concealed(), view.last_tile(seat)
+    close = view.near_racks(seat) if near else None
     found: list[Action] = []
     for rack in me.live_racks():
-        lines = rack_lines(rules, me, rack, pool, last) if near else []
+        lines = rack_lines(rules, me, rack, pool, last) \
+            if near and (close is None or rack in close) else []
         found.extend(rules.action("declare", number=rack, claim=rules.lines[li].id)
                      for li, _ in lines)
         if not lines and rules.strict:

@@ -184,6 +184,7 @@ class Columns:
         self._every = (1 << self.count) - 1
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
+        self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
 
     def groups(self, col: int) -> tuple[Slots, ...]:
         """The concrete groups column `col` stands for."""
@@ -254,20 +255,37 @@ class Columns:
     def able(self, exposures: Sequence[Sequence[int]], joker: int | None) -> int:
         """The columns where each exposure has a group it could sit on (a
         mask, column i bit i): seat() seats them on no other column; 0 when
-        it seats them on none (an exposure of several kinds, two of one)."""
+        it seats them on none (an exposure of several kinds, two of one).
+        Each exposure's kind and mask are kept (a claim window asks of the
+        same few exposures beside every set it could make)."""
         mask = self._every
         kinds: set[int] = set()
+        known = self._able_one
         for exposure in exposures:
-            named = {t for t in exposure if t != joker}
-            if len(named) != 1 or named & kinds:
+            key = (tuple(exposure), joker)
+            one = known.get(key)
+            if one is None:
+                if len(known) > 10_000:
+                    known.clear()
+                one = known[key] = self._exposure_mask(key[0], joker)
+            k, here = one
+            if k < 0 or k in kinds:
                 return 0
-            kinds |= named
-            k = next(iter(named))
-            here = 0
-            for w in (True,) if joker in exposure else (True, False):
-                here |= self._seat_mask((k, len(exposure), w))
+            kinds.add(k)
             mask &= here
         return mask
+
+    def _exposure_mask(self, exposure: tuple[int, ...], joker: int | None) -> tuple[int, int]:
+        """An exposure's kind and the columns it could sit on ((-1, 0): it
+        names no single kind)."""
+        named = {t for t in exposure if t != joker}
+        if len(named) != 1:
+            return -1, 0
+        k = next(iter(named))
+        here = 0
+        for w in (True,) if joker in exposure else (True, False):
+            here |= self._seat_mask((k, len(exposure), w))
+        return k, here
 
     def _seat_mask(self, key: tuple[int, int, bool]) -> int:
         """The columns with a group an exposure of (kind, size, jokers
