@@ -74,13 +74,16 @@ def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
         driver.get(running.url)
         _until(lambda: bool(driver.find_elements(By.CSS_SELECTOR, "#variant option")))
-        driver.find_element(By.ID, "ruleset-file").send_keys(str(card))
-        result = driver.find_element(By.ID, "ruleset-result")
-        _until(lambda: "mine.yaml: ok (card)" in result.text)
         Select(driver.find_element(By.ID, "variant")).select_by_value("mjcg")
         Select(driver.find_element(By.ID, "players")).select_by_value("4")
-        Select(driver.find_element(By.ID, "card")).select_by_value("mine.yaml")
         Select(driver.find_element(By.ID, "seat-3")).select_by_value("human")
+        # an upload reloads the lists: what was chosen before it stays chosen
+        driver.find_element(By.ID, "ruleset-file").send_keys(str(card))
+        _until(lambda: "mine.yaml: ok (card)" in driver.find_element(By.ID, "ruleset-result").text)
+        assert Select(driver.find_element(By.ID, "seat-3")).first_selected_option \
+            .get_attribute("value") == "human"
+        assert Select(driver.find_element(By.ID, "card")).first_selected_option \
+            .get_attribute("value") == "mine.yaml"
         Select(driver.find_element(By.ID, "seat-4")).select_by_value("random")
         driver.find_element(By.ID, "open-table").click()
         _until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "a.seat-link")) == 2)
@@ -141,10 +144,15 @@ def _until(ready: Any, seconds: float = 90) -> None:
     """Wait for what a page should show; generous, since a loaded machine
     can keep a headless browser waiting for a core; it returns as soon as
     the page shows it."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        if ready():
-            return
+        try:
+            if ready():
+                return
+        except (StaleElementReferenceException, NoSuchElementException):
+            pass  # the page was redrawing what the test reads: read it again
         time.sleep(0.05)
     raise AssertionError("the page never showed it")
 

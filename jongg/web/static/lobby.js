@@ -28,15 +28,18 @@ function chosenVariant() {
 function fillPlayers() {
   const variant = chosenVariant();
   const players = $("players");
+  const was = Number(players.value);  // kept when the new list still has it
   players.replaceChildren();
   if (!variant) return;
   for (const n of variant.players) players.append(new Option(String(n), String(n)));
-  players.value = String(variant.players.includes(4) ? 4 : variant.players[0]);
+  players.value = String(variant.players.includes(was) ? was : variant.players.includes(4) ? 4 : variant.players[0]);
   fillSeats();
 }
 
 function fillSeats() {
   const seats = $("seats");
+  // the kinds already chosen stay chosen (an upload reloads the lists)
+  const was = Array.from(seats.querySelectorAll("select.seat-kind"), (s) => s.value);
   seats.replaceChildren();
   const n = Number($("players").value);
   for (let s = 0; s < n; s++) {
@@ -46,7 +49,8 @@ function fillSeats() {
     select.id = `seat-${s + 1}`;
     select.append(new Option("a person", "human"));
     for (const agent of catalogue.agents) select.append(new Option(`bot: ${agent}`, agent));
-    select.value = s === 0 ? "human" : (catalogue.agents.includes("greedy") ? "greedy" : catalogue.agents[0]);
+    const kept = was[s] === "human" || catalogue.agents.includes(was[s]);
+    select.value = kept ? was[s] : s === 0 ? "human" : (catalogue.agents.includes("greedy") ? "greedy" : catalogue.agents[0]);
     label.append(select);
     seats.append(label);
   }
@@ -122,11 +126,12 @@ async function uploadRuleset() {
   const out = $("ruleset-result");
   try {
     const done = await api("/api/rulesets", {name: file.name, text: await file.text()});
-    out.textContent = done.problems.length ? done.problems.join("\n")
-      : `${done.name}: ok (${done.kind || "not a variant or a card"})`;
     await loadCatalogue();
     if (done.kind === "variant" && !done.problems.length) { $("variant").value = done.name; fillPlayers(); }
     if (done.kind === "card" && !done.problems.length) $("card").value = done.name;
+    // said once the lists hold it, so what is chosen next is not redrawn
+    out.textContent = done.problems.length ? done.problems.join("\n")
+      : `${done.name}: ok (${done.kind || "not a variant or a card"})`;
   } catch (error) {
     out.textContent = error.message;
   }
