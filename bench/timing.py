@@ -7,15 +7,50 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+PASSES = 3  # each item is timed this many times (in turn, pass by pass); its least counts
 
-def median_us(run: Callable[[Any], Any], items: Sequence[Any]) -> float:
-    """The median time of run(item) over the items, in microseconds."""
-    times = []
-    for item in items:
-        start = time.perf_counter()
-        run(item)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6
+
+def _clock_cost() -> int:
+    """The CPU time one reading of the clock adds to a timing, in ns."""
+    clock = time.thread_time_ns
+    spent = []
+    for _ in range(2000):
+        start = clock()
+        spent.append(clock() - start)
+    return int(statistics.median(spent))
+
+
+def median_us(run: Callable[[Any], Any], items: Sequence[Any], *,
+              passes: int = PASSES) -> float:
+    """The median over the items of run(item)'s CPU time, in microseconds.
+
+    CPU time of this thread, not the wall: on a shared machine the wall
+    counts the waits for a core, which land on whichever side runs then.
+    Each item is timed in `passes` passes over all of them and keeps its
+    least (an interrupt or a neighbour's cache traffic spoils one pass, not
+    all); the clock's own cost is taken off."""
+    return paired_us([(run, items)], passes=passes)[0]
+
+
+def paired_us(sides: Sequence[tuple[Callable[[Any], Any], Sequence[Any]]], *,
+              passes: int = PASSES) -> list[float]:
+    """median_us() of several sides on the same items (each side's own
+    form of them), timed in turn item by item: a change in the machine's
+    load lands on every side alike, so their ratio holds."""
+    clock = time.thread_time_ns
+    count = len(sides[0][1])
+    least = [[1 << 62] * count for _ in sides]
+    for _ in range(passes):
+        for i in range(count):
+            for (run, items), mine in zip(sides, least, strict=True):
+                item = items[i]
+                start = clock()
+                run(item)
+                spent = clock() - start
+                if spent < mine[i]:
+                    mine[i] = spent
+    cost = _clock_cost()
+    return [max(0.0, statistics.median(mine) - cost) / 1000 for mine in least]
 
 
 def goal_line(label: str, ours: float, reference: float | None, goal: float, unit: str, *,
