@@ -9,6 +9,7 @@ import pytest
 
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import lookup
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -82,3 +83,41 @@ def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
         m.tiles_away(five)
     with pytest.raises(ValueError, match="has not"):
         m.scores(Hand((999,)))
+
+
+def _classic_pair() -> tuple[Matcher, Matcher]:
+    """The classic card's matcher with its lookups built, and one that
+    never builds them (the long way)."""
+    quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
+    quick.prepare(None)
+    slow.prepare(None)
+    quick._lookup = lookup.build(quick.card, quick.columns, quick.programme)
+    slow._no_lookup = True
+    assert quick._lookup is not None
+    return quick, slow
+
+
+def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
+    """The classic card's lookups (the hand's key summed by one itemgetter,
+    fold tables holding their states times the next width, each line's
+    answer a shared tuple) give every line, tiles away, variation, tie and
+    the best line completed as the long way does: hands near its lines, of
+    every size from none to one past the hand (a hand of one tile, which
+    one itemgetter cannot sum, goes the long way), and hands the deck
+    cannot hold, refused alike."""
+    quick, slow = _classic_pair()
+    hands = _plain_hands("classic", 600, "lookups")
+    assert {len(h.concealed) for h in hands} >= set(range(16))
+    for h in hands:
+        assert _answers(quick, h) == _answers(slow, h), h
+        assert quick.scores(h) == slow.scores(h), h
+        mine, long_way = quick.is_complete(h), slow.is_complete(h)
+        assert (mine and (mine.line.id, mine.variation, mine.tiles_away)) == \
+            (long_way and (long_way.line.id, long_way.variation, long_way.tiles_away)), h
+        said = quick._lookup.completed(h.concealed, tuple, "more")  # before the Match
+        assert said == (long_way and (long_way.line, 0, long_way.variation, "more")), h
+    assert any(quick.is_complete(h) for h in hands)
+    for bad, says in [((0,) * 5 + tuple(range(9, 18)), "holds 5"), ((999,) * 14, "has not")]:
+        for query in (quick.is_complete, quick.tiles_away, quick.scores):
+            with pytest.raises(ValueError, match=says):
+                query(Hand(bad))

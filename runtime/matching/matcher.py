@@ -399,12 +399,10 @@ class Matcher:
         """The best line the hand completes (highest value, then card order), or None."""
         if not hand.exposures:
             quick = self._lookup or self._quick()
-            if quick is not None and len(hand.concealed) == self.card.hand_size:
-                answered = quick.complete(hand.concealed)
-                if answered is None:
-                    return None
-                if isinstance(answered, tuple):
-                    return _match((self.card.lines[answered[0]], 0, answered[1], self, hand))
+            if quick is not None:
+                answered = quick.completed(hand.concealed, _match, self, hand)
+                if answered is not False:
+                    return answered  # type: ignore[no-any-return]
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
