@@ -12,11 +12,12 @@ random. Checks first that the answers are identical on every hand:
 - tiles away from four sets and a pair  ==  Shanten.calculate_shanten_for_
   regular_hand + 1.
 
-Then prints medians per hand of CPU time, one hand at a time (from Hand
-objects, as `Matcher.is_complete` and `Matcher.tiles_away` take them;
-mahjong gets its 34-arrays built beforehand; the two timed in turn, hand by
-hand, so the machine's load lands on both alike: bench/timing.py) and
-batched (count vectors in), the ratios, and the goals:
+Then prints medians per hand (each hand's least of three passes), one hand
+at a time (from Hand objects, as `Matcher.is_complete` and
+`Matcher.tiles_away` take them; mahjong gets its 34-arrays built
+beforehand; the two take turns ten hands at a time, so the machine's load
+lands on both alike: bench/timing.py) and batched (count vectors in), the
+ratios, and the goals:
 
 - the per-suit tables of `4[set] [pair]` on the 136 tiles built cold (no
   cache) in at most 3 s, beside the programme run vector by vector (timed

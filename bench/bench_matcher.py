@@ -4,8 +4,8 @@ Run: python bench/bench_matcher.py [--card sample] [--hands 2000] [--reference 3
 
 Hands come from jongg.runtime.matching.samples (near the card's lines: complete, one
 or two away, joker-heavy, some exposed), drawn after imports with a fixed
-seed. Prints medians per hand (CPU time, the least of three passes:
-bench/timing.py) and the ratio to the reference on the same hands, then the
+seed. Prints medians per hand (each hand's least of three passes, without
+the machine's waits: bench/timing.py) and the ratio to the reference on the same hands, then the
 goals of the matcher issue and whether they are met:
 
 - sample card (a real yearly card: 62 lines, 1,260 variations): complete
