@@ -138,19 +138,18 @@ class Lookup:
         return np.asarray(fold.start, dtype=np.intp), steps, lines, variations
 
     # -- one hand -------------------------------------------------------------------------
-    def _answers(self, line: Folded) -> tuple[list[tuple[int, int, int]],
-                                                list[tuple[Line, int, int]]]:
-        """A line's last step as answers: per entry, (line, score, variation)
-        as scores() lists it and (Line, tiles away, variation) as nearest()
-        makes it; one tuple per distinct answer."""
+    def _answers(self, line: Folded) -> tuple[Sequence[int], tuple[tuple[int, int, int], ...],
+                                                tuple[tuple[Line, int, int], ...]]:
+        """A line's last step as answers: per entry, the number of its
+        answer, and per number (line, score, variation) as scores() lists it
+        and (Line, tiles away, variation) as nearest() makes it."""
         card_line = self.card.lines[line.line]
-        kept: dict[int, tuple[tuple[int, int, int], tuple[Line, int, int]]] = {}
-        for found in set(line.last):
-            score, variation = found >> 16, found & 0xFFFF
-            kept[found] = ((line.line, score, variation),
-                           (card_line, card_line.size - score, variation))
-        scored = [kept[found][0] for found in line.last]
-        return scored, [kept[found][1] for found in line.last]
+        distinct = sorted(set(line.last))
+        number = {found: i for i, found in enumerate(distinct)}
+        return (_compact([number[found] for found in line.last]),
+                tuple((line.line, found >> 16, found & 0xFFFF) for found in distinct),
+                tuple((card_line, card_line.size - (found >> 16), found & 0xFFFF)
+                      for found in distinct))
 
     def _compile(self) -> None:
         """scores(), nearest() and complete() written out for this card's
@@ -158,9 +157,10 @@ class Lookup:
         without the loops (a loop's bookkeeping costs as much as the
         lookups). The hand's key is summed from its tiles' weights by one
         itemgetter; each fold step's table holds its states already times
-        the next step's width; a line's last step gives its answer as the
-        tuple each query returns (shared: there are few), so that nothing is
-        worked out per line in Python."""
+        the next step's width; a line's last step gives the number of its
+        answer, the tuple each query returns (there are few), so that
+        nothing is worked out per line in Python; the tables are arrays of
+        machine integers (_compact)."""
         m = len(self.fields)
         names: dict[str, Any] = {"W": self.weights, "GET": operator.itemgetter,
                                  "AWAY": operator.itemgetter(1), "ADD": operator.add,
@@ -180,34 +180,34 @@ class Lookup:
         tiles = " + ".join(f"H{c}[a{c}]" for c in range(m))
         scored, near = [], []
         for j, line in enumerate(self.lines):
-            names[f"Y{j}"], names[f"Z{j}"] = self._answers(line)
+            names[f"A{j}"], names[f"Y{j}"], names[f"Z{j}"] = self._answers(line)
             widths = line.widths
             if m > 1:
-                names[f"R{j}_0"] = [r * widths[0] for r in line.rows[0]]
+                names[f"R{j}_0"] = _compact([r * widths[0] for r in line.rows[0]])
             else:
-                names[f"R{j}_0"] = line.rows[0]
+                names[f"R{j}_0"] = _compact(line.rows[0])
             for c in range(1, m):
-                names[f"R{j}_{c}"] = line.rows[c]
+                names[f"R{j}_{c}"] = _compact(line.rows[c])
             for c, step in enumerate(line.steps, start=1):
-                names[f"T{j}_{c}"] = [t * widths[c] for t in step]
+                names[f"T{j}_{c}"] = _compact([t * widths[c] for t in step])
             acc = f"R{j}_0[a0]"
             for c in range(1, m - 1):
                 acc = f"T{j}_{c}[{acc} + R{j}_{c}[a{c}]]"
-            last = f"{acc} + R{j}_{m - 1}[a{m - 1}]" if m > 1 else acc
+            last = f"A{j}[{acc} + R{j}_{m - 1}[a{m - 1}]]" if m > 1 else f"A{j}[{acc}]"
             scored.append(f"Y{j}[{last}]")
             near.append(f"Z{j}[{last}]")
         fold = self.complete_fold
-        start = fold.start if m == 1 else [s * fold.widths[0] for s in fold.start]
+        start = _compact(fold.start if m == 1 else [s * fold.widths[0] for s in fold.start])
         lines = self.card.lines
-        names.update({"START": start, "ANSWER": fold.answer, "TILES": fold.tiles,
+        names.update({"START": start, "ANSWER": fold.answer, "TILES": _compact(fold.tiles),
                       "G0": fold.sign_of[0], "SIZE": self.card.hand_size,
                       "DONE": [None if a is None else (lines[a[0]], 0, a[1])
                                for a in fold.answer]})
         acc = f"START[G0[{field(0)}]]"
         for c in range(1, m):
             step = fold.steps[c - 1]
-            names.update({f"G{c}": fold.sign_of[c],
-                          f"U{c}": step if c == m - 1 else [u * fold.widths[c] for u in step]})
+            names.update({f"G{c}": fold.sign_of[c], f"U{c}": _compact(
+                step if c == m - 1 else [u * fold.widths[c] for u in step])})
             acc = f"U{c}[{acc} + G{c}[{field(c)}]]"
         read = f"""
     try:
@@ -458,6 +458,17 @@ def _numbers(values: Sequence[int]) -> np.ndarray:
     if isinstance(values, array.array):
         return np.frombuffer(values, dtype=np.uint16 if values.typecode == "H" else np.uint32)
     return np.asarray(values)
+
+
+def _compact(values: list[int]) -> Sequence[int]:
+    """A table the written-out queries read, as machine integers: a list
+    of Python integers is eight bytes an entry, which the processor's cache
+    holds four times fewer of (the queries read a few entries of tables of
+    tens of thousands, a new hand new entries)."""
+    found = np.asarray(values, dtype=np.int64)
+    if int(found.max(initial=0)) >> 32:
+        return array.array("q", found.tobytes())
+    return _readable(found)
 
 
 def _readable(codes: np.ndarray) -> Sequence[int]:
