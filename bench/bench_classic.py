@@ -12,10 +12,12 @@ random. Checks first that the answers are identical on every hand:
 - tiles away from four sets and a pair  ==  Shanten.calculate_shanten_for_
   regular_hand + 1.
 
-Then prints medians per hand, one hand at a time (from Hand objects, as
-`Matcher.is_complete` and `Matcher.tiles_away` take them; mahjong gets its
-34-arrays built beforehand) and batched (count vectors in), the ratios, and
-the goals:
+Then prints medians per hand (each hand's least of three passes), one hand
+at a time (from Hand objects, as `Matcher.is_complete` and
+`Matcher.tiles_away` take them; mahjong gets its 34-arrays built
+beforehand; the two take turns ten hands at a time, so the machine's load
+lands on both alike: bench/timing.py) and batched (count vectors in), the
+ratios, and the goals:
 
 - the per-suit tables of `4[set] [pair]` on the 136 tiles built cold (no
   cache) in at most 3 s, beside the programme run vector by vector (timed
@@ -43,7 +45,7 @@ except ImportError:
     sys.exit("bench_classic needs the benchmark extra: pip install -e '.[bench]'")
 
 import numpy as np
-from timing import goal_line, median_us
+from timing import goal_line, paired_us
 
 from jongg.compiler import cache
 from jongg.compiler.card import load_card
@@ -187,12 +189,11 @@ def main() -> None:
         return min(spent) / len(hands) * 1e6
 
     rows = []
-    ours = median_us(matcher.is_complete, hands)
-    theirs = median_us(agari.is_agari, arrays)
+    ours, theirs = paired_us([(matcher.is_complete, hands), (agari.is_agari, arrays)])
     batch = per_hand(lambda: matcher.complete_counts(counts, jokers))
     rows.append(("complete check", ours, batch, "Agari.is_agari", theirs, 2, 5))
-    ours = median_us(matcher.tiles_away, hands)
-    theirs = median_us(Shanten.calculate_shanten_for_regular_hand, arrays)
+    ours, theirs = paired_us([(matcher.tiles_away, hands),
+                              (Shanten.calculate_shanten_for_regular_hand, arrays)])
     batch = per_hand(lambda: matcher.tiles_away_counts(counts, jokers))
     rows.append(("tiles away (all 3 lines)", ours, batch, "regular shanten", theirs, 5, 40))
     print(f"(from Hand objects, counting included: tiles away batched "

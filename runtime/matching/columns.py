@@ -142,6 +142,21 @@ class Seated:
 Terms = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
 
 
+@dataclass(frozen=True)
+class Keyed:
+    """The table laid out for one hand's keys (Columns.line_keys): per row,
+    the naturals half then the room half, each `width` lanes of type `lane`,
+    `per_word` lanes to each 64-bit word of `words`; room lanes hold their
+    change plus `bias`."""
+
+    words: np.ndarray  # (rows + 1, 2 * width / per_word) int64
+    lane: type[np.signedinteger]
+    width: int
+    per_word: int
+    bias: int
+    room_most: int  # no room lane summed over a hand's rows passes it
+
+
 def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts: dict[int, int],
                 jokers: int, exposed: int) -> dict[int, tuple[int, int]]:
     """Columns.exposed() on a cut of a few columns, in plain Python: per
@@ -185,6 +200,7 @@ class Columns:
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
         self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
+        self._joker_added: dict[tuple[int, int], np.ndarray] = {}
 
     def groups(self, col: int) -> tuple[Slots, ...]:
         """The concrete groups column `col` stands for."""
@@ -207,6 +223,91 @@ class Columns:
         filled: np.ndarray = np.minimum(naturals + jokers,
                                         naturals + summed[self.count:] + self._base)
         return filled
+
+    def line_best(self, counts: dict[int, int], jokers: int) -> tuple[np.ndarray, np.ndarray]:
+        """scores() then best() for one hand without exposures, in as few
+        NumPy calls as can be (each costs about a microsecond: most of the
+        work at this size). The rows are read from a copy of the table that
+        holds each column's key, score * 2**b + (2**b - 1 - column), whose
+        low bits keep the first column of a line's best score; one more row
+        adds the joker room when nothing is held, and the low bits."""
+        keys = self.line_keys(counts, jokers)
+        return keys >> self._tie_bits, self._variation_of_tie[keys & self._tie_mask]
+
+    def line_keys(self, counts: dict[int, int], jokers: int) -> np.ndarray:
+        """Per line with columns, its best column's key (line_best): the
+        hand's rows of the keyed table summed as 64-bit words of several
+        lanes (fewer, wider additions; no lane ever carries into the next)."""
+        row_of, n, keyed = self._row_of, self.count, self._keyed
+        rows = [row_of[k] + c - 1 for k, c in counts.items()]
+        rows.append(len(keyed.words) - 1)
+        if jokers:
+            summed = keyed.words[rows].sum(axis=0).view(keyed.lane)
+            keys = summed[:n] + self._joker_keys(len(rows), jokers)[
+                summed[keyed.width:keyed.width + n]]
+        else:  # the joker room is never negative: without jokers, the naturals alone
+            keys = keyed.words[rows, :keyed.width // keyed.per_word].sum(axis=0) \
+                .view(keyed.lane)[:n]
+        found: np.ndarray = np.maximum.reduceat(keys, self.tables.starts)
+        return found
+
+    def _joker_keys(self, rows: int, jokers: int) -> np.ndarray:
+        """What the jokers add to a column's key, min(jokers, room) * 2**b,
+        by its room lane summed over this many rows (each biased): read
+        with one gather, not worked out with four calls."""
+        known = self._joker_added.get((rows, jokers))
+        if known is None:
+            keyed = self._keyed
+            lanes = np.arange(keyed.bias * rows, keyed.room_most + 1) - keyed.bias * rows
+            known = np.zeros(keyed.room_most + 1, dtype=keyed.lane)
+            known[keyed.bias * rows:] = np.minimum(lanes, jokers) << self._tie_bits
+            self._joker_added[rows, jokers] = known
+        return known
+
+    def key_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every key a line's best can have, by value (scores from 0 to the
+        hand's size): its score, and its column (-1: no column has those
+        low bits)."""
+        keys = np.arange((self.card.hand_size + 1) << self._tie_bits)
+        column = self._tie_mask - (keys & self._tie_mask)
+        return keys >> self._tie_bits, np.where(column < self.count, column, -1)
+
+    @cached_property
+    def _tie_bits(self) -> int:
+        return self.count.bit_length()
+
+    @cached_property
+    def _tie_mask(self) -> int:
+        return (1 << self._tie_bits) - 1
+
+    @cached_property
+    def _keyed(self) -> Keyed:
+        """The table's rows for line_keys: naturals times 2**b (the low bits
+        in one more row, with the joker room when nothing is held), room
+        changes plus a bias that keeps every lane at or above zero."""
+        bits, n = self._tie_bits, self.count
+        dense = self._dense
+        bias = max(0, -int(dense[:, n:].min(initial=0)))
+        kinds = len(self.card.deck.kinds) + 1  # rows a hand can sum, the last included
+        room = (int(dense[:, n:].max(initial=0)) + bias + int(self._base.max(initial=0))) * kinds
+        lane: type[np.signedinteger] = np.int16
+        if (self.card.hand_size + 1) << bits > 1 << 15 or room >= 1 << 15:  # a key passes
+            lane = np.int32
+        per_word = 8 // np.dtype(lane).itemsize
+        width = -(-n // per_word) * per_word  # each half padded to whole words
+        keyed = np.zeros((len(dense), 2 * width), dtype=lane)
+        keyed[:, :n] = dense[:, :n].astype(lane) << bits
+        keyed[:, width:width + n] = dense[:, n:].astype(lane) + bias
+        keyed[-1, :n] = self._tie_mask - np.arange(n)  # the padding row becomes the base
+        keyed[-1, width:width + n] = self._base + bias
+        return Keyed(keyed.view(np.int64), lane, width, per_word, bias, room)
+
+    @cached_property
+    def _variation_of_tie(self) -> np.ndarray:
+        """The variation of the column whose low bits are the index."""
+        out = np.zeros(self._tie_mask + 1, dtype=np.int64)
+        out[self._tie_mask - np.arange(self.count)] = self._variation_of
+        return out
 
     def best(self, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per line with columns (along the last axis): the best score and the

@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import array
 import functools
+import itertools
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from jongg.runtime.card import Card
+from jongg.runtime.card import Card, Line
 from jongg.runtime.matching.building import demands
 from jongg.runtime.matching.columns import Columns
 from jongg.runtime.matching.plans import Plan, Programme
@@ -59,13 +61,16 @@ class Lookup:
     order; complete(concealed), for a hand of the card's size: the best line
     it completes and the variation, or None; nearest(concealed, make, *rest):
     every line nearest first (ties: card order), each as make((line, tiles
-    away, variation, *rest)). They answer None (complete():
-    False) when the hand must go the long way: a kind the deck has not,
-    jokers, a kind held more often than the deck has it."""
+    away, variation, *rest)); completed(concealed, make, *rest): the best
+    line completed as make((line, 0, variation, *rest)), None when there is
+    none or the hand is not of the card's size. They answer None (complete()
+    and completed(): False) when the hand must go the long way: a kind the
+    deck has not, jokers, a kind held more often than the deck has it."""
 
     scores: Callable[[Sequence[int]], list[tuple[int, int, int]] | None]
     nearest: Callable[..., list[Any] | None]
     complete: Callable[[Sequence[int]], tuple[int, int] | None | bool]
+    completed: Callable[..., Any]
 
     def __init__(self, card: Card, components: Sequence[Component], weights: dict[int, int],
                  fields: list[tuple[int, int]], codes: list[Sequence[int]],
@@ -133,77 +138,121 @@ class Lookup:
         return np.asarray(fold.start, dtype=np.intp), steps, lines, variations
 
     # -- one hand -------------------------------------------------------------------------
+    def _answers(self, line: Folded) -> tuple[Sequence[int], tuple[tuple[int, int, int], ...],
+                                                tuple[tuple[Line, int, int], ...]]:
+        """A line's last step as answers: per entry, the number of its
+        answer, and per number (line, score, variation) as scores() lists it
+        and (Line, tiles away, variation) as nearest() makes it."""
+        card_line = self.card.lines[line.line]
+        distinct = sorted(set(line.last))
+        number = {found: i for i, found in enumerate(distinct)}
+        return (_compact([number[found] for found in line.last]),
+                tuple((line.line, found >> 16, found & 0xFFFF) for found in distinct),
+                tuple((card_line, card_line.size - (found >> 16), found & 0xFFFF)
+                      for found in distinct))
+
     def _compile(self) -> None:
-        """scores() and complete() written out for this card's components
-        and lines: the same lookups as _codes() and the folds, without the
-        loops (a loop's bookkeeping costs as much as the lookups)."""
+        """scores(), nearest() and complete() written out for this card's
+        components and lines: the same lookups as _codes() and the folds,
+        without the loops (a loop's bookkeeping costs as much as the
+        lookups). The hand's key is summed from its tiles' weights by one
+        itemgetter; each fold step's table holds its states already times
+        the next step's width; a line's last step gives the number of its
+        answer, the tuple each query returns (there are few), so that
+        nothing is worked out per line in Python; the tables are arrays of
+        machine integers (_compact)."""
         m = len(self.fields)
-        names: dict[str, Any] = {"W": self.weights, "J": self.joker_shift,
-                                 "LINES": self.card.lines,
-                                 "SIZES": [line.size for line in self.card.lines]}
+        names: dict[str, Any] = {"W": self.weights, "GET": operator.itemgetter,
+                                 "AWAY": operator.itemgetter(1), "ADD": operator.add,
+                                 "REPEAT": itertools.repeat}
         for c, ((shift, mask), codes, held) in enumerate(zip(self.fields, self.codes, self.held,
                                                              strict=True)):
             names.update({f"S{c}": shift, f"M{c}": mask, f"C{c}": codes, f"H{c}": held})
-        parts = ", ".join(f"C{c}[key >> S{c} & M{c}]" for c in range(m))
+
+        def field(c: int) -> str:
+            """Component c's field of the key; the top one unmasked: a joker's
+            bit above it reads past the end of its list, as does a count
+            over the deck's copies of its top kind."""
+            at = "key" if self.fields[c][0] == 0 else f"key >> S{c}"
+            return at if c == m - 1 else f"{at} & M{c}"
+
+        parts = ", ".join(f"C{c}[{field(c)}]" for c in range(m))
         tiles = " + ".join(f"H{c}[a{c}]" for c in range(m))
-        found = []
+        scored, near = [], []
         for j, line in enumerate(self.lines):
-            names.update({f"L{j}": line.line, f"X{j}": line.last})
-            for c in range(m):
-                names[f"R{j}_{c}"] = line.rows[c]
-            for c, (step, width) in enumerate(zip(line.steps, line.widths, strict=False)):
-                names[f"T{j}_{c + 1}"], names[f"W{j}_{c}"] = step, width
-            if line.widths:
-                names[f"W{j}_{m - 2}"] = line.widths[-1]
+            names[f"A{j}"], names[f"Y{j}"], names[f"Z{j}"] = self._answers(line)
+            widths = line.widths
+            if m > 1:
+                names[f"R{j}_0"] = _compact([r * widths[0] for r in line.rows[0]])
+            else:
+                names[f"R{j}_0"] = _compact(line.rows[0])
+            for c in range(1, m):
+                names[f"R{j}_{c}"] = _compact(line.rows[c])
+            for c, step in enumerate(line.steps, start=1):
+                names[f"T{j}_{c}"] = _compact([t * widths[c] for t in step])
             acc = f"R{j}_0[a0]"
             for c in range(1, m - 1):
-                acc = f"T{j}_{c}[{acc} * W{j}_{c - 1} + R{j}_{c}[a{c}]]"
-            last = f"X{j}[{acc} * W{j}_{m - 2} + R{j}_{m - 1}[a{m - 1}]]" if m > 1 \
-                else f"X{j}[{acc}]"
-            found.append(f"(L{j}, {last})")
+                acc = f"T{j}_{c}[{acc} + R{j}_{c}[a{c}]]"
+            last = f"A{j}[{acc} + R{j}_{m - 1}[a{m - 1}]]" if m > 1 else f"A{j}[{acc}]"
+            scored.append(f"Y{j}[{last}]")
+            near.append(f"Z{j}[{last}]")
         fold = self.complete_fold
-        names.update({"START": fold.start, "ANSWER": fold.answer, "TILES": fold.tiles})
-        acc = "START[G0[key >> S0 & M0]]"
+        start = _compact(fold.start if m == 1 else [s * fold.widths[0] for s in fold.start])
+        lines = self.card.lines
+        names.update({"START": start, "ANSWER": fold.answer, "TILES": _compact(fold.tiles),
+                      "G0": fold.sign_of[0], "SIZE": self.card.hand_size,
+                      "DONE": [None if a is None else (lines[a[0]], 0, a[1])
+                               for a in fold.answer]})
+        acc = f"START[G0[{field(0)}]]"
         for c in range(1, m):
-            names.update({f"G{c}": fold.sign_of[c], f"U{c}": fold.steps[c - 1],
-                          f"V{c}": fold.widths[c - 1]})
-            acc = f"U{c}[{acc} * V{c} + G{c}[key >> S{c} & M{c}]]"
-        names["G0"] = fold.sign_of[0]
+            step = fold.steps[c - 1]
+            names.update({f"G{c}": fold.sign_of[c], f"U{c}": _compact(
+                step if c == m - 1 else [u * fold.widths[c] for u in step])})
+            acc = f"U{c}[{acc} + G{c}[{field(c)}]]"
         read = f"""
     try:
-        key = sum(map(W.__getitem__, concealed))
-        if key >> J:
-            return None
+        key = sum(GET(*concealed)(W))
         {", ".join(f"a{c}" for c in range(m))}, = {parts},
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, TypeError):
         return None
     if {tiles} != len(concealed):
         return None"""  # the hand's code in each component, or None to go the long way
+        # (TypeError: a hand of fewer than two tiles, which one itemgetter cannot sum)
         source = f"""
 def scores(concealed):{read}
-    return [(line, found >> 16, found & 65535) for line, found in ({", ".join(found)},)]
+    return [{", ".join(scored)}]
 
 def nearest(concealed, make, *rest):{read}
-    return [make((LINES[line], away, variation, *rest)) for away, line, variation in sorted([
-        (SIZES[line] - (found >> 16), line, found & 65535) for line, found in ({", ".join(found)},)
-    ])]
+    return list(map(make, map(ADD, sorted(({", ".join(near)},), key=AWAY), REPEAT(rest))))
 
 def complete(concealed):
     try:
-        key = sum(map(W.__getitem__, concealed))
-        if key >> J:
-            return False
+        key = sum(GET(*concealed)(W))
         acc = {acc}
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, TypeError):
         return False
     if TILES[acc] != len(concealed):
         return False
     return ANSWER[acc]
+
+def completed(concealed, make, *rest):
+    if len(concealed) != SIZE:
+        return None
+    try:
+        key = sum(GET(*concealed)(W))
+        acc = {acc}
+    except (KeyError, IndexError, TypeError):
+        return False
+    if TILES[acc] != SIZE:
+        return False
+    found = DONE[acc]
+    return None if found is None else make(found + rest)
 """
         exec(compile(source, f"<lookups of {self.card.name}>", "exec"), names)
         self.scores = names["scores"]
         self.nearest = names["nearest"]
         self.complete = names["complete"]
+        self.completed = names["completed"]
 
 
 @dataclass(frozen=True)
@@ -409,6 +458,17 @@ def _numbers(values: Sequence[int]) -> np.ndarray:
     if isinstance(values, array.array):
         return np.frombuffer(values, dtype=np.uint16 if values.typecode == "H" else np.uint32)
     return np.asarray(values)
+
+
+def _compact(values: list[int]) -> Sequence[int]:
+    """A table the written-out queries read, as machine integers: a list
+    of Python integers is eight bytes an entry, which the processor's cache
+    holds four times fewer of (the queries read a few entries of tables of
+    tens of thousands, a new hand new entries)."""
+    found = np.asarray(values, dtype=np.int64)
+    if int(found.max(initial=0)) >> 32:
+        return array.array("q", found.tobytes())
+    return _readable(found)
 
 
 def _readable(codes: np.ndarray) -> Sequence[int]:

@@ -13,7 +13,6 @@ order, then variation order (docs/matcher.md).
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
@@ -39,15 +38,12 @@ FAR = 1 << 15  # tiles away past any line's: no line
 class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
     """How near a hand is to one line: the same fields as the reference's
     LineMatch; the filling (`groups`, `missing`) is worked out when asked.
-    A tuple (line, tiles away, variation, matcher, hand), so that a query
-    makes one per line in a single pass of C (tiles_away lists every line)."""
+    Made from a tuple (line, tiles away, variation, matcher, hand), so that
+    a query makes one per line in a single pass of C (tiles_away lists every
+    line): no __new__ of its own, which would run in Python for each."""
 
     __slots__ = ()
     __repr__ = Nearness.__repr__  # in tile codes, not as a tuple
-
-    def __new__(cls, line: Line, tiles_away: int, variation: int, matcher: Matcher,
-                hand: Hand) -> Match:
-        return tuple.__new__(cls, (line, tiles_away, variation, matcher, hand))
 
     @property
     def line(self) -> Line:
@@ -69,7 +65,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
         return self.filling()
 
 
-_match = functools.partial(tuple.__new__, Match)  # Match from a tuple, in C
+_match = Match  # Match from a tuple, in C
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -147,6 +143,10 @@ class Matcher:
                 answered = quick.scores(hand.concealed)
                 if answered is not None:
                     return answered
+            if self._table_alone:
+                found, variations = self.columns.line_best(*self._held(hand))
+                return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
+                                strict=True))
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -328,6 +328,8 @@ class Matcher:
                 answered = quick.nearest(hand.concealed, _match, self, hand)
                 if answered is not None:
                     return answered
+            if self._table_alone:
+                return self._table_nearest(hand)
         sizes = self._sizes
         found = sorted([(sizes[li] - s, li, v) for li, s, v in
                         self.scores(hand, open_hands=open_hands)])
@@ -336,6 +338,39 @@ class Matcher:
         away, lines, variations = zip(*found, strict=True)
         return list(map(_match, zip(map(self.card.lines.__getitem__, lines), away, variations,
                                     itertools.repeat(self), itertools.repeat(hand))))
+
+    @cached_property
+    def _table_alone(self) -> bool:
+        """Whether the table holds every variation of every line (no plan to
+        score one by one for a hand without exposures)."""
+        return not self.programme.structural and \
+            self.columns.line_of_start == list(range(len(self.card.lines))) and \
+            all(line.size == self.card.hand_size for line in self.card.lines)
+
+    def _table_nearest(self, hand: Hand) -> list[Match]:
+        """tiles_away() of a hand without exposures when the table holds
+        every line. Every line is of the hand's size, so the lines' keys
+        (Columns.line_best) from the highest are nearest first, ties in card
+        order (columns run in card order); a key tells its line, tiles away
+        and variation (one table by key), and each line's Match is made in
+        one pass."""
+        keys = np.sort(self.columns.line_keys(*self._held(hand)))[::-1]
+        lines, aways, variations = self._key_answers[keys].T.tolist()
+        return list(map(_match, zip(lines, aways, variations, itertools.repeat(self),
+                                    itertools.repeat(hand))))
+
+    @cached_property
+    def _key_answers(self) -> np.ndarray:
+        """By key (Columns.key_columns): the Line of its column, the tiles
+        away and the variation, as Python objects."""
+        score, column = self.columns.key_columns()
+        lines = np.empty(len(self.card.lines), dtype=object)
+        lines[:] = self.card.lines
+        out = np.empty((len(column), 3), dtype=object)
+        out[:, 0] = lines[np.asarray(self.columns.column_line + [0])[column]]
+        out[:, 1] = (self.card.hand_size - score).tolist()
+        out[:, 2] = np.asarray(self.columns.column_variation + [0])[column].tolist()
+        return out  # a key of no column (-1) reads line 0, variation 0: no line's best
 
     @cached_property
     def _sizes(self) -> list[int]:
@@ -354,7 +389,7 @@ class Matcher:
         if hand.size != self.card.hand_size:
             return []
         lines = self.card.lines
-        done = [Match(lines[li], 0, v, self, hand)
+        done = [Match((lines[li], 0, v, self, hand))
                 for li, s, v in self.scores(hand, open_hands=open_hands)
                 if s == lines[li].size]
         done.sort(key=lambda m: -(m.line.value or 0))
@@ -364,12 +399,10 @@ class Matcher:
         """The best line the hand completes (highest value, then card order), or None."""
         if not hand.exposures:
             quick = self._lookup or self._quick()
-            if quick is not None and len(hand.concealed) == self.card.hand_size:
-                answered = quick.complete(hand.concealed)
-                if answered is None:
-                    return None
-                if isinstance(answered, tuple):
-                    return _match((self.card.lines[answered[0]], 0, answered[1], self, hand))
+            if quick is not None:
+                answered = quick.completed(hand.concealed, _match, self, hand)
+                if answered is not False:
+                    return answered  # type: ignore[no-any-return]
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
@@ -389,7 +422,7 @@ class Matcher:
         if not found:
             return None
         li = min(found, key=lambda li: (-(lines[li].value or 0), li))
-        return Match(lines[li], 0, found[li], self, hand)
+        return Match((lines[li], 0, found[li], self, hand))
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of a line (the last few
@@ -557,7 +590,7 @@ class Matcher:
             lines, variations = self.complete_counts(*self.counts_of([hands[i] for i in plain]))
             for i, li, vi in zip(plain, lines.tolist(), variations.tolist(), strict=True):
                 if li >= 0:
-                    out[i] = Match(self.card.lines[li], 0, vi, self, hands[i])
+                    out[i] = Match((self.card.lines[li], 0, vi, self, hands[i]))
         for i, hand in enumerate(hands):
             if hand.exposures:
                 out[i] = self.is_complete(hand, open_hands=open_hands)

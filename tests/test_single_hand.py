@@ -1,0 +1,123 @@
+"""One hand at a time: the quick ways answer exactly as the long ways do."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from jongg.compiler.matcher import compile_matcher
+from jongg.runtime.hand import Hand
+from jongg.runtime.matching import lookup
+from jongg.runtime.matching.matcher import Matcher
+from jongg.runtime.matching.reference import match_card
+from jongg.runtime.matching.samples import sample_hands
+
+from .conftest import card
+
+
+def _plain_hands(name: str, count: int, seed: str) -> list[Hand]:
+    """Hands without exposures: near the card's lines (jokers among them),
+    and drawn from the wall at every size from none to one past the hand."""
+    c = card(name)
+    rng = random.Random(seed)
+    hands = [h for h in sample_hands(c, rng, count) if not h.exposures]
+    wall = c.deck.wall()
+    hands += [Hand(tuple(rng.sample(wall, rng.randrange(c.hand_size + 2))))
+              for _ in range(count // 4)]
+    return hands
+
+
+def _long_way(name: str) -> Matcher:
+    """A matcher of the card that never takes the keyed table's way."""
+    m = compile_matcher(card(name))
+    vars(m)["_table_alone"] = False
+    return m
+
+
+def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
+    return [(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)]
+
+
+def test_one_hand_through_the_keyed_table_answers_as_the_long_way() -> None:
+    """The sample card is all table: a hand without exposures is scored by
+    its rows of the keyed table and sorted by key, in as few NumPy calls as
+    can be; every line, tiles away, variation and tie (card order) is the
+    long way's, and the reference's."""
+    quick, slow = compile_matcher(card("sample")), _long_way("sample")
+    assert quick._table_alone
+    hands = _plain_hands("sample", 600, "keyed")
+    assert any(quick.joker in h.concealed for h in hands)
+    assert any(quick.joker not in h.concealed for h in hands)
+    for h in hands:
+        assert _answers(quick, h) == _answers(slow, h), h
+        assert quick.scores(h) == slow.scores(h), h
+    for h in hands[:25]:
+        assert _answers(quick, h) == [(r.line.id, r.tiles_away, r.variation)
+                                      for r in match_card(quick.card, h)], h
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
+    """Columns.line_best (the hand's keyed rows summed as 64-bit words of
+    lanes) is best(scores()) for hands with and without jokers: four 16-bit
+    lanes a word on the sample card's 1,255 columns, two 32-bit lanes on
+    the advanced table's 10,617 (its keys pass 16 bits)."""
+    m = compile_matcher(card(name))
+    columns = m.columns
+    lanes = np.dtype(columns._keyed.lane).itemsize
+    assert lanes == (2 if name == "sample" else 4)
+    for h in _plain_hands(name, 300, "lanes"):
+        counts, jokers = m._held(h)
+        best, variations = columns.line_best(counts, jokers)
+        want, want_variations = columns.best(columns.scores(counts, jokers))
+        assert best.tolist() == want.tolist(), h
+        assert variations.tolist() == want_variations.tolist(), h
+
+
+def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
+    m = compile_matcher(card("sample"))
+    five = Hand((0,) * 5)
+    with pytest.raises(ValueError, match="holds 5"):
+        m.tiles_away(five)
+    with pytest.raises(ValueError, match="has not"):
+        m.scores(Hand((999,)))
+
+
+def _classic_pair() -> tuple[Matcher, Matcher]:
+    """The classic card's matcher with its lookups built, and one that
+    never builds them (the long way)."""
+    quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
+    quick.prepare(None)
+    slow.prepare(None)
+    quick._lookup = lookup.build(quick.card, quick.columns, quick.programme)
+    slow._no_lookup = True
+    assert quick._lookup is not None
+    return quick, slow
+
+
+def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
+    """The classic card's lookups (the hand's key summed by one itemgetter,
+    fold tables holding their states times the next width, each line's
+    answer a shared tuple) give every line, tiles away, variation, tie and
+    the best line completed as the long way does: hands near its lines, of
+    every size from none to one past the hand (a hand of one tile, which
+    one itemgetter cannot sum, goes the long way), and hands the deck
+    cannot hold, refused alike."""
+    quick, slow = _classic_pair()
+    hands = _plain_hands("classic", 600, "lookups")
+    assert {len(h.concealed) for h in hands} >= set(range(16))
+    for h in hands:
+        assert _answers(quick, h) == _answers(slow, h), h
+        assert quick.scores(h) == slow.scores(h), h
+        mine, long_way = quick.is_complete(h), slow.is_complete(h)
+        assert (mine and (mine.line.id, mine.variation, mine.tiles_away)) == \
+            (long_way and (long_way.line.id, long_way.variation, long_way.tiles_away)), h
+        said = quick._lookup.completed(h.concealed, tuple, "more")  # before the Match
+        assert said == (long_way and (long_way.line, 0, long_way.variation, "more")), h
+    assert any(quick.is_complete(h) for h in hands)
+    for bad, says in [((0,) * 5 + tuple(range(9, 18)), "holds 5"), ((999,) * 14, "has not")]:
+        for query in (quick.is_complete, quick.tiles_away, quick.scores):
+            with pytest.raises(ValueError, match=says):
+                query(Hand(bad))
