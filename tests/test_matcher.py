@@ -245,6 +245,30 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
             assert scores == m.scores(Hand(tuple(rest), h.exposures)), _show(c, h)
 
 
+def test_discards_weighed_from_the_columns_near_the_hand() -> None:
+    """Without exposures or structural lines, the discards are weighed from
+    the columns at most one tile further than the hand's nearest
+    (Columns.discard_nearness): the same tiles away and lines that near as
+    scoring every column less each tile, short hands and jokers included."""
+    c, m = card("sample"), matcher("sample")
+    assert not m.programme.structural
+    rng = random.Random("weigh")
+    hands = [h for h in sample_hands(c, rng, 600) if not h.exposures]
+    hands += [Hand(h.concealed[:rng.randrange(1, len(h.concealed) + 1)], ()) for h in hands[:200]]
+    assert any(c.deck.joker_index in h.concealed for h in hands)
+    sizes = [line.size for line in c.lines]
+    weighed = 0
+    for h in hands:
+        slow = {t: nearness(s, sizes) for t, s in m.discard_scores(h).items()}
+        options = sorted(set(h.concealed))
+        fast = m.columns.discard_nearness(*m._held(h), options, c.deck.joker_index)
+        if fast is not None:
+            weighed += 1
+            assert dict(zip(options, zip(*fast, strict=True), strict=True)) == slow, _show(c, h)
+        assert m.discard_nearness(h) == slow, _show(c, h)
+    assert weighed >= len(hands) // 2
+
+
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])
 def test_agreement_on_hands_one_tile_short(name: str) -> None:
     """13-tile (or 10-card) hands: at least one away from every line."""

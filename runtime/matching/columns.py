@@ -8,6 +8,7 @@ column's score min(N + J, N + R) at once.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,6 +22,7 @@ from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
 FEW = 24  # at most this many seated columns: a hand is scored in plain Python
+MANY_NEAR = 64  # past this many columns near a hand, its discards are weighed on arrays
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,21 @@ def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts
         if best >= 0:
             out[li] = (best, variation)
     return out
+
+
+def _terms(by_count: np.ndarray, n: int) -> list[Terms]:
+    """Per column, for each kind that counts there: the naturals it fills
+    and the change in joker room by count held, from (kind, count held,
+    naturals of the n columns | room change of the n columns)."""
+    naturals, room = by_count[:, :, :n], by_count[:, :, n:]
+    used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
+    # by column, kind, count held
+    naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
+    room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
+    terms: list[Terms] = [[] for _ in range(n)]
+    for i, k in zip(*np.nonzero(used.T), strict=True):
+        terms[i].append((int(k), tuple(naturals_of[i][k]), tuple(room_of[i][k])))
+    return terms
 
 
 class Columns:
@@ -481,14 +498,7 @@ class Columns:
             for j, i in enumerate(at.tolist()):
                 by_count[k, 1:len(filled), i] = filled[1:, j]
                 by_count[k, 1:len(spare), n + i] = spare[1:, j]
-        naturals, room = by_count[:, :, :n], by_count[:, :, n:]
-        used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
-        # by column, kind, count held
-        naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
-        room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
-        terms: list[Terms] = [[] for _ in range(n)]
-        for i, k in zip(*np.nonzero(used.T), strict=True):
-            terms[i].append((int(k), tuple(naturals_of[i][k]), tuple(room_of[i][k])))
+        terms = _terms(by_count, n)
         out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
         for i, col in enumerate(cols.tolist()):
             li = self.column_line[col]
@@ -641,6 +651,87 @@ class Columns:
         summed = whole[None] - dense[dropped] + dense[kept]
         left = np.array([jokers - (t == joker) for t in tiles], dtype=np.int64)
         return self._apply(summed, left)
+
+    def discard_nearness(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
+                         joker: int | None) -> tuple[list[int], list[int]] | None:
+        """For one hand without exposures less one of each of these tiles
+        (held): the fewest tiles away of any column and how many lines are
+        that near, from the columns near the whole hand alone. A tile fills
+        at most one slot, so losing it leaves a column where it was or one
+        tile further: only the columns at most one tile further than the
+        nearest can be nearest after a discard, and a line stays as near as
+        it was unless the tile lowers every one of its nearest columns.
+        None when many columns are that near (less_each() is quicker then),
+        or one of them scores nothing (losing a tile may rule it out)."""
+        if not tiles:
+            return [], []
+        row_of, v = self._row_of, self.count
+        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
+            axis=0, dtype=np.int16)
+        naturals = summed[:v]
+        score = np.minimum(naturals + np.int16(jokers), naturals + summed[v:] + self._base)
+        away = self._column_sizes - score
+        near = int(away.min())
+        cand = np.flatnonzero(away <= near + 1)
+        if len(cand) > MANY_NEAR:
+            return None
+        terms, line_of = self._column_terms, self.column_line
+        base, sizes = self._base_list, self._column_sizes_list
+        # per line this near: how far, and the tiles whose loss lowers all its nearest columns
+        lines: dict[int, tuple[int, set[int | None]]] = {}
+        picked = summed.reshape(2, v)[:, cand].tolist()  # naturals, room change
+        for c, held_naturals, held_room in zip(cand.tolist(), *picked, strict=True):
+            held_room += base[c]
+            held_score = min(held_naturals + jokers, held_naturals + held_room)
+            if held_score <= 0:
+                return None
+            far = sizes[c] - held_score
+            known = lines.get(line_of[c])
+            if known is not None and known[0] < far:
+                continue  # not one of its line's nearest columns
+            lowers: set[int | None] = set()
+            if jokers and held_naturals + jokers - 1 < held_score:
+                lowers.add(joker)
+            for k, filled, change in terms[c]:
+                h = counts.get(k)
+                if h:
+                    left = held_naturals - filled[h] + filled[h - 1]
+                    if min(left + jokers, left + held_room - change[h] + change[h - 1]) \
+                            < held_score:
+                        lowers.add(k)
+            if known is None or far < known[0]:
+                lines[line_of[c]] = (far, lowers)
+            else:
+                known[1].intersection_update(lowers)
+        at_near = [lowers for far, lowers in lines.values() if far == near]
+        lost = Counter(t for lowers in at_near for t in lowers)
+        lost_next = Counter(t for far, lowers in lines.values() if far > near for t in lowers)
+        best, many = [], []
+        for t in tiles:
+            stay = len(at_near) - lost[t]
+            best.append(near if stay else near + 1)
+            many.append(stay or len(lines) - lost_next[t])
+        return best, many
+
+    @cached_property
+    def _base_list(self) -> list[int]:
+        return self._base.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def _column_sizes_list(self) -> list[int]:
+        return self._column_sizes.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def _column_terms(self) -> list[Terms]:
+        """Per column, what each kind it holds fills there by count held."""
+        return _terms(self._dense[self._count_rows].astype(np.int16), self.count)
+
+    @cached_property
+    def _column_sizes(self) -> np.ndarray:
+        """Each column's line size."""
+        sizes: np.ndarray = np.array([line.size for line in self.card.lines],
+                                     dtype=np.int16)[self.tables.columns[:, 0]]
+        return sizes
 
     def batch_exposed(self, counts: np.ndarray, jokers: np.ndarray, seat: Seat
                       ) -> tuple[list[int], np.ndarray, np.ndarray]:

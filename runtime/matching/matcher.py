@@ -207,6 +207,9 @@ class Matcher:
         options = sorted(set(hand.concealed))
         if seat is None:  # one hand's rows summed, less each tile's: no gathering per hand
             counts, jokers = self._held(hand)
+            weighed = self.columns.discard_nearness(counts, jokers, options, self.joker)
+            if weighed is not None:
+                return {t: (b, n) for t, b, n in zip(options, *weighed, strict=True)}
             lines = self.columns.line_of_start
             scores = np.maximum.reduceat(  # each line's best score (which variation: no matter)
                 self.columns.less_each(counts, jokers, options, self.joker),
