@@ -248,8 +248,9 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
 def test_discards_weighed_from_the_columns_near_the_hand() -> None:
     """Without exposures or structural lines, the discards are weighed from
     the columns at most one tile further than the hand's nearest
-    (Columns.discard_nearness): the same tiles away and lines that near as
-    scoring every column less each tile, short hands and jokers included."""
+    (Columns.discard_nearness), and with exposures from the hand's counts
+    less each tile: the same tiles away and lines that near as scoring
+    every hand less a tile, short hands, jokers and open hands included."""
     c, m = card("sample"), matcher("sample")
     assert not m.programme.structural
     rng = random.Random("weigh")
@@ -267,6 +268,14 @@ def test_discards_weighed_from_the_columns_near_the_hand() -> None:
             assert dict(zip(options, zip(*fast, strict=True), strict=True)) == slow, _show(c, h)
         assert m.discard_nearness(h) == slow, _show(c, h)
     assert weighed >= len(hands) // 2
+    for open_hands in (False, True):
+        exposed = [h for h in sample_hands(c, rng, 600, open_hands=open_hands)
+                   if h.exposures and h.concealed]
+        assert any(c.deck.joker_index in h.concealed for h in exposed)
+        for h in exposed:
+            assert m.discard_nearness(h, open_hands=open_hands) == {
+                t: nearness(s, sizes)
+                for t, s in m.discard_scores(h, open_hands=open_hands).items()}, _show(c, h)
 
 
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])

@@ -215,12 +215,25 @@ class Matcher:
                 self.columns.less_each(counts, jokers, options, self.joker),
                 self.columns.tables.starts, axis=1)
         else:
-            lines, scores, _ = self._table_best(_less_each(hand)[1], seat)
+            lines, scores, _ = self.columns.batch_exposed(
+                *self._less_each_counts(hand, options), seat)
         away = np.where(scores >= 0, self._sizes_array[lines] - scores, FAR)
         best = away.min(axis=1, initial=FAR)
         near = (away == best[:, None]).sum(axis=1)
         return {t: (b, n) if b < FAR else None
                 for t, b, n in zip(options, best.tolist(), near.tolist(), strict=True)}
+
+    def _less_each_counts(self, hand: Hand, tiles: Sequence[int]
+                          ) -> tuple[np.ndarray, np.ndarray]:
+        """counts_of() the hand less one of each of these tiles (held), from
+        the hand's counts: no hand built per tile."""
+        counts, jokers = self._held(hand)
+        row = np.zeros(len(self._copies), dtype=np.int64)
+        row[list(counts)] = list(counts.values())
+        less = np.repeat(row[None], len(tiles), axis=0)
+        naturals = [i for i, t in enumerate(tiles) if t != self.joker]
+        less[naturals, [tiles[i] for i in naturals]] -= 1
+        return less, np.array([jokers - (t == self.joker) for t in tiles], dtype=np.int64)
 
     def _table_best(self, hands: Sequence[Hand], seat: Seat | None
                     ) -> tuple[list[int], np.ndarray, np.ndarray]:
