@@ -8,6 +8,7 @@ column's score min(N + J, N + R) at once.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -675,29 +676,31 @@ class Columns:
         cand = np.flatnonzero(away <= near + 1)
         if len(cand) > MANY_NEAR:
             return None
-        terms, line_of = self._column_terms, self.column_line
+        drops, line_of = self._column_drops, self.column_line
         base, sizes = self._base_list, self._column_sizes_list
         # per line this near: how far, and the tiles whose loss lowers all its nearest columns
         lines: dict[int, tuple[int, set[int | None]]] = {}
         picked = summed.reshape(2, v)[:, cand].tolist()  # naturals, room change
         for c, held_naturals, held_room in zip(cand.tolist(), *picked, strict=True):
             held_room += base[c]
-            held_score = min(held_naturals + jokers, held_naturals + held_room)
+            held_score = held_naturals + (jokers if jokers < held_room else held_room)
             if held_score <= 0:
                 return None
             far = sizes[c] - held_score
             known = lines.get(line_of[c])
             if known is not None and known[0] < far:
                 continue  # not one of its line's nearest columns
+            # a tile lowers the score when the naturals it leaves fall short of
+            # it with the jokers held, or with the joker room it leaves
+            short, short_room = held_score - jokers, held_score - held_room
             lowers: set[int | None] = set()
             if jokers and held_naturals + jokers - 1 < held_score:
                 lowers.add(joker)
-            for k, filled, change in terms[c]:
+            for k, naturals_lost, room_lost in drops[c]:
                 h = counts.get(k)
                 if h:
-                    left = held_naturals - filled[h] + filled[h - 1]
-                    if min(left + jokers, left + held_room - change[h] + change[h - 1]) \
-                            < held_score:
+                    left = held_naturals - naturals_lost[h]
+                    if left < short or left + room_lost[h] < short_room:
                         lowers.add(k)
             if known is None or far < known[0]:
                 lines[line_of[c]] = (far, lowers)
@@ -722,9 +725,13 @@ class Columns:
         return self._column_sizes.tolist()  # type: ignore[no-any-return]
 
     @cached_property
-    def _column_terms(self) -> list[Terms]:
-        """Per column, what each kind it holds fills there by count held."""
-        return _terms(self._dense[self._count_rows].astype(np.int16), self.count)
+    def _column_drops(self) -> list[Terms]:
+        """Per column and kind that counts there, by count held: the
+        naturals one tile fewer loses, and the joker room it gains."""
+        return [[(k, (0, *(b - a for a, b in itertools.pairwise(filled))),
+                  (0, *(a - b for a, b in itertools.pairwise(change))))
+                 for k, filled, change in column]
+                for column in _terms(self._dense[self._count_rows].astype(np.int16), self.count)]
 
     @cached_property
     def _column_sizes(self) -> np.ndarray:
