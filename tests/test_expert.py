@@ -340,11 +340,11 @@ def test_lines_of_free_groups_weigh_a_jokerless_win_too() -> None:
             pytest.approx(paid * odds * shapes.pays[li].mixed(drawn))
 
 
-def test_a_wait_on_a_discard_counts_the_claim_and_is_paid_as_claimed() -> None:
+def test_a_wait_a_discard_may_fill_is_paid_in_part_as_claimed() -> None:
     """MJCG-23: a self-drawn win pays double; MJCG-20: no discarded joker
     may be claimed. A lone 4B waits on its pair (MJCG-12: no joker), which
-    another seat's discard may give: the claim adds to its odds, and those
-    wins are weighed at the claimed pay. A kong short of one waits on its
+    another seat's discard may give: those wins are weighed at the claimed
+    pay, in the share the discards add to the draws. A kong short of one waits on its
     last 3B, a 1B that frees its joker, or a joker, which only a draw
     brings: mostly self-drawn."""
     g, (pair, kong), li = _beginner("1B 1B 1B J 2B 2B 2B 2B 3B 3B 3B 3B 4B 9D",
@@ -365,7 +365,7 @@ def test_a_wait_on_a_discard_counts_the_claim_and_is_paid_as_claimed() -> None:
         drawn = 20.0 * sum(unseen[deck.kind(k).index] for k in outs) / total
         claimed = 20.0 * others * sum(unseen[deck.kind(k).index] for k in claimable) / total
         chance, share = shapes.outlooks(rules, hand, unseen, 20.0)[li]
-        assert chance == pytest.approx(1 - math.exp(-(drawn + claimed)), rel=1e-3)  # a grid
+        assert chance == pytest.approx(1 - math.exp(-drawn), rel=1e-3)  # read off a grid
         assert share == pytest.approx(drawn / (drawn + claimed))
         assert shapes.values(rules, hand, unseen, 20.0)[li] == \
             pytest.approx(chance * (share * pays.drawn + (1 - share) * pays.claimed))

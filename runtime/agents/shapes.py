@@ -5,10 +5,13 @@ come from how many unseen tiles would bring it nearer (its acceptance).
 A hand `away` tiles from a line, which `accepting` of the `unseen` tiles
 would bring one nearer, is taken to need `away` such draws, each drawn at
 that rate: P(Poisson(draws x accepting / unseen) >= away). The last tile
-may also be claimed from another seat's discard for Mah Jongg (a natural,
-or a joker where the rules let one be claimed): that step's odds count the
-discards too, and the share of wins self-drawn is the draws' share of that
-step's rate, each share weighed at what the variant pays for it.
+may also come from another seat's discard, claimed for Mah Jongg (a
+natural, or a joker where the rules let one be claimed): the share of wins
+self-drawn is the draws' share of the rate that tile comes at, each share
+weighed at what the variant pays for it. The odds stay those of the draws:
+a round seldom lasts to the wall's end, so a claim is taken to win sooner
+rather than more often (counting the claims in the odds as well made the
+expert weigh waits on a discard more and play worse on mjcg).
 """
 
 from __future__ import annotations
@@ -76,8 +79,8 @@ class Shapes:
 
     def outlooks(self, rules: Rules, hand: Hand, unseen: tuple[int, ...], draws: float,
                  naturals: bool = False) -> dict[int, tuple[float, float]]:
-        """Each structural line's odds of completion and the share of them
-        self-drawn (the rest on a claimed discard)."""
+        """Each structural line's odds of completion (from draws) and the
+        share of its wins self-drawn (the rest on a claimed discard)."""
         now = self.aways(rules, hand)
         if not now:
             return {}
@@ -100,10 +103,7 @@ class Shapes:
         others = CLAIM_SHARE * max(rules.spec.players - 1, 0)
         claimed = np.array([draws * others * claimable[li] / total for li in order])
         needed = np.array([now[li] for li in order])
-        # every tile drawn, the last one drawn or claimed
-        by_draw, by_either = -np.expm1(-drawn), -np.expm1(-(drawn + claimed))
-        last = np.where(by_draw > 0, by_either / np.maximum(by_draw, 1e-12), 1.0)
-        chance = np.minimum(poisson_at_least(drawn, needed) * last, 1.0)
+        chance = poisson_at_least(drawn, needed)
         share = np.where(drawn + claimed > 0, drawn / np.maximum(drawn + claimed, 1e-12), 1.0)
         return dict(zip(order, zip(chance.tolist(), share.tolist(), strict=True), strict=True))
 
