@@ -10,8 +10,8 @@ natural, or a joker where the rules let one be claimed): the share of wins
 self-drawn is the draws' share of the rate that tile comes at, each share
 weighed at what the variant pays for it. The odds stay those of the draws:
 a round seldom lasts to the wall's end, so a claim is taken to win sooner
-rather than more often (counting the claims in the odds as well made the
-expert weigh waits on a discard more and play worse on mjcg).
+rather than more often (counting the claims in the odds as well weighs
+waits on a discard more, and measured no better on mjcg).
 """
 
 from __future__ import annotations
