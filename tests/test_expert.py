@@ -20,7 +20,7 @@ from jongg.runtime.agents.outlook import (
     poisson_at_least,
     seat,
 )
-from jongg.runtime.agents.payoff import line_pays
+from jongg.runtime.agents.payoff import win_pays
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.agents.registry import SHIPPED
 from jongg.runtime.agents.shapes import Shapes
@@ -312,27 +312,65 @@ def test_the_expert_lets_its_joker_go_when_a_jokerless_win_pays_more() -> None:
     assert let_go == pytest.approx(2 * kept)
 
 
+def _beginner(*hands: str) -> tuple[Game, list[Observation], int]:
+    """mjcg, East dealt each of these hands in turn (play begun), and the
+    beginner's line."""
+    g = game("mjcg", 4)
+    seen = [rigged(g, {0: hand}, dealer=0, skip_phases=True).observe(0) for hand in hands]
+    (li,) = card_table(g.matcher.card).structural
+    return g, seen, li
+
+
 def test_lines_of_free_groups_weigh_a_jokerless_win_too() -> None:
     """MJCG-23: the beginner's game doubles a jokerless win. Three kongs
     and a lone 4B want its pair, which no joker may fill: holding no joker,
     the line is weighed at what it pays jokerless, twice the jokered pay;
     holding one, at the jokered pay."""
-    g = game("mjcg", 4)
-    bare = rigged(g, {0: "1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 4B 9D"}, dealer=0,
-                  skip_phases=True).observe(0)
-    jokered = rigged(g, {0: "1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B J 4B 9D"}, dealer=0,
-                     skip_phases=True).observe(0)
+    g, (bare, jokered), li = _beginner("1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 3B 4B 9D",
+                                       "1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B J 4B 9D")
     rules = bare.rules
-    (li,) = card_table(rules.judge.card).structural
     line = rules.lines[li]
-    shapes = Shapes(card_table(rules.judge.card), {li: line_pays(rules.spec, line, False)},
-                    {li: line_pays(rules.spec, line, True)})
+    shapes = Shapes(card_table(rules.judge.card), {li: win_pays(rules.spec, line, False)},
+                    {li: win_pays(rules.spec, line, True)})
     for seen, paid in ((bare, 2.0), (jokered, 1.0)):
         hand = seen.me.hand().minus(g.spec.deck.kind("9D").index)
-        odds = shapes.chances(rules, hand, seen.unseen, 20.0)[li]
+        odds, drawn = shapes.outlooks(rules, hand, seen.unseen, 20.0)[li]
         assert odds > 0
         assert shapes.values(rules, hand, seen.unseen, 20.0)[li] == \
-            pytest.approx(paid * odds * shapes.pays[li])
+            pytest.approx(paid * odds * shapes.pays[li].mixed(drawn))
+
+
+def test_a_wait_a_discard_may_fill_is_paid_in_part_as_claimed() -> None:
+    """MJCG-23: a self-drawn win pays double; MJCG-20: no discarded joker
+    may be claimed. A lone 4B waits on its pair (MJCG-12: no joker), which
+    another seat's discard may give: those wins are weighed at the claimed
+    pay, in the share the discards add to the draws. A kong short of one waits on its
+    last 3B, a 1B that frees its joker, or a joker, which only a draw
+    brings: mostly self-drawn."""
+    g, (pair, kong), li = _beginner("1B 1B 1B J 2B 2B 2B 2B 3B 3B 3B 3B 4B 9D",
+                                    "1B 1B 1B J 2B 2B 2B 2B 3B 3B 3B 4B 4B 9D")
+    rules = pair.rules
+    deck = g.spec.deck
+    pays = win_pays(rules.spec, rules.lines[li], False)
+    assert pays.drawn == 2 * pays.claimed
+    shapes = Shapes(card_table(rules.judge.card), {li: pays})
+    others = 0.4 * (rules.spec.players - 1)  # the share of discards a claim may take
+    nine = deck.kind("9D").index
+    found = {}
+    for name, seen, outs, claimable in ((("pair", pair, ["4B"], ["4B"])),
+                                        ("kong", kong, ["1B", "3B", "J"], ["1B", "3B"])):
+        hand = seen.me.hand().minus(nine)
+        unseen = seen.unseen
+        total = sum(unseen)
+        drawn = 20.0 * sum(unseen[deck.kind(k).index] for k in outs) / total
+        claimed = 20.0 * others * sum(unseen[deck.kind(k).index] for k in claimable) / total
+        chance, share = shapes.outlooks(rules, hand, unseen, 20.0)[li]
+        assert chance == pytest.approx(1 - math.exp(-drawn), rel=1e-3)  # read off a grid
+        assert share == pytest.approx(drawn / (drawn + claimed))
+        assert shapes.values(rules, hand, unseen, 20.0)[li] == \
+            pytest.approx(chance * (share * pays.drawn + (1 - share) * pays.claimed))
+        found[name] = share
+    assert found["kong"] > 0.7 > 0.5 > found["pair"]
 
 
 def _asked(seen: Observation, phase: Phase, step: str) -> str:

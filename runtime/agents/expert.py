@@ -38,7 +38,7 @@ from jongg.runtime.agents.outlook import (
     seat,
     worth,
 )
-from jongg.runtime.agents.payoff import line_pays, priced_table
+from jongg.runtime.agents.payoff import priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.game.actions import Action
@@ -160,10 +160,10 @@ class ExpertAgent:
         if self._table is None:
             self._table = priced_table(rules)
             structural = self._table.structural
-            self._shapes = Shapes(self._table, {li: line_pays(rules.spec, rules.lines[li],
-                                                              not rules.lines[li].jokers)
+            self._shapes = Shapes(self._table, {li: win_pays(rules.spec, rules.lines[li],
+                                                             not rules.lines[li].jokers)
                                                 for li in structural},
-                                  {li: line_pays(rules.spec, rules.lines[li], True)
+                                  {li: win_pays(rules.spec, rules.lines[li], True)
                                    for li in structural})
 
     def act(self, seen: Observation, legal: list[Action]) -> Action:

@@ -1,12 +1,13 @@
 """What winning with a line pays, read off the variant's own payment
 formulas: the expert weighs each line by it, not by the printed value alone
 (a line no joker may fill is always won jokerless, which a variant may
-double; a concealed line may earn a bonus).
+double; a concealed line may earn a bonus; a self-drawn win may pay more
+than a claimed discard).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -21,12 +22,29 @@ SELF_DRAWN = 0.4  # the share of wins taken with a drawn tile rather than a disc
 _PRICED: dict[tuple[int, int], tuple[Rules, CardTable]] = {}
 
 
+@dataclass(frozen=True)
+class Pays:
+    """What the winner gains with a line: on a tile drawn, on a discard claimed."""
+
+    drawn: float
+    claimed: float
+
+    def mixed(self, drawn_share: float) -> float:
+        """The gain when this share of the wins are self-drawn."""
+        return drawn_share * self.drawn + (1 - drawn_share) * self.claimed
+
+
+def win_pays(spec: GameSpec, line: Line, jokerless: bool) -> Pays:
+    """What the winner gains with this line, self-drawn and on a discard
+    (1 each when the formulas give nothing to tell lines apart)."""
+    pays = Pays(_gain(spec, line, jokerless, True), _gain(spec, line, jokerless, False))
+    return pays if pays.mixed(SELF_DRAWN) > 0 else Pays(1.0, 1.0)
+
+
 def line_pays(spec: GameSpec, line: Line, jokerless: bool) -> float:
     """What the winner gains with this line, between a won discard and a
     self-drawn tile (1 when the formulas give nothing to tell lines apart)."""
-    gain = SELF_DRAWN * _gain(spec, line, jokerless, True) + \
-        (1 - SELF_DRAWN) * _gain(spec, line, jokerless, False)
-    return gain if gain > 0 else 1.0
+    return win_pays(spec, line, jokerless).mixed(SELF_DRAWN)
 
 
 def _gain(spec: GameSpec, line: Line, jokerless: bool, self_drawn: bool) -> float:
