@@ -85,10 +85,11 @@ class GreedyAgent:
         known are weighed together, in one pass of the matcher."""
         hand = self._hand(seen)
         less = {t: hand.minus(t) for t in tiles}
-        if sum(h not in self._nearness for h in less.values()) > 1:
+        known = self._nearness
+        if sum(h not in known for h in less.values()) > 1:
             weighed = seen.rules.discard_nearness(hand)
-            for t, h in less.items():
-                self._nearness.get(h, lambda n=weighed[t]: _nearness(n))  # type: ignore[misc]
+            return {t: known.get(h, lambda n=weighed[t]: _nearness(n))  # type: ignore[misc]
+                    for t, h in less.items()}
         return {t: self.nearness(seen, h) for t, h in less.items()}
 
     @staticmethod
