@@ -8,7 +8,6 @@ column's score min(N + J, N + R) at once.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -188,12 +187,13 @@ def _terms(by_count: np.ndarray, n: int) -> list[Terms]:
     naturals of the n columns | room change of the n columns)."""
     naturals, room = by_count[:, :, :n], by_count[:, :, n:]
     used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
-    # by column, kind, count held
-    naturals_of: list[list[list[int]]] = naturals.transpose(2, 0, 1).tolist()
-    room_of: list[list[list[int]]] = room.transpose(2, 0, 1).tolist()
+    cols, kinds = np.nonzero(used.T)  # by column, then kind
+    # only the (kind, column) pairs that count are read out, by count held
+    filled: list[list[int]] = naturals[kinds, :, cols].tolist()
+    change: list[list[int]] = room[kinds, :, cols].tolist()
     terms: list[Terms] = [[] for _ in range(n)]
-    for i, k in zip(*np.nonzero(used.T), strict=True):
-        terms[i].append((int(k), tuple(naturals_of[i][k]), tuple(room_of[i][k])))
+    for i, k, f, c in zip(cols.tolist(), kinds.tolist(), filled, change, strict=True):
+        terms[i].append((k, tuple(f), tuple(c)))
     return terms
 
 
@@ -726,12 +726,14 @@ class Columns:
 
     @cached_property
     def _column_drops(self) -> list[Terms]:
-        """Per column and kind that counts there, by count held: the
-        naturals one tile fewer loses, and the joker room it gains."""
-        return [[(k, (0, *(b - a for a, b in itertools.pairwise(filled))),
-                  (0, *(a - b for a, b in itertools.pairwise(change))))
-                 for k, filled, change in column]
-                for column in _terms(self._dense[self._count_rows].astype(np.int16), self.count)]
+        """Per column and kind whose loss can tell there, by count held:
+        the naturals one tile fewer loses, and the joker room it gains."""
+        by_count = self._dense[self._count_rows].astype(np.int16)  # kind, count held, column
+        v = self.count
+        lost = np.zeros_like(by_count)
+        lost[:, 1:, :v] = by_count[:, 1:, :v] - by_count[:, :-1, :v]
+        lost[:, 1:, v:] = by_count[:, :-1, v:] - by_count[:, 1:, v:]
+        return _terms(lost, v)
 
     @cached_property
     def _column_sizes(self) -> np.ndarray:
