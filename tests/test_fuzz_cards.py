@@ -44,7 +44,7 @@ NOTATION = st.one_of(
 ORIGIN = Location("t.yaml", 4, 10)
 RULES = Rules(load_deck("american-152"), 2026)
 
-FAST = settings(max_examples=300, deadline=None, derandomize=True,
+FAST = settings(max_examples=180, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=20000, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -156,7 +156,7 @@ def _check_command(text: str) -> None:
     assert printed.strip()
 
 
-@settings(FAST, max_examples=100)
+@settings(FAST, max_examples=60)
 @given(CARD_TEXT)
 def test_card_check_command_ends_in_ok_or_located_errors(text: str) -> None:
     _check_command(text)

@@ -138,7 +138,7 @@ def _fuzz(data: bytes, capsys: pytest.CaptureFixture[str],
         _run(capsys, path, "replay", str(path))  # what resume wrote replays too
 
 
-@fuzz(150)
+@fuzz(90)
 @given(data=mutated())
 def test_mutated_logs_end_in_a_result_or_a_located_message(
         data: bytes, capsys: pytest.CaptureFixture[str],
@@ -146,7 +146,7 @@ def test_mutated_logs_end_in_a_result_or_a_located_message(
     _fuzz(data, capsys, monkeypatch)
 
 
-@fuzz(100)
+@fuzz(60)
 @given(data=st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
 def test_random_bytes_as_a_log_end_in_a_located_message(
         data: bytes, capsys: pytest.CaptureFixture[str],

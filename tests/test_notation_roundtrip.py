@@ -210,7 +210,7 @@ patterns = st.builds(_pattern, st.lists(alternatives, min_size=1, max_size=3),
                      st.lists(conditions, max_size=2))
 
 
-@settings(deadline=None, max_examples=250)
+@settings(deadline=None, max_examples=150)
 @given(patterns)
 def test_generated_patterns_round_trip(value: p.Pattern) -> None:
     text = str(value)
@@ -218,7 +218,7 @@ def test_generated_patterns_round_trip(value: p.Pattern) -> None:
     assert str(parse(text)) == text
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=120)
 @given(groups)
 def test_generated_groups_keep_their_atoms(group: p.Group) -> None:
     (alt,) = parse(str(group)).alternatives
@@ -246,19 +246,19 @@ def _parses_or_notation_error(text: str) -> None:
         assert parse(str(result)) == result
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None, max_examples=180)
 @given(st.text())
 def test_arbitrary_text(text: str) -> None:
     _parses_or_notation_error(text)
 
 
-@settings(deadline=None, max_examples=500)
+@settings(deadline=None, max_examples=300)
 @given(st.text(alphabet=ALPHABET, max_size=40))
 def test_text_from_the_notations_alphabet(text: str) -> None:
     _parses_or_notation_error(text)
 
 
-@settings(deadline=None, max_examples=500)
+@settings(deadline=None, max_examples=300)
 @given(st.lists(st.one_of(st.text(alphabet=ALPHABET, max_size=4), KEYWORDS), max_size=12)
        .map("".join))
 def test_text_from_the_notations_words(text: str) -> None:

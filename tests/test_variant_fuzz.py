@@ -157,13 +157,13 @@ random_files = st.one_of(
 FUZZ = settings(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@settings(FUZZ, max_examples=100)
+@settings(FUZZ, max_examples=60)
 @given(st.data())
 def test_mutated_shipped_variants_end_in_a_result_or_located_errors(draw: st.DataObject) -> None:
     _mutated(draw)
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=120)
 @given(random_files)
 def test_random_files_end_in_located_errors(content: bytes) -> None:
     _random(content)
