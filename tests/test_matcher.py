@@ -147,13 +147,13 @@ def test_free_identical_groups_beside_concrete_ones_are_table_columns(all_jokers
     m = compile_matcher(c)
     assert not m.programme.structural  # every variation is a column
     rng = random.Random(f"bound:{all_jokers}")
-    hands = sample_hands(c, rng, 300) + [
+    hands = sample_hands(c, rng, 200) + [
         hand(c, "F F 2B 2B 2B 2B 3C 3C 3C 3C", ["F F F F"]),  # a pair of flowers beside
         hand(c, "F J 2B 2B 2B 2B 3C 3C 3C 3C", ["F F F J"]),  # the exposed kong of them
         hand(c, "F F 2B WD 2B 6B 7C 7C 7C 7C", ["F F F F"]),
         hand(c, "N N S S S 5B 5B 5B 5B E E", ["N N J"]),
         hand(c, "N N 5B 5B 5B 5B E E", ["N N J", "S S S"])]
-    assert sum(1 for h in hands if h.exposures) >= 40
+    assert sum(1 for h in hands if h.exposures) >= 30
     for h in hands:
         agree(c, m, h)
 
