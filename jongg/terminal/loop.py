@@ -279,8 +279,8 @@ class Table:
 def _examples(seen: Seen) -> dict[str, str]:
     """The help's example tiles, taken from the person's own hand."""
     deck = seen.deck
-    joker = deck.joker.index if deck.joker else None
-    held = [deck.code(k) for k, n in enumerate(seen.obs.me.counts) if n and k != joker]
+    held = [deck.code(k) for k, n in enumerate(seen.obs.me.counts)
+            if n and k != deck.joker_index]
     if len(held) < 3:
         return EXAMPLES
     return {"tile": held[0], "three": f"{' '.join(held[:3])}, 1 4 9"}
