@@ -20,49 +20,43 @@ from jongg.runtime.tiles import parse_tiles
 
 TEST_CARDS = Path(__file__).parent / "cards"  # cards written for the tests
 
-_CACHE_KEY = pytest.StashKey[str]()  # the folder this session made, to remove at its end
-_BYTECODE_KEY = pytest.StashKey[str]()  # where its workers keep their bytecode, likewise
+# this session's own folders, each named in the environment by its variable,
+# removed at the session's end
+_FOLDERS = pytest.StashKey[dict[str, str]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Point JONGG_CACHE_DIR at a fresh folder for this session, so tests never
     read or write the user's cache. Made by the controlling process only:
     xdist workers and the subprocesses tests start inherit the environment,
-    so they share it. A caller who set JONGG_CACHE_DIR keeps their own."""
+    so they share it. A caller who set JONGG_CACHE_DIR keeps their own.
+
+    With PYTHONDONTWRITEBYTECODE set, every xdist worker and every jongg the
+    tests start would compile jongg from source again. The variable's wish is
+    that no .pyc lands beside the sources: so the workers and children write
+    theirs into a folder of this session's own (PYTHONPYCACHEPREFIX)."""
     if hasattr(config, "workerinput"):
         return
-    _bytecode_kept_aside(config)
-    if os.environ.get("JONGG_CACHE_DIR"):
-        return
-    folder = tempfile.mkdtemp(prefix="jongg-test-cache-")
-    os.environ["JONGG_CACHE_DIR"] = folder
-    config.stash[_CACHE_KEY] = folder
+    config.stash[_FOLDERS] = {}
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        _session_folder(config, "PYTHONPYCACHEPREFIX", "jongg-test-bytecode-")
+    if not os.environ.get("JONGG_CACHE_DIR"):
+        _session_folder(config, "JONGG_CACHE_DIR", "jongg-test-cache-")
 
 
-def _bytecode_kept_aside(config: pytest.Config) -> None:
-    """With PYTHONDONTWRITEBYTECODE set, every xdist worker and every jongg
-    the tests start compiles jongg from source again. The variable's wish is
-    that no .pyc lands beside the sources: so the workers and children write
-    theirs into a folder of this session's own (PYTHONPYCACHEPREFIX),
-    removed at its end, and none in the tree."""
-    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX"):
-        return
-    folder = tempfile.mkdtemp(prefix="jongg-test-bytecode-")
-    del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = folder
-    config.stash[_BYTECODE_KEY] = folder
+def _session_folder(config: pytest.Config, variable: str, prefix: str) -> None:
+    folder = tempfile.mkdtemp(prefix=prefix)
+    os.environ[variable] = folder
+    config.stash[_FOLDERS][variable] = folder
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = config.stash.get(_CACHE_KEY, None)
-    if folder is not None:
-        os.environ.pop("JONGG_CACHE_DIR", None)
+    for variable, folder in config.stash.get(_FOLDERS, {}).items():
+        os.environ.pop(variable, None)
         shutil.rmtree(folder, ignore_errors=True)
-    folder = config.stash.get(_BYTECODE_KEY, None)
-    if folder is not None:
-        os.environ.pop("PYTHONPYCACHEPREFIX", None)
-        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-        shutil.rmtree(folder, ignore_errors=True)
+        if variable == "PYTHONPYCACHEPREFIX":
+            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # as the caller had it
 
 
 ARTIFACTS = "JONGG_TEST_ARTIFACTS"  # a folder kept after the run (.ci/run sets it)
