@@ -50,7 +50,9 @@ class _Bound:
     label: str | None = None  # "[pung]" for a placeholder
 
 
-def _fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: int | None) -> bool:
+@functools.lru_cache(maxsize=1 << 16)  # a pure question, asked again for every hand and variation
+def _fits(exposure: tuple[int, ...], tiles: tuple[int, ...], jokers: bool, joker: int | None
+          ) -> bool:
     """An exposure is a group when it has the group's size, names at least
     one tile, its naturals are among the group's tiles, and it holds jokers
     only where the group takes them (identical tiles)."""
@@ -149,7 +151,7 @@ def _placements(exposures: Sequence[Sequence[int]], groups: Sequence[Slots],
     joker = deck.joker.index if deck.joker else None
     n = len(groups)
     options: list[list[tuple[int, _Bound]]] = []
-    for exposure in exposures:
+    for exposure in map(tuple, exposures):
         mine: list[tuple[int, _Bound]] = []
         for gi, group in enumerate(groups):
             if _fits(exposure, group.tiles, group.jokers, joker):
@@ -182,15 +184,27 @@ def _bindings(free: Sequence[FreeGroup], fixed: dict[int, _Bound], offset: int,
         choices.append(_Bound((ABSENT,) * fg.size, fg.jokers and fg.kind != "run"
                               and fg.size >= 3, f"[{fg.kind}]"))
         per_class.append(list(itertools.combinations_with_replacement(choices, len(members))))
+    base = [fixed.get(offset + fi, _Bound((), False)) for fi in range(len(free))]
+    # the tile of each group of identical tiles: fixed ones once, choices once each
+    fixed_kinds = [k for fi, b in enumerate(base)
+                   if offset + fi in fixed and (k := _identical(b)) is not None]
     for picked in itertools.product(*per_class):
-        bound: list[_Bound] = [fixed[offset + fi] if offset + fi in fixed else _Bound((), False)
-                               for fi in range(len(free))]
+        bound = base.copy()
+        identical = fixed_kinds.copy()
         for members, chosen in zip(classes.values(), picked, strict=True):
             for fi, b in zip(members, chosen, strict=True):
                 bound[fi] = b
-        identical = [b.tiles[0] for b in bound if not b.label and len(set(b.tiles)) == 1]
+                k = _identical(b)
+                if k is not None:
+                    identical.append(k)
         if len(set(identical)) == len(identical):
             yield bound
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _identical(bound: _Bound) -> int | None:
+    """The tile of a bound group of identical tiles, else None."""
+    return bound.tiles[0] if not bound.label and len(set(bound.tiles)) == 1 else None
 
 
 def _lowest_tile_search(free: Sequence[FreeGroup], counts: Counter[int], deck: Deck,
@@ -279,8 +293,8 @@ def _needs(variation: Variation) -> Counter[int]:
 def _ceiling(variation: Variation, counts: Counter[int]) -> int:
     """Naturals fill at most the concrete slots of their tile and every
     structural slot (jokers and exposed tiles come on top)."""
-    needs = _needs(variation)
-    return sum(min(n, needs[t]) for t, n in counts.items()) + sum(f.size for f in variation.free)
+    needs = _needs(variation).get
+    return sum(min(n, needs(t, 0)) for t, n in counts.items()) + sum(f.size for f in variation.free)
 
 
 def _held(hand: Hand, deck: Deck) -> tuple[Counter[int], int]:
@@ -293,6 +307,7 @@ def _best_filling(variation: Variation, counts: Counter[int], jokers: int,
                   ) -> tuple[int, list[_Bound], list[bool]] | None:
     """The best score of a variation, and the bound groups reaching it."""
     n = len(variation.groups)
+    exposed_tiles = sum(map(len, exposures))
     best: tuple[int, list[_Bound], list[bool]] | None = None
     for placed in _placements(exposures, variation.groups, variation.free, deck):
         if not jokers and not variation.groups:  # the quick search serves
@@ -304,15 +319,20 @@ def _best_filling(variation: Variation, counts: Counter[int], jokers: int,
                 groups = [*placed.values(), *bound]
                 best = (score, groups, [True] * len(placed) + [False] * len(bound))
             continue
+        # what does not change from one binding to the next
+        head = [placed.get(gi, _Bound(g.tiles, g.jokers)) for gi, g in enumerate(variation.groups)]
+        exposed = [gi in placed for gi in range(n + len(variation.free))]
+        head_wanted = [t for g, e in zip(head, exposed, strict=False)
+                       if not e and not g.label for t in g.tiles]
+        free_open = exposed[n:]
         for bound_free in _bindings(variation.free, placed, n, counts, deck):
-            groups = [placed.get(gi, _Bound(g.tiles, g.jokers))
-                      for gi, g in enumerate(variation.groups)] + bound_free
-            exposed = [gi in placed for gi in range(len(groups))]
+            groups = head + bound_free
             if best is not None:  # skip what cannot beat the best so far
-                wanted = Counter(t for g, e in zip(groups, exposed, strict=True)
-                                 if not e and not g.label for t in g.tiles)
-                ceiling = sum(min(n, wanted[t]) for t, n in counts.items())
-                if ceiling + jokers + sum(map(len, exposures)) <= best[0]:
+                wanted = Counter(itertools.chain(head_wanted, *(
+                    g.tiles for g, e in zip(bound_free, free_open, strict=True)
+                    if not e and not g.label)))
+                ceiling = sum(min(n, wanted.get(t, 0)) for t, n in counts.items())
+                if ceiling + jokers + exposed_tiles <= best[0]:
                     continue
             score = _filled(_fillings(groups, counts, jokers, exposed, all_jokers))
             if best is None or score > best[0]:
