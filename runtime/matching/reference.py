@@ -207,6 +207,22 @@ def _identical(bound: _Bound) -> int | None:
     return bound.tiles[0] if not bound.label and len(set(bound.tiles)) == 1 else None
 
 
+_Memo = dict[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]],
+             tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
+
+
+@functools.lru_cache(maxsize=64)
+def _search_state(classes: tuple[FreeGroup, ...], deck: Deck
+                  ) -> tuple[dict[int, list[tuple[int, ...]]], _Memo]:
+    """The runs through each tile, and the search's answers so far: they
+    depend only on the classes of groups and the deck, so hands share them."""
+    through: dict[int, list[tuple[int, ...]]] = {}
+    for run in _runs(deck):
+        for t in run:
+            through.setdefault(t, []).append(run)
+    return through, {}
+
+
 def _lowest_tile_search(free: Sequence[FreeGroup], counts: Counter[int], deck: Deck,
                         taken: frozenset[int] = frozenset()) -> tuple[int, list[_Bound]]:
     """Free groups only, no jokers, no exposures: the classic exhaustive
@@ -216,12 +232,9 @@ def _lowest_tile_search(free: Sequence[FreeGroup], counts: Counter[int], deck: D
     one slot wherever it goes, so taking it now is never worse. `taken`: kinds whose identical
     free group is already exposed."""
     classes = sorted(set(free), key=lambda f: (f.kind, f.jokers))
-    through: dict[int, list[tuple[int, ...]]] = {}
-    for run in _runs(deck):
-        for t in run:
-            through.setdefault(t, []).append(run)
-    memo: dict[tuple[tuple[int, ...], tuple[int, ...], frozenset[int]],
-               tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+    through, memo = _search_state(tuple(classes), deck)
+    if len(memo) > 1 << 20:
+        memo.clear()
 
     def best(held: tuple[int, ...], left: tuple[int, ...], taken: frozenset[int]
              ) -> tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]:
