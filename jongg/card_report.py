@@ -216,6 +216,15 @@ def _players(text: str | None) -> tuple[int | None, ...]:
     return tuple(counts)
 
 
+def default_out(card: str) -> str:
+    """The folder a report goes to when none is given: the card's name (a
+    file's stem) and -report, in the current folder."""
+    name = Path(card).name
+    for suffix in (".yaml", ".yml"):
+        name = name.removesuffix(suffix)
+    return f"{name}-report"
+
+
 def command(args: Any) -> int:
     """`jongg card report`: play, write the folder, say where and how much."""
     from .game_commands import agents_arg
@@ -224,7 +233,7 @@ def command(args: Any) -> int:
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
     request = Request(args.card, args.variant, _players(args.players), args.rounds,
-                      agents_arg(args.agents), args.seed, Path(args.out),
+                      agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
                       scale.workers(args.jobs), args.cluster, args.force)
     with progress_bar(args.quiet) as bar:
         tasks: dict[int, Any] = {}

@@ -106,8 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="agents by seat, comma-separated; the last repeats (default greedy)")
     report.add_argument("--seed", type=int, default=0,
                         help="round i is the first round of match SEED+i (default 0)")
-    report.add_argument("-o", "--out", required=True, metavar="DIR",
-                        help="the report's folder; the same command again continues it")
+    report.add_argument("-o", "--out", metavar="DIR",
+                        help="the report's folder (default: CARD-report here, named after "
+                             "the card); the same command again continues it")
     report.add_argument("--force", action="store_true",
                         help="replace report files in DIR that no card report wrote")
     report.add_argument("--quiet", action="store_true", help="no progress bar")

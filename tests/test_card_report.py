@@ -293,6 +293,22 @@ def test_a_folder_of_the_users_files_is_refused(capsys: pytest.CaptureFixture[st
     assert status == 1 and "is a file; give a folder" in err
 
 
+def test_without_a_folder_the_report_goes_to_the_cards_name_and_report_here(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jongg card report sample`, as the simulate summary suggests it, needs
+    no -o: the report goes to ./sample-report (a card file's stem for a path),
+    and the same command again continues it."""
+    monkeypatch.chdir(tmp_path)
+    shadow = str(TEST_CARDS / "report-shadow.yaml")
+    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", "--quiet")
+    assert status == 0
+    assert "report: report-shadow-report/report.html" in printed
+    assert report(tmp_path / "report-shadow-report")["tables"][0]["rounds"] == 2
+    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", "--quiet")
+    assert status == 0 and "(2 of them from an earlier run)" in printed
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--players", "4,x"], "--players: 'x' is not a count"),
     (["--rounds", "0"], "--rounds: give at least 1"),
