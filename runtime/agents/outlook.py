@@ -57,8 +57,7 @@ class CardTable:
     scale: float  # what a line pays, on average
     # Seated.changes of the variations with no exposure seated, kept for
     # every seat and match the card plays
-    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
-        default_factory=dict, repr=False)
+    changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
     def kinds(self) -> int:
@@ -96,17 +95,9 @@ class CardTable:
         found: np.ndarray = ((self.need + self.wild) > 0).astype(float)
         return found
 
-    def entry_rows(self, kind: int) -> np.ndarray:
-        """The variations using one kind (one entry each)."""
-        return self._entry_rows[kind]
-
     @cached_property
     def _entries(self) -> list[np.ndarray]:
         return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
-
-    @cached_property
-    def _entry_rows(self) -> list[np.ndarray]:
-        return [self.row[at] for at in self._entries]
 
 
 _TABLES: dict[int, tuple[Card, CardTable]] = {}
@@ -167,12 +158,10 @@ class Seated:
     taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
     # the last counts asked of shortfalls(), with its answer: a hand changes
     # a tile or two between asks, so the next answer is an update
-    last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
-                                                                  repr=False)
-    # (kind, copies held before, after) -> what that change does to the
-    # shortfalls of the kind's entries
-    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
-        default_factory=dict, repr=False)
+    last: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list, repr=False)
+    # (kind, copies held before, after) -> what that change does to every
+    # variation's shortfalls, (2, V) (one whole add beats a scattered one)
+    changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -185,44 +174,43 @@ class Seated:
         """Every variation is open."""
         return len(self.rows) == len(self.open)
 
-    def shortfalls(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(V,), (V,): per variation, the slots no joker may fill that the
-        held tiles leave short, and the slots a joker may fill they leave
-        short (spare copies filling them first)."""
+    def shortfalls(self, counts: np.ndarray) -> np.ndarray:
+        """(2, V): per variation, the slots no joker may fill that the held
+        tiles leave short, and the slots a joker may fill they leave short
+        (spare copies filling them first)."""
         table = self.table
         if self.last:
-            old, short, wild = self.last[0]
+            old, short = self.last[0]
             changed = (old != counts).nonzero()[0].tolist()
             if len(changed) <= FEW_CHANGED:
                 if changed:
-                    short, wild = short.copy(), wild.copy()
-                    for kind in changed:  # a kind's entries are on distinct variations
-                        rows = table.entry_rows(kind)
-                        more_short, more_wild = self._change(kind, int(old[kind]),
-                                                             int(counts[kind]))
-                        short[rows] += more_short
-                        wild[rows] += more_wild
-                    self.last[0] = (counts.copy(), short, wild)
-                return short, wild
-        every = np.arange(len(table.kind))
-        if len(every):
-            entry_short, entry_wild = self._entry_short(every, counts)
-            short = np.add.reduceat(entry_short, table.starts).astype(np.int64)
-            wild = np.add.reduceat(entry_wild, table.starts).astype(np.int64)
-        else:
-            short = wild = np.zeros(0, dtype=np.int64)
-        self.last[:] = [(counts.copy(), short, wild)]
-        return short, wild
+                    for kind in changed:
+                        short = short + self._change(kind, int(old[kind]), int(counts[kind]))
+                    self.last[0] = (counts.copy(), short)
+                return short
+        short = np.zeros((2, len(table.line)), dtype=np.int16)
+        if len(table.kind):
+            for into, entries in zip(short, self._entry_short(np.arange(len(table.kind)),
+                                                              counts), strict=True):
+                into[:] = np.add.reduceat(entries, table.starts)
+        self.last[:] = [(counts.copy(), short)]
+        return short
 
-    def _change(self, kind: int, was: int, now: int) -> tuple[np.ndarray, np.ndarray]:
+    def _change(self, kind: int, was: int, now: int) -> np.ndarray:
         """What holding `now` copies of a kind instead of `was` does to the
-        shortfalls of its entries (kept: a hand moves among few counts)."""
-        known = self.changes.get((kind, was, now))
+        shortfalls (kept: a hand moves among few counts)."""
+        # a kind no exposure was seated on changes what it changes with none
+        book = self.changes if any(kind == k for k, _, _ in self.taken) else \
+            self.table.changes
+        known = book.get((kind, was, now))
         if known is None:
             at = self.table.entries(kind)
             before = self._entry_short(at, np.full(self.table.kinds, was))
             after = self._entry_short(at, np.full(self.table.kinds, now))
-            known = self.changes[kind, was, now] = (after[0] - before[0], after[1] - before[1])
+            known = np.zeros((2, len(self.table.line)), dtype=np.int16)
+            rows = self.table.row[at]  # a kind's entries are on distinct variations
+            known[0, rows], known[1, rows] = after[0] - before[0], after[1] - before[1]
+            book[kind, was, now] = known
         return known
 
     def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -325,15 +313,9 @@ class Odds:
     claimed: int  # where the claimable rates' rows start
     joker_rate: float  # jokers expected to be drawn
     draws: float
-
-    @cached_property
-    def bases(self) -> np.ndarray:
-        """(3, K): where each kind's log P(at least a drawn), log P(at least
-        a drawn or claimed) and E[min(copies drawn or claimed, b)] start."""
-        a = MOST + 1
-        offsets = np.array([a, self.claimed + a, self.claimed + 2 * a])
-        found: np.ndarray = self.cols + offsets[:, None]
-        return found
+    # (3, K): where each kind's log P(at least a drawn), log P(at least a
+    # drawn or claimed) and E[min(copies drawn or claimed, b)] start
+    bases: np.ndarray
 
     @property
     def log_sf(self) -> np.ndarray:
@@ -375,7 +357,10 @@ def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None)
     if joker is not None:
         joker_rate = unseen[joker] * ratio
         cols[joker] = 0  # no natural draw of a joker: its slots are pooled apart
-    return Odds(cols, flat, n * width, joker_rate, draws)
+    a = MOST + 1
+    claimed = n * width
+    return Odds(cols, flat, claimed, joker_rate, draws,
+                cols + np.array([[a], [claimed + a], [claimed + 2 * a]]))
 
 
 ROWS_KEPT = 256  # odds tables kept (the seats at a table share them, a draw or two apart)
