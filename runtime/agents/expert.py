@@ -125,7 +125,6 @@ class ExpertAgent:
         self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
             Memo(256)
         self._danger_seen: tuple[Observation, np.ndarray | None] | None = None
-        self._shares: Memo[tuple[tuple[int, ...], ...], np.ndarray | None] = Memo(256)
 
     # -- what the card gives --------------------------------------------------------
 
@@ -394,7 +393,10 @@ class ExpertAgent:
                 ) -> np.ndarray | None:
         danger: np.ndarray | None = None
         for exposures in shown:
-            share = self._shares.get(exposures, partial(self._share, seen, exposures))
+            rules = seen.rules
+            # the same for every seat reading them: kept with the card's table
+            key = (exposures, rules.joker, rules.spec.open_hands, rules.judge.card.hand_size)
+            share = self.table.shares.get(key, partial(self._share, seen, exposures))
             if share is not None:
                 danger = share if danger is None else np.maximum(danger, share)
         return danger
@@ -406,7 +408,8 @@ class ExpertAgent:
         (kept per opponent: one seat's exposures change at a time)."""
         if not exposures:
             return None
-        seated = self.seated(seen, exposures)
+        rules = seen.rules
+        seated = seat(self.table, exposures, rules.joker, rules.spec.open_hands)
         if not seated.open.any():
             return None
         size = seen.rules.judge.card.hand_size

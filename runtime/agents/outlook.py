@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from jongg.runtime.card import Card, Variation
+from jongg.runtime.memo import Memo
 
 SIZES = (3, 4, 5, 6)  # identical groups an exposure may be seated on
 MOST = 8  # a kind is never missing more copies than this
@@ -58,6 +59,10 @@ class CardTable:
     # Seated.changes of the variations with no exposure seated, kept for
     # every seat and match the card plays
     changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
+    # per kind, how surely an opponent's exposures say they need it (the
+    # expert's defence), by exposures and rules: the same for every seat
+    shares: Memo[tuple[object, ...], np.ndarray | None] = field(
+        default_factory=lambda: Memo(4_096), repr=False)
 
     @property
     def kinds(self) -> int:
