@@ -89,6 +89,12 @@ class CardTable:
         return found
 
     @cached_property
+    def premium(self) -> np.ndarray:
+        """(V,): the variations a jokerless win pays more on."""
+        found: np.ndarray = self.bare > self.value
+        return found
+
+    @cached_property
     def deep(self) -> bool:
         """Some variation has more slots of a kind than the odds are kept for
         (no shipped card: then shortfalls are capped before the odds are read)."""
@@ -485,7 +491,7 @@ class Prospects:
         self.value = table.value[self.rows]
         self.bare = table.bare[self.rows]
         # a jokerless win pays more on some variation this hand may still make
-        self.premium = jokerless and bool(np.count_nonzero(self.bare > self.value))
+        self.premium = jokerless and bool(np.count_nonzero(table.premium[self.rows]))
         lines = table.line[self.rows]
         change = np.empty(len(lines), dtype=bool)
         change[:1] = True
