@@ -230,6 +230,30 @@ def test_the_expert_defends_when_far_from_winning() -> None:
     assert {deck.code(k) for k in np.flatnonzero(danger == danger.max())} >= {"4C", "7C"}
 
 
+def test_every_seat_reads_an_opponents_exposures_once_and_alike() -> None:
+    """What an opponent's exposures say they need is read once, kept with
+    the card's table, and every other seat defends by the same reading: it
+    is what the exposures, seated afresh, say."""
+    g = game("mjcg-card", 4)
+    shown = ["F F F F", "3B 3B 3B 3B"]
+    state = rigged(g, {0: "4C RD 2B 9D 8D 9B E 4D 1D 8B 7C S 9C 3C"},
+                   exposures={1: shown}, dealer=0, skip_phases=True)
+    first, second = ExpertAgent(0, 0), ExpertAgent(1, 2)
+    first.act(state.observe(0), state.legal_actions(0))
+    table = first.table
+    kept = len(table.shares)
+    read = first._danger(state.observe(0))
+    other = state.observe(2)
+    second._learn(other.rules)
+    again = second._danger(other)
+    assert len(table.shares) == kept  # the second seat worked nothing out again
+    deck, joker = g.spec.deck, g.spec.deck.joker_index
+    exposures = tuple(tuple(deck.kind(c).index for c in e.split()) for e in shown)
+    fresh = seat(table, exposures, joker, g.spec.open_hands).users() * (8 / 14)
+    assert read is not None and again is not None
+    assert np.array_equal(read, fresh) and np.array_equal(again, fresh)
+
+
 def test_among_tiles_no_line_can_use_the_one_an_opponent_needs_least_goes() -> None:
     """Near honor-1 (NNNN EEEE WW SSSS), the 4C and the 9D are each worth
     the hand as it is (no variation weighed has a slot for them): the one

@@ -69,7 +69,7 @@ class Reading:
         live = sum(not s.dead for s in seen.seats) or 1
         self.draws = seen.wall / live
         self.odds: Odds = agent.odds(seen, self.draws)
-        self.hand = seen.me.hand() if hand is None else hand
+        self.hand = agent.held(seen) if hand is None else hand
         self.seated = agent.seated(seen, self.hand.exposures)
         if counts is None:
             counts = np.array(seen.me.counts, dtype=np.int16)
@@ -125,7 +125,7 @@ class ExpertAgent:
         self._dangers: Memo[tuple[tuple[tuple[int, ...], ...], ...], np.ndarray | None] = \
             Memo(256)
         self._danger_seen: tuple[Observation, np.ndarray | None] | None = None
-        self._shares: Memo[tuple[tuple[int, ...], ...], np.ndarray | None] = Memo(256)
+        self._held: tuple[Observation, Hand] | None = None
 
     # -- what the card gives --------------------------------------------------------
 
@@ -147,6 +147,12 @@ class ExpertAgent:
         if self._reading is None or self._reading[0] != key:
             self._reading = (key, Reading(self, seen))
         return self._reading[1]
+
+    def held(self, seen: Observation) -> Hand:
+        """The seat's hand (kept for the decision: several steps ask it)."""
+        if self._held is None or self._held[0] is not seen:
+            self._held = (seen, seen.me.hand())
+        return self._held[1]
 
     def seated(self, seen: Observation, exposures: tuple[tuple[int, ...], ...]) -> Seated:
         rules = seen.rules
@@ -325,7 +331,7 @@ class ExpertAgent:
         if not len(p.rows) or np.count_nonzero(
                 p.need[:, drawn] + p.wild[:, drawn] >= seen.me.counts[drawn]):
             return None  # some line has a slot for the tile drawn (asked first: cheaper)
-        if hand.plus(drawn) != seen.me.hand():
+        if hand.plus(drawn) != self.held(seen):
             return None
         danger = self._danger(seen)
         if danger is None:
@@ -339,7 +345,7 @@ class ExpertAgent:
                                           and a.tile != joker}))
         chosen = self._safest([a for a in legal if a.verb == "discard" and a.tile in spare],
                               danger, counts)
-        self._last = (seen.me.hand().minus(chosen.tile), p)
+        self._last = (self.held(seen).minus(chosen.tile), p)
         return chosen
 
     def _safest(self, moves: list[Action], danger: np.ndarray | None,
@@ -369,7 +375,7 @@ class ExpertAgent:
         the prospects the last discard was chosen by, while the hand is
         the same (structural lines always ask)."""
         assert seen.discard is not None
-        if self.shapes.order or self._last is None or self._last[0] != seen.me.hand():
+        if self.shapes.order or self._last is None or self._last[0] != self.held(seen):
             return True
         p = self._last[1]
         tile = seen.discard[1]
@@ -394,7 +400,10 @@ class ExpertAgent:
                 ) -> np.ndarray | None:
         danger: np.ndarray | None = None
         for exposures in shown:
-            share = self._shares.get(exposures, partial(self._share, seen, exposures))
+            rules = seen.rules
+            # the same for every seat reading them: kept with the card's table
+            key = (exposures, rules.joker, rules.spec.open_hands, rules.judge.card.hand_size)
+            share = self.table.shares.get(key, partial(self._share, seen, exposures))
             if share is not None:
                 danger = share if danger is None else np.maximum(danger, share)
         return danger
@@ -406,7 +415,8 @@ class ExpertAgent:
         (kept per opponent: one seat's exposures change at a time)."""
         if not exposures:
             return None
-        seated = self.seated(seen, exposures)
+        rules = seen.rules
+        seated = seat(self.table, exposures, rules.joker, rules.spec.open_hands)
         if not seated.open.any():
             return None
         size = seen.rules.judge.card.hand_size
@@ -459,7 +469,7 @@ class ExpertAgent:
         rules = seen.rules
         joker = rules.joker
         tile = seen.discard[1]
-        hand = seen.me.hand()
+        hand = self.held(seen)
         counts = np.array(seen.me.counts, dtype=np.int16)
         jokers = 0
         if joker is not None:

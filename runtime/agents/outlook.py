@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from jongg.runtime.card import Card, Variation
+from jongg.runtime.memo import Memo
 
 SIZES = (3, 4, 5, 6)  # identical groups an exposure may be seated on
 MOST = 8  # a kind is never missing more copies than this
@@ -57,8 +58,11 @@ class CardTable:
     scale: float  # what a line pays, on average
     # Seated.changes of the variations with no exposure seated, kept for
     # every seat and match the card plays
-    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
-        default_factory=dict, repr=False)
+    changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
+    # per kind, how surely an opponent's exposures say they need it (the
+    # expert's defence), by exposures and rules: the same for every seat
+    shares: Memo[tuple[object, ...], np.ndarray | None] = field(
+        default_factory=lambda: Memo(4_096), repr=False)
 
     @property
     def kinds(self) -> int:
@@ -79,22 +83,32 @@ class CardTable:
         return self._entries[kind]
 
     @cached_property
+    def slots(self) -> np.ndarray:
+        """(2, V, K): need and wild stacked, gathered together for a hand's rows."""
+        found: np.ndarray = np.stack((self.need, self.wild))
+        return found
+
+    @cached_property
+    def premium(self) -> np.ndarray:
+        """(V,): the variations a jokerless win pays more on."""
+        found: np.ndarray = self.bare > self.value
+        return found
+
+    @cached_property
+    def deep(self) -> bool:
+        """Some variation has more slots of a kind than the odds are kept for
+        (no shipped card: then shortfalls are capped before the odds are read)."""
+        return bool(self.need.size) and max(int(self.need.max()), int(self.wild.max())) > MOST
+
+    @cached_property
     def uses(self) -> np.ndarray:
         """(V, K) as floats: whether a variation has a slot for a kind."""
         found: np.ndarray = ((self.need + self.wild) > 0).astype(float)
         return found
 
-    def entry_rows(self, kind: int) -> np.ndarray:
-        """The variations using one kind (one entry each)."""
-        return self._entry_rows[kind]
-
     @cached_property
     def _entries(self) -> list[np.ndarray]:
         return [np.flatnonzero(self.kind == k) for k in range(self.kinds)]
-
-    @cached_property
-    def _entry_rows(self) -> list[np.ndarray]:
-        return [self.row[at] for at in self._entries]
 
 
 _TABLES: dict[int, tuple[Card, CardTable]] = {}
@@ -155,12 +169,10 @@ class Seated:
     taken: tuple[tuple[int, np.ndarray, np.ndarray], ...] = ()  # (kind, need, wild) seated
     # the last counts asked of shortfalls(), with its answer: a hand changes
     # a tile or two between asks, so the next answer is an update
-    last: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list,
-                                                                  repr=False)
-    # (kind, copies held before, after) -> what that change does to the
-    # shortfalls of the kind's entries
-    changes: dict[tuple[int, int, int], tuple[np.ndarray, np.ndarray]] = field(
-        default_factory=dict, repr=False)
+    last: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list, repr=False)
+    # (kind, copies held before, after) -> what that change does to every
+    # variation's shortfalls, (2, V) (one whole add beats a scattered one)
+    changes: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, repr=False)
 
     @cached_property
     def rows(self) -> np.ndarray:
@@ -173,44 +185,43 @@ class Seated:
         """Every variation is open."""
         return len(self.rows) == len(self.open)
 
-    def shortfalls(self, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(V,), (V,): per variation, the slots no joker may fill that the
-        held tiles leave short, and the slots a joker may fill they leave
-        short (spare copies filling them first)."""
+    def shortfalls(self, counts: np.ndarray) -> np.ndarray:
+        """(2, V): per variation, the slots no joker may fill that the held
+        tiles leave short, and the slots a joker may fill they leave short
+        (spare copies filling them first)."""
         table = self.table
         if self.last:
-            old, short, wild = self.last[0]
+            old, short = self.last[0]
             changed = (old != counts).nonzero()[0].tolist()
             if len(changed) <= FEW_CHANGED:
                 if changed:
-                    short, wild = short.copy(), wild.copy()
-                    for kind in changed:  # a kind's entries are on distinct variations
-                        rows = table.entry_rows(kind)
-                        more_short, more_wild = self._change(kind, int(old[kind]),
-                                                             int(counts[kind]))
-                        short[rows] += more_short
-                        wild[rows] += more_wild
-                    self.last[0] = (counts.copy(), short, wild)
-                return short, wild
-        every = np.arange(len(table.kind))
-        if len(every):
-            entry_short, entry_wild = self._entry_short(every, counts)
-            short = np.add.reduceat(entry_short, table.starts).astype(np.int64)
-            wild = np.add.reduceat(entry_wild, table.starts).astype(np.int64)
-        else:
-            short = wild = np.zeros(0, dtype=np.int64)
-        self.last[:] = [(counts.copy(), short, wild)]
-        return short, wild
+                    for kind in changed:
+                        short = short + self._change(kind, int(old[kind]), int(counts[kind]))
+                    self.last[0] = (counts.copy(), short)
+                return short
+        short = np.zeros((2, len(table.line)), dtype=np.int16)
+        if len(table.kind):
+            for into, entries in zip(short, self._entry_short(np.arange(len(table.kind)),
+                                                              counts), strict=True):
+                into[:] = np.add.reduceat(entries, table.starts)
+        self.last[:] = [(counts.copy(), short)]
+        return short
 
-    def _change(self, kind: int, was: int, now: int) -> tuple[np.ndarray, np.ndarray]:
+    def _change(self, kind: int, was: int, now: int) -> np.ndarray:
         """What holding `now` copies of a kind instead of `was` does to the
-        shortfalls of its entries (kept: a hand moves among few counts)."""
-        known = self.changes.get((kind, was, now))
+        shortfalls (kept: a hand moves among few counts)."""
+        # a kind no exposure was seated on changes what it changes with none
+        book = self.changes if any(kind == k for k, _, _ in self.taken) else \
+            self.table.changes
+        known = book.get((kind, was, now))
         if known is None:
             at = self.table.entries(kind)
             before = self._entry_short(at, np.full(self.table.kinds, was))
             after = self._entry_short(at, np.full(self.table.kinds, now))
-            known = self.changes[kind, was, now] = (after[0] - before[0], after[1] - before[1])
+            known = np.zeros((2, len(self.table.line)), dtype=np.int16)
+            rows = self.table.row[at]  # a kind's entries are on distinct variations
+            known[0, rows], known[1, rows] = after[0] - before[0], after[1] - before[1]
+            book[kind, was, now] = known
         return known
 
     def _entry_short(self, at: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,13 +243,14 @@ class Seated:
         found: np.ndarray = counts / open_rows.sum()
         return found
 
-    def dense(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, K): the need and wild slots left on these variations."""
-        need, wild = self.table.need[rows], self.table.wild[rows]
+    def dense(self, rows: np.ndarray) -> np.ndarray:
+        """(2, rows, K): the need and wild slots left on these variations."""
+        found: np.ndarray = self.table.slots[:, rows]
+        need, wild = found
         for kind, plain, jokered in self.taken:
             need[:, kind] -= plain[rows]
             wild[:, kind] -= jokered[rows]
-        return need, wild
+        return found
 
 
 def seat(table: CardTable, exposures: tuple[tuple[int, ...], ...], joker: int | None,
@@ -300,43 +312,66 @@ def _grouped(exposures: tuple[tuple[int, ...], ...], joker: int | None
 
 @dataclass(frozen=True, eq=False)
 class Odds:
-    """The chances of drawing tiles before the wall ends, by kind: each read
-    at `cols[kind] + copies` of one of its flat grids (one index serves all
-    four: they are views of one table, shifted)."""
+    """The chances of drawing tiles before the wall ends, by kind, in one
+    flat table: a kind's odds with `copies` missing are read at
+    `cols[kind] + copies` past the offset of what is asked (one index
+    serves all four: P(at least a drawn), P(at least a drawn or claimed),
+    both as logs, and E[min(copies drawn or claimed, b)], E[min(copies
+    drawn, b)])."""
 
-    cols: np.ndarray  # (K,): where each kind's odds start in the grids
-    log_sf: np.ndarray  # log P(at least a copies drawn)
-    log_claimed: np.ndarray  # log P(at least a copies drawn or claimed)
-    mean_open: np.ndarray  # E[min(copies drawn or claimed, b)]
-    mean_closed: np.ndarray  # E[min(copies drawn, b)]
+    cols: np.ndarray  # (K,): where each kind's odds start past an offset
+    flat: np.ndarray  # the rows of the drawn rates, then those of the claimable ones
+    claimed: int  # where the claimable rates' rows start
     joker_rate: float  # jokers expected to be drawn
     draws: float
+    # (3, K): where each kind's log P(at least a drawn), log P(at least a
+    # drawn or claimed) and E[min(copies drawn or claimed, b)] start
+    bases: np.ndarray
 
+    @property
+    def log_sf(self) -> np.ndarray:
+        """log P(at least a copies drawn)."""
+        return self.flat[MOST + 1:]
+
+    @property
+    def log_claimed(self) -> np.ndarray:
+        """log P(at least a copies drawn or claimed)."""
+        return self.flat[self.claimed + MOST + 1:]
+
+    @property
+    def mean_open(self) -> np.ndarray:
+        """E[min(copies drawn or claimed, b)]."""
+        return self.flat[self.claimed + 2 * (MOST + 1):]
+
+    @property
+    def mean_closed(self) -> np.ndarray:
+        """E[min(copies drawn, b)]."""
+        return self.flat[2 * (MOST + 1):]
 
 
 def odds(unseen: tuple[int, ...], draws: float, players: int, joker: int | None) -> Odds:
     """The odds for a seat that has not seen `unseen` copies of each kind
     and will draw about `draws` more tiles; another seat's discard may be
     claimed (an exposed line)."""
-    left = np.asarray(unseen, dtype=np.int64)
-    total = int(left.sum())
+    total = sum(unseen)  # in plain Python: a tuple of a few dozen counts
     ratio = max(draws, 0.0) / total if total > 0 else 0.0
-    n = int(left.max(initial=0)) + 1
+    n = max(unseen, default=0) + 1
     key = (ratio, n, players)
     flat = _ROWS.get(key)
     if flat is None:
         if len(_ROWS) >= ROWS_KEPT:
             _ROWS.clear()
         flat = _ROWS[key] = _rows(ratio, n, players)
+    width = ODDS_GRID.shape[1]
+    cols = np.array(unseen, dtype=np.int64) * width
     joker_rate = 0.0
     if joker is not None:
-        joker_rate = float(left[joker]) * ratio
-        left = left.copy()
-        left[joker] = 0  # no natural draw of a joker: its slots are pooled apart
-    a, width = MOST + 1, ODDS_GRID.shape[1]
-    claimed = n * width  # the claimable rates' rows follow the drawn ones
-    return Odds(left * width, flat[a:], flat[claimed + a:], flat[claimed + 2 * a:],
-                flat[2 * a:], joker_rate, draws)
+        joker_rate = unseen[joker] * ratio
+        cols[joker] = 0  # no natural draw of a joker: its slots are pooled apart
+    a = MOST + 1
+    claimed = n * width
+    return Odds(cols, flat, claimed, joker_rate, draws,
+                cols + np.array([[a], [claimed + a], [claimed + 2 * a]]))
 
 
 ROWS_KEPT = 256  # odds tables kept (the seats at a table share them, a draw or two apart)
@@ -430,30 +465,33 @@ class Prospects:
                                 away[keep]))
             keep = np.sort(keep[order[:CANDIDATES]])
         self.rows = keep if rows is None else rows[keep]
-        need, wild = seated.dense(self.rows)
-        self.need, self.wild = need, wild
+        self.dense = seated.dense(self.rows)
+        self.need, self.wild = need, wild = self.dense
         over = need - counts  # slots left (spare copies: below zero)
-        self.short = np.maximum(over, 0)
-        self.short_wild = np.maximum(wild + np.minimum(over, 0), 0)
+        gap = np.empty((2, *over.shape), dtype=over.dtype)  # the slots short, stacked
+        self.short, self.short_wild = short, short_wild = gap
+        np.maximum(over, 0, out=short)
+        np.minimum(over, 0, out=short_wild)
+        short_wild += wild
+        np.maximum(short_wild, 0, out=short_wild)
+        self.need_short, self.wild_short = SUM(gap, axis=2)
         self.away = away[keep]
+        # where each slot's odds are read, in one flat table: no-joker slots
+        # drawn, drawn or claimed, joker slots pooled (3, V', K)
+        self.at = (np.minimum(gap, MOST) if table.deep else gap)[[0, 0, 1]] + \
+            chances.bases[:, None, :]
         # a concealed line takes no discard but the last, so only draws fill it
         self.closed = table.concealed[self.rows]
-        cols = chances.cols
-        missing = cols + np.minimum(self.short, MOST)
-        self.log_draw = SUM(chances.log_sf.take(missing), axis=1)
-        self.log_claim = SUM(chances.log_claimed.take(missing), axis=1)
-        self.need_short = SUM(self.short, axis=1)
-        capped = cols + np.minimum(self.short_wild, MOST)
         self.any_closed = bool(np.count_nonzero(self.closed))
-        self.mean = SUM(chances.mean_open.take(capped), axis=1)
         if self.any_closed:
-            self.mean = np.where(self.closed, SUM(chances.mean_closed.take(capped), axis=1),
-                                 self.mean)
-        self.wild_short = SUM(self.short_wild, axis=1)
+            self.at[2, self.closed] -= chances.claimed
+        self.looked = chances.flat.take(self.at)
+        self.sums = SUM(self.looked, axis=2)  # log_draw, log_claim, mean: (3, V')
+        self.log_draw, self.log_claim, self.mean = self.sums
         self.value = table.value[self.rows]
         self.bare = table.bare[self.rows]
         # a jokerless win pays more on some variation this hand may still make
-        self.premium = jokerless and bool(np.count_nonzero(self.bare > self.value))
+        self.premium = jokerless and bool(np.count_nonzero(table.premium[self.rows]))
         lines = table.line[self.rows]
         change = np.empty(len(lines), dtype=bool)
         change[:1] = True
@@ -470,7 +508,8 @@ class Prospects:
                             self.wild_short, self.jokers)
 
     def _chance(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
-                mean: np.ndarray, wild_short: np.ndarray, jokers: int | None) -> np.ndarray:
+                mean: np.ndarray, wild_short: np.ndarray, jokers: int | np.ndarray | None
+                ) -> np.ndarray:
         """The chance of a variation: its no-joker slots drawn, but the last
         one may be claimed from a discard (for Mah Jongg), taken as one of
         them in turn; its joker slots from the pool of naturals and jokers
@@ -482,16 +521,6 @@ class Prospects:
             jokered = poisson_at_least(mean + self.chances.joker_rate, wild_short - jokers)
         chance: np.ndarray = np.exp(log_draw + last) * jokered
         return chance
-
-    def _both(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
-              mean: np.ndarray, wild_short: np.ndarray, jokers: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """_chance() with `jokers`, and from naturals alone, worked out together."""
-        last = (log_claim - log_draw) / np.maximum(need_short, 1)
-        pooled = poisson_at_least(np.concatenate([mean + self.chances.joker_rate, mean]),
-                                  np.concatenate([wild_short - jokers, wild_short]))
-        drawn = np.exp(log_draw + last)
-        return drawn * pooled[:len(mean)], drawn * pooled[len(mean):]
 
     def without(self, tiles: Sequence[int], joker: int | None) -> np.ndarray:
         """(tiles, V'): the chances once the hand loses each of these tiles
@@ -533,47 +562,54 @@ class Prospects:
     def _without(self, tiles: Sequence[int], joker: int | None, premium: bool
                  ) -> tuple[np.ndarray, np.ndarray | None]:
         """The chances once the hand loses each tile, and with `premium`,
-        the chances from naturals alone where no joker is left (else 0)."""
-        out = np.empty((len(tiles), len(self.rows)))
-        natural = np.zeros(out.shape) if premium else None
-        if not len(self.rows):
-            return out, natural
-        naturals = [i for i, t in enumerate(tiles) if t != joker]
-        for i, t in enumerate(tiles):
-            if t == joker:
-                args = (self.log_draw, self.log_claim, self.need_short, self.mean,
-                        self.wild_short)
-                out[i] = self._chance(*args, self.jokers - 1)
-                if natural is not None and self.jokers == 1:
-                    natural[i] = self._chance(*args, None)
-        if not naturals:
-            return out, natural
-        kinds = np.array([tiles[i] for i in naturals])
-        held = self.counts[kinds][:, None]
-        need, wild = self.need[:, kinds].T, self.wild[:, kinds].T
-        short, short_wild = self.short[:, kinds].T, self.short_wild[:, kinds].T
-        more = held <= need
-        new_short = short + more
-        new_wild = short_wild + (~more & (held <= need + wild))
-        chances = self.chances
-        col = chances.cols[kinds][:, None]  # where each kind's odds start
-        now, then = col + np.minimum(short, MOST), col + np.minimum(new_short, MOST)
-        log_sf, log_claimed = chances.log_sf, chances.log_claimed
-        log_draw = self.log_draw + log_sf.take(then) - log_sf.take(now)
-        log_claim = self.log_claim + log_claimed.take(then) - log_claimed.take(now)
-        old, new = col + np.minimum(short_wild, MOST), col + np.minimum(new_wild, MOST)
-        opened = chances.mean_open
-        gained = opened.take(new) - opened.take(old)
-        if self.any_closed:
-            closed = chances.mean_closed
-            gained = np.where(self.closed, closed.take(new) - closed.take(old), gained)
-        wild_short = self.wild_short - short_wild + new_wild
-        args = (log_draw, log_claim, self.need_short + more, self.mean + gained, wild_short)
-        if natural is not None and self.jokers == 0:
-            out[naturals], natural[naturals] = self._both(*args, 0)
-        else:
-            out[naturals] = self._chance(*args, self.jokers)
-        return out, natural
+        the chances from naturals alone where no joker is left (else 0):
+        every tile at once, each read off the odds one slot further."""
+        if not len(self.rows) or not len(tiles):
+            out = np.empty((len(tiles), len(self.rows)))
+            return out, (np.zeros(out.shape) if premium else None)
+        jokered = [i for i, t in enumerate(tiles) if t == joker]
+        kinds = np.array(tiles)
+        need, wild = self.dense[:, :, kinds].transpose(0, 2, 1)
+        room = self.counts[kinds][:, None] - need  # copies held beyond the no-joker slots
+        # losing a natural opens a no-joker slot it filled, else a joker slot
+        # (its spare copies: neither)
+        more = room <= 0
+        spill = (room > 0) & (room <= wild)
+        jokers: int | np.ndarray = self.jokers
+        if jokered:  # a joker lost opens no slot: one joker fewer
+            more[jokered] = spill[jokered] = False
+            jokers = np.full((len(tiles), 1), self.jokers)
+            jokers[jokered] -= 1
+        at = self.at[:, :, kinds].transpose(0, 2, 1)
+        looked = self.looked[:, :, kinds].transpose(0, 2, 1)
+        after = self.chances.flat.take(at + np.stack((more, more, spill)))
+        logs = self.sums[:2, None] + after[:2] - looked[:2]
+        mean = self.mean + (after[2] - looked[2])
+        if jokered:
+            logs[:, jokered] = self.sums[:2, None]
+        bare = None
+        if premium:  # chances from naturals alone where no joker is left
+            bare = np.equal(jokers, 0)
+        return self._odds_of(logs[0], logs[1], self.need_short + more, mean,
+                             self.wild_short + spill, jokers, bare)
+
+    def _odds_of(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
+                 mean: np.ndarray, wild_short: np.ndarray, jokers: int | np.ndarray,
+                 bare: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """_chance() with `jokers` (by tile), and where `bare` says, from
+        naturals alone (elsewhere 0), worked out together."""
+        if bare is None or not bare.any():
+            natural = None if bare is None else np.zeros(mean.shape)
+            return self._chance(log_draw, log_claim, need_short, mean, wild_short,
+                                jokers), natural
+        last = (log_claim - log_draw) / np.maximum(need_short, 1)
+        pooled = poisson_at_least(np.concatenate([mean + self.chances.joker_rate, mean]),
+                                  np.concatenate([wild_short - jokers, wild_short]))
+        drawn = np.exp(log_draw + last)
+        natural = drawn * pooled[len(mean):]
+        if not bare.all():
+            natural[~bare.ravel()] = 0.0
+        return drawn * pooled[:len(mean)], natural
 
     def line_values(self, chance: np.ndarray) -> np.ndarray:
         """(..., lines weighed): each line's best expected value."""
