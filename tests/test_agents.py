@@ -169,6 +169,40 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     assert checked == 20
 
 
+def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer tiles never bring a rack nearer, so the racks planned after an
+    option are at least as far as on the whole pool: an option whose tiles
+    away with that floor cannot beat the best plan so far is not filled. The
+    plans are those of filling every option, with fewer fillings."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    fillings = {"floor": 0, "none": 0}
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            pool = seen.me.concealed()
+            plans = []
+            for floor in fillings:
+                if floor == "none":
+                    monkeypatch.setattr("jongg.runtime.agents.planner._least_rest",
+                                        lambda *_: 0)
+                g.matcher._explained.clear()
+                before = counting.asked["explain"]
+                plans.append(RackPlanner().plan(seen, pool))
+                fillings[floor] += counting.asked["explain"] - before
+                monkeypatch.undo()
+            assert plans[0] == plans[1]
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
+    assert checked == 40
+    assert fillings["floor"] < fillings["none"]
+
+
 def test_a_claim_windows_exposure_masks_are_kept_per_exposure(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A claim window asks which columns a rack's exposures, each set it
