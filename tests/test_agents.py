@@ -141,6 +141,23 @@ def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
             reference.allows(exposures[0], open_hands=exposures[1])
 
 
+def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table() -> None:
+    """Most exposures a claim window asks about are never held: whether some
+    line takes them (Matcher.allows) is read off the table's columns without
+    cutting the table down to the columns they sit on (a cut is kept only
+    for a hand scored with them), and it is the reference's answer."""
+    g = game("mjcg-advanced", 4)
+    play_match(Game(g.spec, g.matcher), 2, ["random"])
+    asked = list(g.matcher._allowed)[:40]
+    reference = ReferenceMatcher(g.matcher.card)
+    g.matcher._allowed.clear()
+    g.matcher.columns._seats.clear()
+    answers = [g.matcher.allows(e, open_hands=o) for e, o in asked]
+    assert not g.matcher.columns._seats
+    assert any(answers) and not all(answers)
+    assert answers == [reference.allows(e, open_hands=o) for e, o in asked]
+
+
 def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     """Filling a line (Matcher.explain) is the costly step of planning
     several racks: a plan compared by its measure alone fills none on the

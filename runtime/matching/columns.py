@@ -416,8 +416,45 @@ class Columns:
             mask = self._seat_bits[key] = sum(1 << int(c) for c in set(cols))
         return mask
 
+    def seat_bare(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+                  open_hands: bool) -> tuple[Seat | None, bool]:
+        """seat() without cutting the table down to the seated columns, for
+        a hand of no concealed tiles: the Seat (its `seated` left None unless
+        it was kept) and whether exposed() would score a line for it. Most
+        exposures a claim window asks about are never held, so their cut
+        would never be read."""
+        key = (exposures, open_hands)
+        if key in self._seats:
+            seat = self._seats[key]
+            return seat, seat is not None and bool(self.exposed({}, 0, seat))
+        placed = self._place(exposures, joker, open_hands)
+        if placed is None:
+            return None, False
+        seat, cols, room, _ = placed
+        if not len(cols):
+            return seat, False
+        # exposed() of no tiles: per column, min(0, its joker room) plus the exposed tiles
+        base = (self._base[cols] + room[cols]).astype(np.int16)
+        return seat, bool((np.minimum(base, 0) + np.int16(seat.size) >= 0).any())
+
     def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
               open_hands: bool) -> Seat | None:
+        placed = self._place(exposures, joker, open_hands)
+        if placed is None:
+            return None
+        seat, cols, room, partial = placed
+        if not len(cols):
+            return seat
+        return Seat(seat.kinds, seat.slow, seat.size, self._cut(cols, room, partial))
+
+    def _place(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+               open_hands: bool
+               ) -> tuple[Seat, np.ndarray, np.ndarray,
+                          list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]] | None:
+        """Where the exposures can all be whole groups: their Seat without
+        its cut, the seated columns, each column's joker room and the kinds
+        other groups hold too (None: an exposure is not of one kind, or two
+        are of the same kind)."""
         kinds = []
         for exposure in exposures:
             named = {t for t in exposure if t != joker}
@@ -427,7 +464,8 @@ class Columns:
         if len(set(kinds)) < len(kinds):
             return None
         if not self.count:
-            return Seat(tuple(kinds), [], 0, None)
+            return Seat(tuple(kinds), [], 0, None), np.zeros(0, dtype=np.intp), \
+                np.zeros(0, dtype=np.int16), []
         index = self._seat_index
         v = self.count
         seated = np.ones(v, dtype=bool)
@@ -465,13 +503,11 @@ class Columns:
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
-                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, partial))
+                    sum(map(len, exposures)), None), np.flatnonzero(seated), room, partial
 
     def _cut(self, cols: np.ndarray, room: np.ndarray,
-             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated | None:
-        """The table on the seated columns alone (None when there are none)."""
-        if not len(cols):
-            return None
+             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated:
+        """The table on the seated columns alone (there are some)."""
         lines = [self.column_line[c] for c in cols.tolist()]
         starts = [i for i, li in enumerate(lines) if i == 0 or li != lines[i - 1]]
         dense = self._dense[:, np.concatenate([cols, self.count + cols])]
