@@ -12,6 +12,7 @@ from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.planner import TOP_K, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
+from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
 from .rig import act, game, rigged, texts
@@ -141,21 +142,32 @@ def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
             reference.allows(exposures[0], open_hands=exposures[1])
 
 
-def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table() -> None:
+def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Most exposures a claim window asks about are never held: whether some
     line takes them (Matcher.allows) is read off the table's columns without
-    cutting the table down to the columns they sit on (a cut is kept only
-    for a hand scored with them), and it is the reference's answer."""
+    cutting the table down to the columns they sit on, and it is the
+    reference's answer. A hand then scored with them has their placing cut,
+    not worked out again."""
     g = game("mjcg-advanced", 4)
+    columns = g.matcher.columns
     play_match(Game(g.spec, g.matcher), 2, ["random"])
     asked = list(g.matcher._allowed)[:40]
     reference = ReferenceMatcher(g.matcher.card)
     g.matcher._allowed.clear()
-    g.matcher.columns._seats.clear()
+    columns._seats.clear()
+    placings: list[Any] = []
+    place = type(columns)._place
+    monkeypatch.setattr(type(columns), "_place",
+                        lambda self, *args: placings.append(args) or place(self, *args))
     answers = [g.matcher.allows(e, open_hands=o) for e, o in asked]
-    assert not g.matcher.columns._seats
+    assert not columns._seats
     assert any(answers) and not all(answers)
     assert answers == [reference.allows(e, open_hands=o) for e, o in asked]
+    held, open_hands = next(key for key, ok in zip(asked, answers, strict=True) if ok)
+    placed = len(placings)
+    assert g.matcher.scores(Hand((), held), open_hands=open_hands)
+    assert len(placings) == placed and columns._seats
 
 
 def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:

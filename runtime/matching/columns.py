@@ -118,6 +118,11 @@ class Seat:
     seated: Seated | None
 
 
+# A placing of exposures (Columns._place): their Seat without its cut, the
+# seated columns, each column's joker room, and the kinds other groups hold too
+Placed = tuple[Seat, np.ndarray, np.ndarray, list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]
+
+
 @dataclass
 class Seated:
     """The table cut down to the columns some exposures can sit on: a hand
@@ -216,6 +221,8 @@ class Columns:
         self._mandatory = [int.from_bytes(row.tobytes(), "little") for row in t.mandatory]
         self._every = (1 << self.count) - 1
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
+        # placings seat_bare() worked out, for seat() to cut if a hand is scored with them
+        self._placed: dict[tuple[tuple[tuple[int, ...], ...], bool], Placed | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
         self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
         self._joker_added: dict[tuple[int, int], np.ndarray] = {}
@@ -427,7 +434,11 @@ class Columns:
         if key in self._seats:
             seat = self._seats[key]
             return seat, seat is not None and bool(self.exposed({}, 0, seat))
-        placed = self._place(exposures, joker, open_hands)
+        if key not in self._placed:
+            if len(self._placed) > 10_000:
+                self._placed.clear()
+            self._placed[key] = self._place(exposures, joker, open_hands)
+        placed = self._placed[key]
         if placed is None:
             return None, False
         seat, cols, room, _ = placed
@@ -439,7 +450,9 @@ class Columns:
 
     def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
               open_hands: bool) -> Seat | None:
-        placed = self._place(exposures, joker, open_hands)
+        key = (exposures, open_hands)
+        placed = self._placed.pop(key) if key in self._placed else \
+            self._place(exposures, joker, open_hands)
         if placed is None:
             return None
         seat, cols, room, partial = placed
@@ -448,9 +461,7 @@ class Columns:
         return Seat(seat.kinds, seat.slow, seat.size, self._cut(cols, room, partial))
 
     def _place(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
-               open_hands: bool
-               ) -> tuple[Seat, np.ndarray, np.ndarray,
-                          list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]] | None:
+               open_hands: bool) -> Placed | None:
         """Where the exposures can all be whole groups: their Seat without
         its cut, the seated columns, each column's joker room and the kinds
         other groups hold too (None: an exposure is not of one kind, or two
