@@ -12,6 +12,7 @@ from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.planner import TOP_K, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
+from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
 from .rig import act, game, rigged, texts
@@ -141,6 +142,34 @@ def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
             reference.allows(exposures[0], open_hands=exposures[1])
 
 
+def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most exposures a claim window asks about are never held: whether some
+    line takes them (Matcher.allows) is read off the table's columns without
+    cutting the table down to the columns they sit on, and it is the
+    reference's answer. A hand then scored with them has their placing cut,
+    not worked out again."""
+    g = game("mjcg-advanced", 4)
+    columns = g.matcher.columns
+    play_match(Game(g.spec, g.matcher), 2, ["random"])
+    asked = list(g.matcher._allowed)[:40]
+    reference = ReferenceMatcher(g.matcher.card)
+    g.matcher._allowed.clear()
+    columns._seats.clear()
+    placings: list[Any] = []
+    place = type(columns)._place
+    monkeypatch.setattr(type(columns), "_place",
+                        lambda self, *args: placings.append(args) or place(self, *args))
+    answers = [g.matcher.allows(e, open_hands=o) for e, o in asked]
+    assert not columns._seats
+    assert any(answers) and not all(answers)
+    assert answers == [reference.allows(e, open_hands=o) for e, o in asked]
+    held, open_hands = next(key for key, ok in zip(asked, answers, strict=True) if ok)
+    placed = len(placings)
+    assert g.matcher.scores(Hand((), held), open_hands=open_hands)
+    assert len(placings) == placed and columns._seats
+
+
 def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     """Filling a line (Matcher.explain) is the costly step of planning
     several racks: a plan compared by its measure alone fills none on the
@@ -167,6 +196,40 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             checked += 1
         state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
+
+
+def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fewer tiles never bring a rack nearer, so the racks planned after an
+    option are at least as far as on the whole pool: an option whose tiles
+    away with that floor cannot beat the best plan so far is not filled. The
+    plans are those of filling every option, with fewer fillings."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    fillings = {"floor": 0, "none": 0}
+    checked = 0
+    while not state.is_terminal() and checked < 40:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            pool = seen.me.concealed()
+            plans = []
+            for floor in fillings:
+                if floor == "none":
+                    monkeypatch.setattr("jongg.runtime.agents.planner._least_rest",
+                                        lambda *_: 0)
+                g.matcher._explained.clear()
+                before = counting.asked["explain"]
+                plans.append(RackPlanner().plan(seen, pool))
+                fillings[floor] += counting.asked["explain"] - before
+                monkeypatch.undo()
+            assert plans[0] == plans[1]
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
+    assert checked == 40
+    assert fillings["floor"] < fillings["none"]
 
 
 def test_a_claim_windows_exposure_masks_are_kept_per_exposure(

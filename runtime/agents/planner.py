@@ -91,9 +91,13 @@ class RackPlanner:
             return Plan(0, ())
         concealed = tuple(sorted(pool.elements()))
         options = []
+        nearest: dict[int, int] = {}  # each rack's tiles away on the whole pool
         for rack in racks:
             allowed = seen.rules.allowed_lines(seen.me, rack)
-            for away, li, v in self.nearest(seen, Hand(concealed, exposures[rack]), k, allowed):
+            found = self.nearest(seen, Hand(concealed, exposures[rack]), k, allowed)
+            if found:
+                nearest[rack] = found[0][0]
+            for away, li, v in found:
                 options.append((away, rack, li, v))
         options.sort()
         last = need == 1 or len(racks) == 1  # no rack is planned after this one
@@ -104,6 +108,8 @@ class RackPlanner:
             if last:
                 best, chosen = Plan(away, ((rack, li),)), (rack, li, v)
                 continue
+            if away + _least_rest(nearest, rack, need - 1) >= best.away:
+                continue  # the racks after it cannot do better than on the whole pool
             taken, _ = self._filling(seen, concealed, exposures[rack], li, v)
             rest = self.chain(seen, [r for r in racks if r != rack], need - 1,
                               pool - taken, exposures, 1, detail=False)
@@ -126,3 +132,10 @@ class RackPlanner:
         groups = rules.judge.explain(Hand(concealed, exposures), rules.lines[li], variation)
         missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
         return Counter(pool_tiles(rules.deck, groups)), missing
+
+
+def _least_rest(nearest: dict[int, int], rack: int, need: int) -> int:
+    """The least the racks planned after `rack` can add: fewer tiles in the
+    pool never bring a rack nearer, so each is at least as far as on the
+    whole pool (a rack with no line adds nothing to this floor)."""
+    return sum(sorted(a for r, a in nearest.items() if r != rack)[:need])

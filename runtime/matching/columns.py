@@ -118,6 +118,11 @@ class Seat:
     seated: Seated | None
 
 
+# A placing of exposures (Columns._place): their Seat without its cut, the
+# seated columns, each column's joker room, and the kinds other groups hold too
+Placed = tuple[Seat, np.ndarray, np.ndarray, list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]
+
+
 @dataclass
 class Seated:
     """The table cut down to the columns some exposures can sit on: a hand
@@ -216,6 +221,8 @@ class Columns:
         self._mandatory = [int.from_bytes(row.tobytes(), "little") for row in t.mandatory]
         self._every = (1 << self.count) - 1
         self._seats: dict[tuple[tuple[tuple[int, ...], ...], bool], Seat | None] = {}
+        # placings seat_bare() worked out, for seat() to cut if a hand is scored with them
+        self._placed: dict[tuple[tuple[tuple[int, ...], ...], bool], Placed | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
         self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
         self._joker_added: dict[tuple[int, int], np.ndarray] = {}
@@ -416,8 +423,49 @@ class Columns:
             mask = self._seat_bits[key] = sum(1 << int(c) for c in set(cols))
         return mask
 
+    def seat_bare(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+                  open_hands: bool) -> tuple[Seat | None, bool]:
+        """seat() without cutting the table down to the seated columns, for
+        a hand of no concealed tiles: the Seat (its `seated` left None unless
+        it was kept) and whether exposed() would score a line for it. Most
+        exposures a claim window asks about are never held, so their cut
+        would never be read."""
+        key = (exposures, open_hands)
+        if key in self._seats:
+            seat = self._seats[key]
+            return seat, seat is not None and bool(self.exposed({}, 0, seat))
+        if key not in self._placed:
+            if len(self._placed) > 10_000:
+                self._placed.clear()
+            self._placed[key] = self._place(exposures, joker, open_hands)
+        placed = self._placed[key]
+        if placed is None:
+            return None, False
+        seat, cols, room, _ = placed
+        if not len(cols):
+            return seat, False
+        # exposed() of no tiles: per column, min(0, its joker room) plus the exposed tiles
+        base = (self._base[cols] + room[cols]).astype(np.int16)
+        return seat, bool((np.minimum(base, 0) + np.int16(seat.size) >= 0).any())
+
     def _seat(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
               open_hands: bool) -> Seat | None:
+        key = (exposures, open_hands)
+        placed = self._placed.pop(key) if key in self._placed else \
+            self._place(exposures, joker, open_hands)
+        if placed is None:
+            return None
+        seat, cols, room, partial = placed
+        if not len(cols):
+            return seat
+        return Seat(seat.kinds, seat.slow, seat.size, self._cut(cols, room, partial))
+
+    def _place(self, exposures: tuple[tuple[int, ...], ...], joker: int | None,
+               open_hands: bool) -> Placed | None:
+        """Where the exposures can all be whole groups: their Seat without
+        its cut, the seated columns, each column's joker room and the kinds
+        other groups hold too (None: an exposure is not of one kind, or two
+        are of the same kind)."""
         kinds = []
         for exposure in exposures:
             named = {t for t in exposure if t != joker}
@@ -427,7 +475,8 @@ class Columns:
         if len(set(kinds)) < len(kinds):
             return None
         if not self.count:
-            return Seat(tuple(kinds), [], 0, None)
+            return Seat(tuple(kinds), [], 0, None), np.zeros(0, dtype=np.intp), \
+                np.zeros(0, dtype=np.int16), []
         index = self._seat_index
         v = self.count
         seated = np.ones(v, dtype=bool)
@@ -465,13 +514,11 @@ class Columns:
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
-                    sum(map(len, exposures)), self._cut(np.flatnonzero(seated), room, partial))
+                    sum(map(len, exposures)), None), np.flatnonzero(seated), room, partial
 
     def _cut(self, cols: np.ndarray, room: np.ndarray,
-             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated | None:
-        """The table on the seated columns alone (None when there are none)."""
-        if not len(cols):
-            return None
+             partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated:
+        """The table on the seated columns alone (there are some)."""
         lines = [self.column_line[c] for c in cols.tolist()]
         starts = [i for i, li in enumerate(lines) if i == 0 or li != lines[i - 1]]
         dense = self._dense[:, np.concatenate([cols, self.count + cols])]

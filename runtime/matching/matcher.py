@@ -333,8 +333,24 @@ class Matcher:
             known = self._allowed[key] = bool(
                 (self.columns.able(key[0], self.joker)
                  or self.programme.able(key[0]) & self._eligible(open_hands))
-                and self.scores(Hand((), key[0]), open_hands=open_hands))
+                and self._takes(key[0], open_hands))
         return known
+
+    def _takes(self, exposures: tuple[tuple[int, ...], ...], open_hands: bool) -> bool:
+        """Whether scores() lists a line for a hand of these exposures and no
+        concealed tiles, stopping at the first found: the table answers
+        without being cut down to the columns they sit on, then the plans
+        are scored one at a time."""
+        hand = Hand((), exposures)
+        if not exposures:
+            return bool(self.scores(hand, open_hands=open_hands))
+        counts, jokers = self._held(hand)
+        seat, seated = self.columns.seat_bare(exposures, self.joker, open_hands)
+        if seated:
+            return True
+        programme = self.programme
+        return any(programme.score(plan, counts, jokers, hand.exposures) is not None
+                   for plan in self._seated_plans(exposures, seat, open_hands))
 
     def tiles_away(self, hand: Hand, *, open_hands: bool | None = None) -> list[Match]:
         """Every line the exposures allow, nearest first (ties: line order)."""
