@@ -24,6 +24,7 @@ from jongg.runtime.agents.payoff import win_pays
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.agents.registry import SHIPPED
 from jongg.runtime.agents.shapes import Shapes
+from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game import phases
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
@@ -179,6 +180,29 @@ def test_shortfalls_updated_tile_by_tile_agree_with_a_fresh_count() -> None:
             short, wild = kept.shortfalls(counts)
             fresh = seat(table, exposures, joker, False).shortfalls(counts)
             assert (short == fresh[0]).all() and (wild == fresh[1]).all()
+
+
+@pytest.mark.parametrize("variant, players", [("mjcg-card", 4), ("nymj", 4), ("siamese", 2),
+                                              ("imperial-siamese", 4)])
+def test_the_kept_count_of_unseen_tiles_is_a_fresh_count_at_every_decision(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiles a seat has not seen, kept and updated between its decisions
+    (draws, discards, claims, exchanges, passes, new deals), are the ones
+    its observation counts afresh, kind for kind, at every decision of
+    seeded matches (Siamese racks included)."""
+    kept = Unseen.of
+    asked: list[Observation] = []
+
+    def checked(self: Unseen, seen: Observation) -> tuple[int, ...]:
+        unseen = kept(self, seen)
+        assert unseen == seen.unseen
+        asked.append(seen)
+        return unseen
+
+    monkeypatch.setattr(Unseen, "of", checked)
+    g = game(variant, players)
+    play_match(g, 0, ["expert"])
+    assert len({id(seen) for seen in asked}) > 100
 
 
 # -- decisions -----------------------------------------------------------------------

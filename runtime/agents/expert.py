@@ -41,6 +41,7 @@ from jongg.runtime.agents.outlook import (
 from jongg.runtime.agents.payoff import priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
+from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
 from jongg.runtime.game.rules import Rules
@@ -113,7 +114,9 @@ class ExpertAgent:
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self.racks = RackPlayer(seed, seat)  # several racks: the plan, discarding by the odds
+        self.unseen = Unseen()  # the tiles not seen, kept from one decision to the next
+        # several racks: the plan, discarding by the odds
+        self.racks = RackPlayer(seed, seat, self.unseen)
         self._table: CardTable | None = None
         self._shapes: Shapes | None = None
         self._seated: Memo[tuple[tuple[int, ...], ...], Seated] = Memo(2_000)
@@ -143,7 +146,7 @@ class ExpertAgent:
         """The reading of this observation (the last one is kept: a vote, a
         count and the pass after it read the same hand)."""
         self._learn(seen.rules)
-        key = (seen.me.counts, seen.me.exposures, seen.unseen, seen.wall)
+        key = (seen.me.counts, seen.me.exposures, self.unseen.of(seen), seen.wall)
         if self._reading is None or self._reading[0] != key:
             self._reading = (key, Reading(self, seen))
         return self._reading[1]
@@ -221,9 +224,9 @@ class ExpertAgent:
 
     def odds(self, seen: Observation, draws: float) -> Odds:
         rules = seen.rules
-        key = (seen.unseen, round(draws, 2))
-        return self._odds.get(key, lambda: odds(seen.unseen, draws, rules.spec.players,
-                                                rules.joker))
+        unseen = self.unseen.of(seen)
+        return self._odds.get((unseen, round(draws, 2)),
+                              lambda: odds(unseen, draws, rules.spec.players, rules.joker))
 
     def _shaped(self, seen: Observation, reading: Reading, hands: list[Hand]) -> np.ndarray:
         """(hands, structural lines): their values for each candidate hand,
@@ -237,7 +240,7 @@ class ExpertAgent:
         nearest = min(aways, default=1_000)
         for i, h in enumerate(hands):
             if aways[i] == nearest:
-                values = shapes.values(rules, h, seen.unseen, reading.draws)
+                values = shapes.values(rules, h, self.unseen.of(seen), reading.draws)
                 out[i] = [values.get(li, 0.0) for li in shapes.order]
             else:  # further: below every nearest hand, the further the lower
                 out[i, 0] = -(aways[i] - nearest) * self.table.scale
@@ -441,8 +444,8 @@ class ExpertAgent:
         reading = self._read(seen)
         best = reading.best_chance()
         if self.shapes.order:
-            best = max([best, *self.shapes.chances(seen.rules, reading.hand, seen.unseen,
-                                                   reading.draws).values()])
+            best = max([best, *self.shapes.chances(seen.rules, reading.hand,
+                                                   self.unseen.of(seen), reading.draws).values()])
         yes = isinstance(phase, Vote) and best < FAR
         return next(a for a in legal if a.verb == "vote" and a.number == int(yes))
 
