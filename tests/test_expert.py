@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jongg.runtime.agents.expert import FAR, ExpertAgent
+from jongg.runtime.agents.expert import FAR, ExpertAgent, Reading
 from jongg.runtime.agents.outlook import (
     Prospects,
     card_table,
@@ -160,6 +160,28 @@ def test_losing_a_tile_is_worked_out_as_if_from_scratch() -> None:
                 assert after[i, row] == pytest.approx(fresh.chance[at[variation]], abs=1e-9)
                 compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("hand", ["F F 2B 2B 2B 4C 4C 6D 6D 8B 8B 8B J N",
+                                  "N N N N E E E E S S S S W J",
+                                  "N N N N E E E E S S S S W 9C"])
+def test_the_hands_own_chance_worked_out_with_its_losses_is_the_same(hand: str) -> None:
+    """The hand's own chance (what defence weighs against) worked out in
+    the same pass as what losing each tile costs is the chance worked out
+    alone, value for value, and the losses are unchanged: a joker held and
+    lost, and none held where a jokerless win pays more (MJCG-26)."""
+    g = game("mjcg-card", 4)
+    joker = g.spec.deck.joker_index
+    seen = rigged(g, {0: hand}, dealer=0, skip_phases=True).observe(0)
+    agent = ExpertAgent(0, 0)
+    agent._learn(seen.rules)
+    together, alone = Reading(agent, seen).prospects, Reading(agent, seen).prospects
+    tiles = [t for t, n in enumerate(seen.me.counts) if n]
+    paid = together.paid_without(tiles, joker, as_is=True)
+    assert together.premium  # a jokerless win pays double on the card (MJCG-26)
+    assert "chance" in together.__dict__  # worked out in the pass
+    assert np.array_equal(together.chance, alone.chance)
+    assert np.array_equal(paid, alone.paid_without(tiles, joker))
 
 
 def test_shortfalls_updated_tile_by_tile_agree_with_a_fresh_count() -> None:

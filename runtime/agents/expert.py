@@ -246,12 +246,14 @@ class ExpertAgent:
                 out[i, 0] = -(aways[i] - nearest) * self.table.scale
         return out
 
-    def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
-        """The hand's worth once each of these tiles has gone."""
+    def _worths(self, seen: Observation, reading: Reading, tiles: list[int],
+                as_is: bool = False) -> np.ndarray:
+        """The hand's worth once each of these tiles has gone (`as_is`: the
+        hand's own chance worked out in the same pass)."""
         known = reading.weighed.get(tuple(tiles))
         if known is None:
             p = reading.prospects
-            values = p.by_line(p.paid_without(tiles, seen.rules.joker))
+            values = p.by_line(p.paid_without(tiles, seen.rules.joker, as_is=as_is))
             if self.shapes.order:
                 shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)
@@ -284,18 +286,21 @@ class ExpertAgent:
         tiles = sorted({a.tile for a in moves})
         turn = seen.step == "turn"
         danger = self._danger(seen) if turn else None
+        counts = seen.me.counts
+        free: set[int] = set()
+        if turn and not dead and joker not in tiles and not self.shapes.order:
+            free = _spare(reading.prospects, counts, tiles)
         weight = 0.0
         if danger is not None:
+            if not dead and not free:  # the losses are weighed: the hand's chance with them
+                self._worths(seen, reading, tiles, as_is=True)
             best = 0.0 if dead else reading.best_chance()
             if best < FAR:
                 weight = DEFENCE * (1 - best / FAR) * self.table.scale
-        counts = seen.me.counts
-        if turn and not dead and not weight and joker not in tiles and not self.shapes.order:
-            free = _spare(reading.prospects, counts, tiles)
-            if free:  # each worth the hand as it is: the safest goes, no more to weigh
-                chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
-                self._last = (reading.hand.minus(chosen.tile), reading.prospects)
-                return chosen
+        if free and not weight:  # each worth the hand as it is: the safest goes
+            chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
+            self._last = (reading.hand.minus(chosen.tile), reading.prospects)
+            return chosen
         worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
                                   self._worths(seen, reading, tiles).tolist()), strict=True))
 
