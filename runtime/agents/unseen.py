@@ -12,6 +12,8 @@ are read as they are. The answer is the observation's, kind for kind.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.view import Observation
@@ -58,12 +60,13 @@ class Unseen:
                         left[t] -= 1
                 self._exposures[i] = shown
         me = seen.me
+        mine: Sequence[int] = me.counts
         if me.outgoing or me.aside:
-            mine = list(me.counts)
+            held = list(mine)
             for t in (*me.outgoing, *me.aside):
-                mine[t] += 1
-            unseen = tuple(max(0, n - m) for n, m in zip(left, mine, strict=True))
-        else:
-            unseen = tuple(max(0, n - m) for n, m in zip(left, me.counts, strict=True))
+                held[t] += 1
+            mine = held
+        # max(0, n - m), a comparison being cheaper than a call per kind
+        unseen = tuple([n - m if n > m else 0 for n, m in zip(left, mine, strict=True)])
         self._kept = (seen, unseen)
         return unseen
