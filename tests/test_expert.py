@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jongg.runtime.agents.expert import FAR, ExpertAgent
+from jongg.runtime.agents.expert import FAR, ExpertAgent, Reading
 from jongg.runtime.agents.outlook import (
     Prospects,
     card_table,
@@ -24,6 +24,7 @@ from jongg.runtime.agents.payoff import win_pays
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.agents.registry import SHIPPED
 from jongg.runtime.agents.shapes import Shapes
+from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game import phases
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
@@ -161,6 +162,28 @@ def test_losing_a_tile_is_worked_out_as_if_from_scratch() -> None:
     assert compared > 100
 
 
+@pytest.mark.parametrize("hand", ["F F 2B 2B 2B 4C 4C 6D 6D 8B 8B 8B J N",
+                                  "N N N N E E E E S S S S W J",
+                                  "N N N N E E E E S S S S W 9C"])
+def test_the_hands_own_chance_worked_out_with_its_losses_is_the_same(hand: str) -> None:
+    """The hand's own chance (what defence weighs against) worked out in
+    the same pass as what losing each tile costs is the chance worked out
+    alone, value for value, and the losses are unchanged: a joker held and
+    lost, and none held where a jokerless win pays more (MJCG-26)."""
+    g = game("mjcg-card", 4)
+    joker = g.spec.deck.joker_index
+    seen = rigged(g, {0: hand}, dealer=0, skip_phases=True).observe(0)
+    agent = ExpertAgent(0, 0)
+    agent._learn(seen.rules)
+    together, alone = Reading(agent, seen).prospects, Reading(agent, seen).prospects
+    tiles = [t for t, n in enumerate(seen.me.counts) if n]
+    paid = together.paid_without(tiles, joker, as_is=True)
+    assert together.premium  # a jokerless win pays double on the card (MJCG-26)
+    assert "chance" in together.__dict__  # worked out in the pass
+    assert np.array_equal(together.chance, alone.chance)
+    assert np.array_equal(paid, alone.paid_without(tiles, joker))
+
+
 def test_shortfalls_updated_tile_by_tile_agree_with_a_fresh_count() -> None:
     """A seat's shortfalls are updated from the last counts asked (a draw,
     a discard, a claim's tile between asks); each update agrees with the
@@ -179,6 +202,29 @@ def test_shortfalls_updated_tile_by_tile_agree_with_a_fresh_count() -> None:
             short, wild = kept.shortfalls(counts)
             fresh = seat(table, exposures, joker, False).shortfalls(counts)
             assert (short == fresh[0]).all() and (wild == fresh[1]).all()
+
+
+@pytest.mark.parametrize("variant, players", [("mjcg-card", 4), ("nymj", 4), ("siamese", 2),
+                                              ("imperial-siamese", 4)])
+def test_the_kept_count_of_unseen_tiles_is_a_fresh_count_at_every_decision(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiles a seat has not seen, kept and updated between its decisions
+    (draws, discards, claims, exchanges, passes, new deals), are the ones
+    its observation counts afresh, kind for kind, at every decision of
+    seeded matches (Siamese racks included)."""
+    kept = Unseen.of
+    asked: list[Observation] = []
+
+    def checked(self: Unseen, seen: Observation) -> tuple[int, ...]:
+        unseen = kept(self, seen)
+        assert unseen == seen.unseen
+        asked.append(seen)
+        return unseen
+
+    monkeypatch.setattr(Unseen, "of", checked)
+    g = game(variant, players)
+    play_match(g, 0, ["expert"])
+    assert len({id(seen) for seen in asked}) > 100
 
 
 # -- decisions -----------------------------------------------------------------------

@@ -41,6 +41,7 @@ from jongg.runtime.agents.outlook import (
 from jongg.runtime.agents.payoff import priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
+from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
 from jongg.runtime.game.rules import Rules
@@ -113,7 +114,9 @@ class ExpertAgent:
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self.racks = RackPlayer(seed, seat)  # several racks: the plan, discarding by the odds
+        self.unseen = Unseen()  # the tiles not seen, kept from one decision to the next
+        # several racks: the plan, discarding by the odds
+        self.racks = RackPlayer(seed, seat, self.unseen)
         self._table: CardTable | None = None
         self._shapes: Shapes | None = None
         self._seated: Memo[tuple[tuple[int, ...], ...], Seated] = Memo(2_000)
@@ -143,7 +146,7 @@ class ExpertAgent:
         """The reading of this observation (the last one is kept: a vote, a
         count and the pass after it read the same hand)."""
         self._learn(seen.rules)
-        key = (seen.me.counts, seen.me.exposures, seen.unseen, seen.wall)
+        key = (seen.me.counts, seen.me.exposures, self.unseen.of(seen), seen.wall)
         if self._reading is None or self._reading[0] != key:
             self._reading = (key, Reading(self, seen))
         return self._reading[1]
@@ -221,9 +224,9 @@ class ExpertAgent:
 
     def odds(self, seen: Observation, draws: float) -> Odds:
         rules = seen.rules
-        key = (seen.unseen, round(draws, 2))
-        return self._odds.get(key, lambda: odds(seen.unseen, draws, rules.spec.players,
-                                                rules.joker))
+        unseen = self.unseen.of(seen)
+        return self._odds.get((unseen, round(draws, 2)),
+                              lambda: odds(unseen, draws, rules.spec.players, rules.joker))
 
     def _shaped(self, seen: Observation, reading: Reading, hands: list[Hand]) -> np.ndarray:
         """(hands, structural lines): their values for each candidate hand,
@@ -237,18 +240,20 @@ class ExpertAgent:
         nearest = min(aways, default=1_000)
         for i, h in enumerate(hands):
             if aways[i] == nearest:
-                values = shapes.values(rules, h, seen.unseen, reading.draws)
+                values = shapes.values(rules, h, self.unseen.of(seen), reading.draws)
                 out[i] = [values.get(li, 0.0) for li in shapes.order]
             else:  # further: below every nearest hand, the further the lower
                 out[i, 0] = -(aways[i] - nearest) * self.table.scale
         return out
 
-    def _worths(self, seen: Observation, reading: Reading, tiles: list[int]) -> np.ndarray:
-        """The hand's worth once each of these tiles has gone."""
+    def _worths(self, seen: Observation, reading: Reading, tiles: list[int],
+                as_is: bool = False) -> np.ndarray:
+        """The hand's worth once each of these tiles has gone (`as_is`: the
+        hand's own chance worked out in the same pass)."""
         known = reading.weighed.get(tuple(tiles))
         if known is None:
             p = reading.prospects
-            values = p.by_line(p.paid_without(tiles, seen.rules.joker))
+            values = p.by_line(p.paid_without(tiles, seen.rules.joker, as_is=as_is))
             if self.shapes.order:
                 shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)
@@ -281,18 +286,21 @@ class ExpertAgent:
         tiles = sorted({a.tile for a in moves})
         turn = seen.step == "turn"
         danger = self._danger(seen) if turn else None
+        counts = seen.me.counts
+        free: set[int] = set()
+        if turn and not dead and joker not in tiles and not self.shapes.order:
+            free = _spare(reading.prospects, counts, tiles)
         weight = 0.0
         if danger is not None:
+            if not dead and not free:  # the losses are weighed: the hand's chance with them
+                self._worths(seen, reading, tiles, as_is=True)
             best = 0.0 if dead else reading.best_chance()
             if best < FAR:
                 weight = DEFENCE * (1 - best / FAR) * self.table.scale
-        counts = seen.me.counts
-        if turn and not dead and not weight and joker not in tiles and not self.shapes.order:
-            free = _spare(reading.prospects, counts, tiles)
-            if free:  # each worth the hand as it is: the safest goes, no more to weigh
-                chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
-                self._last = (reading.hand.minus(chosen.tile), reading.prospects)
-                return chosen
+        if free and not weight:  # each worth the hand as it is: the safest goes
+            chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
+            self._last = (reading.hand.minus(chosen.tile), reading.prospects)
+            return chosen
         worths = dict(zip(tiles, ([0.0] * len(tiles) if dead else
                                   self._worths(seen, reading, tiles).tolist()), strict=True))
 
@@ -441,8 +449,8 @@ class ExpertAgent:
         reading = self._read(seen)
         best = reading.best_chance()
         if self.shapes.order:
-            best = max([best, *self.shapes.chances(seen.rules, reading.hand, seen.unseen,
-                                                   reading.draws).values()])
+            best = max([best, *self.shapes.chances(seen.rules, reading.hand,
+                                                   self.unseen.of(seen), reading.draws).values()])
         yes = isinstance(phase, Vote) and best < FAR
         return next(a for a in legal if a.verb == "vote" and a.number == int(yes))
 

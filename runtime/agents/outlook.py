@@ -529,13 +529,14 @@ class Prospects:
         return self._without(tiles, joker, False)[0]
 
     def paid_without(self, tiles: Sequence[int], joker: int | None,
-                     jokerless: bool = True) -> np.ndarray:
+                     jokerless: bool = True, as_is: bool = False) -> np.ndarray:
         """(tiles, V'): what each variation is expected to pay once the hand
         loses each of these tiles: its chance times what it pays, or, when
         no joker is left in the hand, its chance from naturals alone times
         what it pays jokerless, whichever is more (`jokerless` False: the
-        hand keeps a joker elsewhere)."""
-        chance, natural = self._without(tiles, joker, jokerless and self.premium)
+        hand keeps a joker elsewhere). `as_is`: the hand's own chance is
+        worked out in the same pass (kept as `chance`)."""
+        chance, natural = self._without(tiles, joker, jokerless and self.premium, as_is)
         paid: np.ndarray = chance * self.value
         if natural is not None:
             paid = np.maximum(paid, natural * self.bare)
@@ -559,16 +560,21 @@ class Prospects:
             found = np.maximum(found, natural * self.bare)
         return found
 
-    def _without(self, tiles: Sequence[int], joker: int | None, premium: bool
-                 ) -> tuple[np.ndarray, np.ndarray | None]:
+    def _without(self, tiles: Sequence[int], joker: int | None, premium: bool,
+                 as_is: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         """The chances once the hand loses each tile, and with `premium`,
         the chances from naturals alone where no joker is left (else 0):
-        every tile at once, each read off the odds one slot further."""
+        every tile at once, each read off the odds one slot further.
+        `as_is`: a last row loses nothing (no slot opens, no joker goes),
+        which is the hand's own chance, kept as `chance`."""
         if not len(self.rows) or not len(tiles):
             out = np.empty((len(tiles), len(self.rows)))
             return out, (np.zeros(out.shape) if premium else None)
+        n = len(tiles)
+        as_is = as_is and "chance" not in self.__dict__  # not when already worked out
         jokered = [i for i, t in enumerate(tiles) if t == joker]
-        kinds = np.array(tiles)
+        kept = jokered + [n] if as_is else jokered  # rows whose logs stay the hand's
+        kinds = np.array([*tiles, tiles[0]] if as_is else tiles)
         need, wild = self.dense[:, :, kinds].transpose(0, 2, 1)
         room = self.counts[kinds][:, None] - need  # copies held beyond the no-joker slots
         # losing a natural opens a no-joker slot it filled, else a joker slot
@@ -576,22 +582,27 @@ class Prospects:
         more = room <= 0
         spill = (room > 0) & (room <= wild)
         jokers: int | np.ndarray = self.jokers
-        if jokered:  # a joker lost opens no slot: one joker fewer
-            more[jokered] = spill[jokered] = False
-            jokers = np.full((len(tiles), 1), self.jokers)
+        if kept:  # a joker lost opens no slot: one joker fewer
+            more[kept] = spill[kept] = False
+        if jokered:
+            jokers = np.full((len(kinds), 1), self.jokers)
             jokers[jokered] -= 1
         at = self.at[:, :, kinds].transpose(0, 2, 1)
         looked = self.looked[:, :, kinds].transpose(0, 2, 1)
         after = self.chances.flat.take(at + np.stack((more, more, spill)))
         logs = self.sums[:2, None] + after[:2] - looked[:2]
         mean = self.mean + (after[2] - looked[2])
-        if jokered:
-            logs[:, jokered] = self.sums[:2, None]
+        if kept:
+            logs[:, kept] = self.sums[:2, None]
         bare = None
         if premium:  # chances from naturals alone where no joker is left
             bare = np.equal(jokers, 0)
-        return self._odds_of(logs[0], logs[1], self.need_short + more, mean,
-                             self.wild_short + spill, jokers, bare)
+        chance, natural = self._odds_of(logs[0], logs[1], self.need_short + more, mean,
+                                        self.wild_short + spill, jokers, bare)
+        if not as_is:
+            return chance, natural
+        self.__dict__["chance"] = chance[n]  # the cached property, worked out here
+        return chance[:n], None if natural is None else natural[:n]
 
     def _odds_of(self, log_draw: np.ndarray, log_claim: np.ndarray, need_short: np.ndarray,
                  mean: np.ndarray, wild_short: np.ndarray, jokers: int | np.ndarray,

@@ -18,6 +18,7 @@ from jongg.runtime.agents.bots import GreedyAgent
 from jongg.runtime.agents.outlook import Prospects, odds, seat, worth
 from jongg.runtime.agents.payoff import priced_table
 from jongg.runtime.agents.planner import Plan
+from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.view import Observation
 
@@ -28,6 +29,10 @@ class RackPlayer(GreedyAgent):
     """The rack plan's play, discarding by the odds."""
 
     name = "expert"
+
+    def __init__(self, seed: int, seat: int, unseen: Unseen | None = None):
+        super().__init__(seed, seat)
+        self.unseen = Unseen() if unseen is None else unseen  # kept between decisions
 
     def _rack_discard(self, seen: Observation, plan: Plan, discards: list[Action]) -> Action:
         me = seen.me
@@ -40,7 +45,7 @@ class RackPlayer(GreedyAgent):
         if not len(table.line) or len(tiles) == 1:
             return super()._rack_discard(seen, plan, discards)
         live = sum(not s.dead for s in seen.seats) or 1
-        chances = odds(seen.unseen, seen.wall / live, rules.spec.players, joker)
+        chances = odds(self.unseen.of(seen), seen.wall / live, rules.spec.players, joker)
         counts = np.array(me.counts, dtype=np.int16)
         jokers = 0
         if joker is not None:
