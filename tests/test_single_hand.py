@@ -86,25 +86,27 @@ def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
 
 
 def _classic_pair() -> tuple[Matcher, Matcher]:
-    """The classic card's matcher with its lookups built, and one that
+    """The classic card's matcher answering by its lookups, and one that
     never builds them (the long way)."""
     quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
     quick.prepare(None)
     slow.prepare(None)
-    quick._lookup = lookup.build(quick.card, quick.columns, quick.programme)
+    quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme))
     slow._no_lookup = True
     assert quick._lookup is not None
+    assert "is_complete" in vars(quick) and "is_complete" not in vars(slow)
     return quick, slow
 
 
 def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
     """The classic card's lookups (the hand's key summed by one itemgetter,
     fold tables holding their states times the next width, each line's
-    answer a shared tuple) give every line, tiles away, variation, tie and
-    the best line completed as the long way does: hands near its lines, of
-    every size from none to one past the hand (a hand of one tile, which
-    one itemgetter cannot sum, goes the long way), and hands the deck
-    cannot hold, refused alike."""
+    answer a shared tuple, the matcher's queries written out to take the
+    Hand) give every line, tiles away, variation, tie and the best line
+    completed as the long way does: hands near its lines, of every size
+    from none to one past the hand (a hand of one tile, which one
+    itemgetter cannot sum, goes the long way), and hands the deck cannot
+    hold, refused alike."""
     quick, slow = _classic_pair()
     hands = _plain_hands("classic", 600, "lookups")
     assert {len(h.concealed) for h in hands} >= set(range(16))
@@ -117,6 +119,16 @@ def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
         said = quick._lookup.completed(h.concealed, tuple, "more")  # before the Match
         assert said == (long_way and (long_way.line, 0, long_way.variation, "more")), h
     assert any(quick.is_complete(h) for h in hands)
+    done = next(h for h in hands if quick.is_complete(h))
+    for answer in [quick.is_complete(done), *quick.tiles_away(done)]:
+        assert answer is not None and answer[3] is quick and answer[4] is done
+        assert answer.filling() == slow.explain(done, answer.line, answer.variation)
+    exposed = [h for h in sample_hands(quick.card, random.Random("exposed"), 200)
+               if h.exposures]
+    assert exposed
+    for h in exposed:  # the long way, from the queries the lookups wrote
+        assert _answers(quick, h) == _answers(slow, h), h
+        assert quick.scores(h) == slow.scores(h), h
     for bad, says in [((0,) * 5 + tuple(range(9, 18)), "holds 5"), ((999,) * 14, "has not")]:
         for query in (quick.is_complete, quick.tiles_away, quick.scores):
             with pytest.raises(ValueError, match=says):

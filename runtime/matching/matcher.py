@@ -66,6 +66,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
 
 
 _match = Match  # Match from a tuple, in C
+_SERVED = ("scores", "tiles_away", "is_complete")  # the queries the lookups may answer
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -119,6 +120,8 @@ class Matcher:
         hears (done, total) while tables are built."""
         seconds = self.programme.prepare(folder, build=build, progress=progress)
         self._lookup, self._no_lookup = None, False  # new tables: the lookups may serve now
+        for query in _SERVED:  # and the class's queries answer until they do
+            self.__dict__.pop(query, None)
         return seconds
 
     def _quick(self, hands: int = 1) -> Lookup | None:
@@ -128,9 +131,19 @@ class Matcher:
         if self._lookup is None and not self._no_lookup:
             self._asked += hands
             if self._asked >= LOOKUP_AFTER:
-                self._lookup = lookup.build(self.card, self.columns, self.programme)
-                self._no_lookup = self._lookup is None
+                self.use_lookups(lookup.build(self.card, self.columns, self.programme))
         return self._lookup
+
+    def use_lookups(self, found: Lookup | None) -> None:
+        """Answer by these lookups from now on (None: the card has none):
+        scores(), tiles_away() and is_complete() become the lookups' own
+        functions for this matcher (Lookup.serve), one call from the caller
+        to the answer; what they cannot answer goes the long way."""
+        self._lookup, self._no_lookup = found, found is None
+        if found is not None:
+            self.__dict__.update(found.serve(self, _match, {
+                "scores": self._scores_long, "tiles_away": self._tiles_away_long,
+                "is_complete": self._is_complete_long}))
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
@@ -143,10 +156,15 @@ class Matcher:
                 answered = quick.scores(hand.concealed)
                 if answered is not None:
                     return answered
-            if self._table_alone:
-                found, variations = self.columns.line_best(*self._held(hand))
-                return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
-                                strict=True))
+        return self._scores_long(hand, open_hands)
+
+    def _scores_long(self, hand: Hand, open_hands: bool | None
+                     ) -> list[tuple[int, int, int]]:
+        """scores() without the lookups."""
+        if not hand.exposures and self._table_alone:
+            found, variations = self.columns.line_best(*self._held(hand))
+            return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
+                            strict=True))
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -344,8 +362,12 @@ class Matcher:
                 answered = quick.nearest(hand.concealed, _match, self, hand)
                 if answered is not None:
                     return answered
-            if self._table_alone:
-                return self._table_nearest(hand)
+        return self._tiles_away_long(hand, open_hands)
+
+    def _tiles_away_long(self, hand: Hand, open_hands: bool | None) -> list[Match]:
+        """tiles_away() without the lookups."""
+        if not hand.exposures and self._table_alone:
+            return self._table_nearest(hand)
         sizes = self._sizes
         found = sorted([(sizes[li] - s, li, v) for li, s, v in
                         self.scores(hand, open_hands=open_hands)])
@@ -419,6 +441,10 @@ class Matcher:
                 answered = quick.completed(hand.concealed, _match, self, hand)
                 if answered is not False:
                     return answered  # type: ignore[no-any-return]
+        return self._is_complete_long(hand, open_hands)
+
+    def _is_complete_long(self, hand: Hand, open_hands: bool | None) -> Match | None:
+        """is_complete() without the lookups."""
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
