@@ -85,29 +85,38 @@ def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
         m.scores(Hand((999,)))
 
 
-def _classic_pair() -> tuple[Matcher, Matcher]:
-    """The classic card's matcher answering by its lookups, and one that
-    never builds them (the long way)."""
+SUMMINGS = [pytest.param(lookup.compiled_fold, id="keys summed in C",
+                         marks=pytest.mark.skipif(lookup.compiled_fold is None,
+                                                  reason="the C accelerator is not built here")),
+            pytest.param(None, id="keys summed in Python")]
+
+
+def _classic_pair(summing: lookup.Fold | None = lookup.compiled_fold
+                  ) -> tuple[Matcher, Matcher]:
+    """The classic card's matcher answering by its lookups (their keys
+    summed by `summing`: C, or Python with None), and one that never builds
+    them (the long way)."""
     quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
     quick.prepare(None)
     slow.prepare(None)
-    quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme))
+    quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme, summing=summing))
     slow._no_lookup = True
     assert quick._lookup is not None
     assert "is_complete" in vars(quick) and "is_complete" not in vars(slow)
     return quick, slow
 
 
-def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
-    """The classic card's lookups (the hand's key summed by one itemgetter,
-    fold tables holding their states times the next width, each line's
-    answer a shared tuple, the matcher's queries written out to take the
-    Hand) give every line, tiles away, variation, tie and the best line
+@pytest.mark.parametrize("summing", SUMMINGS)
+def test_the_lookups_answer_one_hand_as_the_long_way(summing: lookup.Fold | None) -> None:
+    """The classic card's lookups (the hand's keys summed in C or by one
+    itemgetter, fold tables holding their states times the next width, each
+    line's answer a shared tuple, the matcher's queries written out to take
+    the Hand) give every line, tiles away, variation, tie and the best line
     completed as the long way does: hands near its lines, of every size
     from none to one past the hand (a hand of one tile, which one
     itemgetter cannot sum, goes the long way), and hands the deck cannot
     hold, refused alike."""
-    quick, slow = _classic_pair()
+    quick, slow = _classic_pair(summing)
     hands = _plain_hands("classic", 600, "lookups")
     assert {len(h.concealed) for h in hands} >= set(range(16))
     for h in hands:
@@ -133,3 +142,26 @@ def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
         for query in (quick.is_complete, quick.tiles_away, quick.scores):
             with pytest.raises(ValueError, match=says):
                 query(Hand(bad))
+
+
+@pytest.mark.skipif(lookup.compiled_fold is None, reason="the C accelerator is not built here")
+def test_the_keys_summed_in_c_are_the_keys_summed_in_python() -> None:
+    """_fold.fold gives each component's key as the Python sum of the
+    tiles' weights does, and None for what the Python way cannot read
+    either: a kind out of range, a kind no component holds, not an int."""
+    fold = lookup.compiled_fold
+    assert fold is not None
+    rng = random.Random("fold")
+    weights = [rng.randrange(1 << 31) for _ in range(12)]
+    parts = [rng.randrange(3) for _ in range(11)] + [255]  # the last: no component's
+    packed, part_of = np.asarray(weights, dtype=np.uint64).tobytes(), bytes(parts)
+    for _ in range(500):
+        tiles = [rng.randrange(11) for _ in range(rng.randrange(20))]
+        want = tuple(sum(weights[t] for t in tiles if parts[t] == c) for c in range(3))
+        assert fold(tiles, packed, part_of, 3) == want
+        assert fold(tuple(tiles), packed, part_of, 3) == want
+    for bad in [(11,), (12,), (-1,), (1 << 70,), (1.0,), ("1",)]:
+        assert fold((0, *bad), packed, part_of, 3) is None, bad
+    assert fold(iter([0]), packed, part_of, 3) is None
+    with pytest.raises(ValueError):
+        fold((0,), packed[:-8], part_of, 3)

@@ -37,6 +37,12 @@ from jongg.runtime.matching.columns import Columns
 from jongg.runtime.matching.plans import Plan, Programme
 from jongg.runtime.matching.tables import Component, ShapeTables
 
+Fold = Callable[[Sequence[int], bytes, bytes, int], "tuple[int, ...] | None"]
+try:  # the optional accelerator (setup.py): where it is not built, the keys are summed in Python
+    from jongg.runtime.matching import _fold
+    compiled_fold: Fold | None = _fold.fold
+except ImportError:  # a machine without a C compiler
+    compiled_fold = None
 BUDGET = 1 << 21  # cells of a concrete line's rows per component, and codes per component
 SPARE_BITS = 9  # each component's key field holds up to 2**9 tiles on its top kind
 
@@ -76,7 +82,7 @@ class Lookup:
                  fields: list[tuple[int, int]], codes: list[Sequence[int]],
                  held: list[list[int]],
                  lines: list[Folded], complete: CompleteFold, joker_shift: int,
-                 key_codes: list[Sequence[int]]):
+                 key_codes: list[Sequence[int]], fold: Fold | None = None):
         self.card = card
         self.key_codes = key_codes  # per component: key -> code, readable as an array
         self.components = list(components)
@@ -87,6 +93,7 @@ class Lookup:
         self.lines = lines
         self.complete_fold = complete
         self.joker_shift = joker_shift
+        self.fold = fold  # the keys summed in C (_fold.c), or None: in Python
         self._compile()
 
     # -- many hands, as arrays -----------------------------------------------------------
@@ -172,11 +179,22 @@ class Lookup:
             names.update({f"S{c}": shift, f"M{c}": mask, f"C{c}": codes, f"H{c}": held})
 
         summed = "key = sum(GET(*concealed)(W))"
+        if self.fold is not None:  # each component's key summed in C, a machine word each
+            kinds = len(self.card.deck.kinds)
+            part, digit = [255] * kinds, [0] * kinds  # 255: no component's (a joker)
+            for c, comp in enumerate(self.components):
+                for i, k in enumerate(comp.kinds):
+                    part[k], digit[k] = c, comp.radix ** (len(comp.kinds) - 1 - i)
+            names.update({"FOLD": self.fold, "FN": m, "FP": bytes(part),
+                          "FW": array.array("Q", digit).tobytes()})
+            summed = f"{', '.join(f'k{c}' for c in range(m))}, = FOLD(concealed, FW, FP, FN)"
 
         def field(c: int) -> str:
             """Component c's field of the key; the top one unmasked: a joker's
             bit above it reads past the end of its list, as does a count
             over the deck's copies of its top kind."""
+            if self.fold is not None:
+                return f"k{c}"  # unmasked too: a count past the copies reads past the end
             at = "key" if self.fields[c][0] == 0 else f"key >> S{c}"
             return at if c == m - 1 else f"{at} & M{c}"
 
@@ -229,7 +247,8 @@ class Lookup:
         {summed}
         acc = {acc}"""
         miss = "(KeyError, IndexError, TypeError)"
-        # (TypeError: a hand of fewer than two tiles, which one itemgetter cannot sum)
+        # (TypeError: a hand of fewer than two tiles, which one itemgetter cannot sum, or
+        # one FOLD cannot read: it answers None)
         nearest = f"sorted(({', '.join(near)},))"
         source = f"""
 def scores(concealed):
@@ -340,8 +359,11 @@ class CompleteFold:
     tiles: list[int]  # per final state: the tiles held (up to the hand's size and one)
 
 
-def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
-    """The lookups for a card, or None when some line cannot be tabled so."""
+def build(card: Card, columns: Columns, programme: Programme, *,
+          summing: Fold | None = compiled_fold) -> Lookup | None:
+    """The lookups for a card, or None when some line cannot be tabled so.
+    `summing` sums the hand's keys (the C accelerator, when built); None sums
+    them in Python, to the same answers."""
     components = programme.table_components
     joker = card.deck.joker_index
     structural: dict[int, list[Plan]] = {}
@@ -411,7 +433,7 @@ def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
     complete = _complete_fold(card, per_line, code_signs, structural, key_codes)
     weights, fields, shift = _weights(components, joker)
     return Lookup(card, components, weights, fields, code_lists, held_of, folded, complete,
-                  shift, code_lists)
+                  shift, code_lists, summing)
 
 
 def _codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:

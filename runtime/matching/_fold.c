@@ -1,0 +1,104 @@
+/* The hand's key in each component, summed in C: an optional accelerator of
+ * runtime/matching/lookup.py, which sums the same in Python when this is not
+ * built (a machine without a C compiler). Python adds integers of more than
+ * 30 bits slowly, and a hand's key over every component is over 64 bits;
+ * here each component's key is a machine word.
+ *
+ * fold(tiles, weights, parts, count): tiles a tuple or list of kind indices;
+ * weights the kinds' weights as native unsigned 64-bit words (bytes); parts
+ * each kind's component (bytes, one a kind; count or over: a kind no
+ * component holds, a joker). Returns the count components' keys as a tuple,
+ * or None when a tile is not a kind every component can read (the hand goes
+ * the long way, where it is answered or refused). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MOST_PARTS 64
+
+static PyObject *
+fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fold(tiles, weights, parts, count) takes 4 arguments");
+        return NULL;
+    }
+    PyObject *tiles = args[0], *weights = args[1], *parts = args[2];
+    if (!PyBytes_Check(weights) || !PyBytes_Check(parts)) {
+        PyErr_SetString(PyExc_TypeError, "fold: weights and parts must be bytes");
+        return NULL;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(args[3]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t kinds = PyBytes_GET_SIZE(parts);
+    if (count < 0 || count > MOST_PARTS || PyBytes_GET_SIZE(weights) != kinds * 8) {
+        PyErr_SetString(PyExc_ValueError, "fold: parts and weights disagree");
+        return NULL;
+    }
+    PyObject **items;
+    Py_ssize_t n;
+    if (PyTuple_CheckExact(tiles)) {
+        items = &PyTuple_GET_ITEM(tiles, 0);
+        n = PyTuple_GET_SIZE(tiles);
+    } else if (PyList_CheckExact(tiles)) {
+        items = PySequence_Fast_ITEMS(tiles);
+        n = PyList_GET_SIZE(tiles);
+    } else {
+        Py_RETURN_NONE;
+    }
+    const unsigned char *part_of = (const unsigned char *)PyBytes_AS_STRING(parts);
+    const char *weight_of = PyBytes_AS_STRING(weights);
+    uint64_t sums[MOST_PARTS];
+    memset(sums, 0, sizeof(uint64_t) * (size_t)count);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tile = items[i];
+        if (!PyLong_CheckExact(tile))
+            Py_RETURN_NONE;
+        int overflow;
+        long kind = PyLong_AsLongAndOverflow(tile, &overflow);
+        if (overflow || kind < 0 || kind >= kinds)
+            Py_RETURN_NONE;  /* (PyLong_AsLongAndOverflow cannot fail on an int) */
+        unsigned char part = part_of[kind];
+        if (part >= count)
+            Py_RETURN_NONE;
+        uint64_t weight;
+        memcpy(&weight, weight_of + 8 * kind, 8);
+        uint64_t summed = sums[part] + weight;
+        if (summed < weight)
+            Py_RETURN_NONE;  /* past a machine word: no key of any table */
+        sums[part] = summed;
+    }
+    PyObject *out = PyTuple_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t c = 0; c < count; c++) {
+        PyObject *key = PyLong_FromUnsignedLongLong(sums[c]);
+        if (key == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, c, key);
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
+     "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fold",
+    "The hand's key in each component, summed in C (runtime/matching/lookup.py).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fold(void)
+{
+    return PyModule_Create(&module);
+}
