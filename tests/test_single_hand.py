@@ -9,7 +9,7 @@ import pytest
 
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import lookup
+from jongg.runtime.matching import accelerated, lookup, matcher
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -40,11 +40,18 @@ def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
     return [(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)]
 
 
-def test_one_hand_through_the_keyed_table_answers_as_the_long_way() -> None:
+@pytest.mark.parametrize("in_c", [
+    pytest.param(True, id="matches made in C", marks=pytest.mark.skipif(
+        accelerated.compiled_fold is None, reason="the C accelerator is not built here")),
+    pytest.param(False, id="matches made in Python")])
+def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
+        in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample card is all table: a hand without exposures is scored by
     its rows of the keyed table and sorted by key, in as few NumPy calls as
-    can be; every line, tiles away, variation and tie (card order) is the
-    long way's, and the reference's."""
+    can be, its Match objects made in one call; every line, tiles away,
+    variation and tie (card order) is the long way's, and the reference's."""
+    if not in_c:
+        monkeypatch.setattr(matcher, "extend_each", accelerated.extend_each_python)
     quick, slow = compile_matcher(card("sample")), _long_way("sample")
     assert quick._table_alone
     hands = _plain_hands("sample", 600, "keyed")
@@ -85,13 +92,13 @@ def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
         m.scores(Hand((999,)))
 
 
-SUMMINGS = [pytest.param(lookup.compiled_fold, id="keys summed in C",
-                         marks=pytest.mark.skipif(lookup.compiled_fold is None,
+SUMMINGS = [pytest.param(accelerated.compiled_fold, id="in C",
+                         marks=pytest.mark.skipif(accelerated.compiled_fold is None,
                                                   reason="the C accelerator is not built here")),
-            pytest.param(None, id="keys summed in Python")]
+            pytest.param(None, id="in Python")]
 
 
-def _classic_pair(summing: lookup.Fold | None = lookup.compiled_fold
+def _classic_pair(summing: accelerated.Fold | None = accelerated.compiled_fold
                   ) -> tuple[Matcher, Matcher]:
     """The classic card's matcher answering by its lookups (their keys
     summed by `summing`: C, or Python with None), and one that never builds
@@ -107,7 +114,8 @@ def _classic_pair(summing: lookup.Fold | None = lookup.compiled_fold
 
 
 @pytest.mark.parametrize("summing", SUMMINGS)
-def test_the_lookups_answer_one_hand_as_the_long_way(summing: lookup.Fold | None) -> None:
+def test_the_lookups_answer_one_hand_as_the_long_way(summing: accelerated.Fold | None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The classic card's lookups (the hand's keys summed in C or by one
     itemgetter, fold tables holding their states times the next width, each
     line's answer a shared tuple, the matcher's queries written out to take
@@ -116,6 +124,8 @@ def test_the_lookups_answer_one_hand_as_the_long_way(summing: lookup.Fold | None
     from none to one past the hand (a hand of one tile, which one
     itemgetter cannot sum, goes the long way), and hands the deck cannot
     hold, refused alike."""
+    if summing is None:
+        monkeypatch.setattr(lookup, "extend_each", accelerated.extend_each_python)
     quick, slow = _classic_pair(summing)
     hands = _plain_hands("classic", 600, "lookups")
     assert {len(h.concealed) for h in hands} >= set(range(16))
@@ -144,12 +154,12 @@ def test_the_lookups_answer_one_hand_as_the_long_way(summing: lookup.Fold | None
                 query(Hand(bad))
 
 
-@pytest.mark.skipif(lookup.compiled_fold is None, reason="the C accelerator is not built here")
+@pytest.mark.skipif(accelerated.compiled_fold is None, reason="the C accelerator is not built here")
 def test_the_keys_summed_in_c_are_the_keys_summed_in_python() -> None:
     """_fold.fold gives each component's key as the Python sum of the
     tiles' weights does, and None for what the Python way cannot read
     either: a kind out of range, a kind no component holds, not an int."""
-    fold = lookup.compiled_fold
+    fold = accelerated.compiled_fold
     assert fold is not None
     rng = random.Random("fold")
     weights = [rng.randrange(1 << 31) for _ in range(12)]
@@ -165,3 +175,23 @@ def test_the_keys_summed_in_c_are_the_keys_summed_in_python() -> None:
     assert fold(iter([0]), packed, part_of, 3) is None
     with pytest.raises(ValueError):
         fold((0,), packed[:-8], part_of, 3)
+
+
+@pytest.mark.skipif(accelerated.compiled_fold is None,
+                    reason="the C accelerator is not built here")
+def test_the_matches_made_in_c_are_the_matches_made_in_python() -> None:
+    """_fold.extend_each makes what its Python stand-in makes: each key's
+    head with the last item added, as the class asked for; a key past the
+    heads or a class it cannot make is refused, not read out of bounds."""
+    heads = [(1, "a"), (2, "b", None), ()]
+    keys = [1, 0, 2, 1]
+    made = accelerated.extend_each(matcher.Match, heads, keys, "hand")
+    assert made == accelerated.extend_each_python(matcher.Match, heads, keys, "hand")
+    assert made == [(2, "b", None, "hand"), (1, "a", "hand"), ("hand",), (2, "b", None, "hand")]
+    assert all(type(m) is matcher.Match for m in made)
+    with pytest.raises(IndexError):
+        accelerated.extend_each(matcher.Match, heads, [3], "hand")
+    with pytest.raises(TypeError):
+        accelerated.extend_each(int, heads, keys, "hand")
+    with pytest.raises(TypeError):
+        accelerated.extend_each(matcher.Match, [1], [0], "hand")

@@ -1,6 +1,7 @@
-/* The hand's key in each component, summed in C: an optional accelerator of
- * runtime/matching/lookup.py, which sums the same in Python when this is not
- * built (a machine without a C compiler). Python adds integers of more than
+/* The hand's key in each component, summed in C, and a query's answers made
+ * in C: an optional accelerator of runtime/matching/lookup.py and matcher.py,
+ * which do the same in Python when this is not built (a machine without a C
+ * compiler). Python adds integers of more than
  * 30 bits slowly, and a hand's key over every component is over 64 bits;
  * here each component's key is a machine word.
  *
@@ -85,9 +86,67 @@ fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]
+ * for a subclass of tuple without slots of its own (a Match from the start of
+ * its tuple and the hand): one allocation per item, where Python makes the
+ * tuple, the call's argument tuple and the item. */
+static PyObject *
+extend_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "extend_each(cls, heads, keys, last) takes 4 arguments");
+        return NULL;
+    }
+    PyObject *cls = args[0], *heads = args[1], *keys = args[2], *last = args[3];
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
+        || ((PyTypeObject *)cls)->tp_basicsize != PyTuple_Type.tp_basicsize
+        || !PyList_CheckExact(heads) || !PyList_CheckExact(keys)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "extend_each: a tuple subclass without slots, and two lists");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t n = PyList_GET_SIZE(keys), known = PyList_GET_SIZE(heads);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(keys, i));
+        if (at == -1 && PyErr_Occurred())
+            goto fail;
+        if (at < 0 || at >= known) {
+            PyErr_SetString(PyExc_IndexError, "extend_each: a key past the heads");
+            goto fail;
+        }
+        PyObject *head = PyList_GET_ITEM(heads, at);
+        if (!PyTuple_Check(head)) {
+            PyErr_SetString(PyExc_TypeError, "extend_each: a head that is not a tuple");
+            goto fail;
+        }
+        Py_ssize_t size = PyTuple_GET_SIZE(head);
+        PyObject *item = type->tp_alloc(type, size + 1);
+        if (item == NULL)
+            goto fail;
+        for (Py_ssize_t j = 0; j < size; j++) {
+            PyObject *field = PyTuple_GET_ITEM(head, j);
+            Py_INCREF(field);
+            PyTuple_SET_ITEM(item, j, field);
+        }
+        Py_INCREF(last);
+        PyTuple_SET_ITEM(item, size, last);
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
      "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
+    {"extend_each", (PyCFunction)(void (*)(void))extend_each, METH_FASTCALL,
+     "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -260,11 +260,11 @@ class Columns:
         rows = [row_of[k] + c - 1 for k, c in counts.items()]
         rows.append(len(keyed.words) - 1)
         if jokers:
-            summed = keyed.words[rows].sum(axis=0).view(keyed.lane)
+            summed = np.add.reduce(keyed.words[rows], axis=0).view(keyed.lane)
             keys = summed[:n] + self._joker_keys(len(rows), jokers)[
                 summed[keyed.width:keyed.width + n]]
         else:  # the joker room is never negative: without jokers, the naturals alone
-            keys = keyed.words[rows, :keyed.width // keyed.per_word].sum(axis=0) \
+            keys = np.add.reduce(keyed.words[rows, :keyed.width // keyed.per_word], axis=0) \
                 .view(keyed.lane)[:n]
         found: np.ndarray = np.maximum.reduceat(keys, self.tables.starts)
         return found

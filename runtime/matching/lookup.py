@@ -32,17 +32,12 @@ from typing import Any
 import numpy as np
 
 from jongg.runtime.card import Card, Line
+from jongg.runtime.matching.accelerated import Fold, compiled_fold, extend_each
 from jongg.runtime.matching.building import demands
 from jongg.runtime.matching.columns import Columns
 from jongg.runtime.matching.plans import Plan, Programme
 from jongg.runtime.matching.tables import Component, ShapeTables
 
-Fold = Callable[[Sequence[int], bytes, bytes, int], "tuple[int, ...] | None"]
-try:  # the optional accelerator (setup.py): where it is not built, the keys are summed in Python
-    from jongg.runtime.matching import _fold
-    compiled_fold: Fold | None = _fold.fold
-except ImportError:  # a machine without a C compiler
-    compiled_fold = None
 BUDGET = 1 << 21  # cells of a concrete line's rows per component, and codes per component
 SPARE_BITS = 9  # each component's key field holds up to 2**9 tiles on its top kind
 
@@ -311,7 +306,7 @@ def scores(hand, *, open_hands=None):{opening("LONG_SCORES")}
     return [{", ".join(scored)}]
 
 def tiles_away(hand, *, open_hands=None):{opening("LONG_AWAY")}
-    return list(map(MAKE, map(ADD, map(NEAR_OWNED.__getitem__, {nearest}), REPEAT((hand,)))))
+    return EXTEND(MAKE, NEAR_OWNED, {nearest}, hand)
 
 def is_complete(hand, *, open_hands=None):
     concealed = hand.concealed
@@ -336,7 +331,7 @@ def is_complete(hand, *, open_hands=None):
         one the lookups cannot read, goes to long[query](hand, open_hands);
         each answer is make((line, tiles away, variation, owner, hand))."""
         names = dict(self._names)
-        names.update({"MAKE": make, "LONG_SCORES": long["scores"],
+        names.update({"MAKE": make, "EXTEND": extend_each, "LONG_SCORES": long["scores"],
                       "LONG_AWAY": long["tiles_away"], "LONG_COMPLETE": long["is_complete"],
                       "NEAR_OWNED": [near + (owner,) for near in names["NEAR"]],
                       "DONE_OWNED": [None if done is None else done + (owner,)

@@ -23,6 +23,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching import lookup
+from jongg.runtime.matching.accelerated import extend_each
 from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables
@@ -390,25 +391,25 @@ class Matcher:
         every line. Every line is of the hand's size, so the lines' keys
         (Columns.line_best) from the highest are nearest first, ties in card
         order (columns run in card order); a key tells its line, tiles away
-        and variation (one table by key), and each line's Match is made in
-        one pass."""
-        keys = np.sort(self.columns.line_keys(*self._held(hand)))[::-1]
-        lines, aways, variations = self._key_answers[keys].T.tolist()
-        return list(map(_match, zip(lines, aways, variations, itertools.repeat(self),
-                                    itertools.repeat(hand))))
+        and variation (one list by key), and the lines' Match objects are
+        made in one call (in C where the accelerator is built). The keys
+        are sorted as Python integers: for a card's few dozen lines that is
+        quicker than NumPy's sort and gather."""
+        keys = self.columns.line_keys(*self._held(hand)).tolist()
+        keys.sort(reverse=True)
+        return extend_each(Match, self._key_answers, keys, hand)
 
     @cached_property
-    def _key_answers(self) -> np.ndarray:
+    def _key_answers(self) -> list[tuple[Line, int, int, Matcher]]:
         """By key (Columns.key_columns): the Line of its column, the tiles
-        away and the variation, as Python objects."""
+        away, the variation and this matcher, the start of its Match. A key
+        of no column (-1) reads line 0, variation 0: no line's best."""
         score, column = self.columns.key_columns()
-        lines = np.empty(len(self.card.lines), dtype=object)
-        lines[:] = self.card.lines
-        out = np.empty((len(column), 3), dtype=object)
-        out[:, 0] = lines[np.asarray(self.columns.column_line + [0])[column]]
-        out[:, 1] = (self.card.hand_size - score).tolist()
-        out[:, 2] = np.asarray(self.columns.column_variation + [0])[column].tolist()
-        return out  # a key of no column (-1) reads line 0, variation 0: no line's best
+        line_of = self.columns.column_line + [0]
+        variation_of = self.columns.column_variation + [0]
+        lines, size = self.card.lines, self.card.hand_size
+        return [(lines[line_of[c]], size - s, variation_of[c], self)
+                for s, c in zip(score.tolist(), column.tolist(), strict=True)]
 
     @cached_property
     def _sizes(self) -> list[int]:
