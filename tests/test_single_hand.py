@@ -41,17 +41,19 @@ def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
 
 
 @pytest.mark.parametrize("in_c", [
-    pytest.param(True, id="matches made in C", marks=pytest.mark.skipif(
+    pytest.param(True, id="in C", marks=pytest.mark.skipif(
         accelerated.compiled_fold is None, reason="the C accelerator is not built here")),
-    pytest.param(False, id="matches made in Python")])
+    pytest.param(False, id="in Python")])
 def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
         in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample card is all table: a hand without exposures is scored by
     its rows of the keyed table and sorted by key, in as few NumPy calls as
-    can be, its Match objects made in one call; every line, tiles away,
+    can be (one call of C where the accelerator is built), its Match
+    objects made in one call; every line, tiles away,
     variation and tie (card order) is the long way's, and the reference's."""
     if not in_c:
         monkeypatch.setattr(matcher, "extend_each", accelerated.extend_each_python)
+        monkeypatch.setattr(accelerated, "line_keys", None)
     quick, slow = compile_matcher(card("sample")), _long_way("sample")
     assert quick._table_alone
     hands = _plain_hands("sample", 600, "keyed")
@@ -70,7 +72,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
     """Columns.line_best (the hand's keyed rows summed as 64-bit words of
     lanes) is best(scores()) for hands with and without jokers: four 16-bit
     lanes a word on the sample card's 1,255 columns, two 32-bit lanes on
-    the advanced table's 10,617 (its keys pass 16 bits)."""
+    the advanced table's 10,617 (its keys pass 16 bits); the same keys
+    summed lane by lane in C, where the accelerator is built."""
     m = compile_matcher(card(name))
     columns = m.columns
     lanes = np.dtype(columns._keyed.lane).itemsize
@@ -81,6 +84,7 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
         want, want_variations = columns.best(columns.scores(counts, jokers))
         assert best.tolist() == want.tolist(), h
         assert variations.tolist() == want_variations.tolist(), h
+        assert columns.line_key_list(counts, jokers) == columns.line_keys(counts, jokers).tolist()
 
 
 def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:

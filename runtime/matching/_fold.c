@@ -1,5 +1,5 @@
-/* The hand's key in each component, summed in C, and a query's answers made
- * in C: an optional accelerator of runtime/matching/lookup.py and matcher.py,
+/* The hand's key in each component, summed in C, each line's best key of the
+ * keyed table (Columns.line_keys) and a query's answers made in C: an optional accelerator of runtime/matching/lookup.py and matcher.py,
  * which do the same in Python when this is not built (a machine without a C
  * compiler). Python adds integers of more than
  * 30 bits slowly, and a hand's key over every component is over 64 bits;
@@ -142,9 +142,131 @@ fail:
     return NULL;
 }
 
+static int
+lanes_buffer(PyObject *obj, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (!((b->itemsize == 2 && strcmp(b->format, "h") == 0)
+          || (b->itemsize == 4 && (strcmp(b->format, "i") == 0 || strcmp(b->format, "l") == 0)))) {
+        PyBuffer_Release(b);
+        PyErr_SetString(PyExc_TypeError, "line_keys: lanes of 16 or 32-bit integers");
+        return -1;
+    }
+    return 0;
+}
+
+/* line_keys(lanes, rows, width, count, starts, joker_keys): Columns.line_keys
+ * in one call. lanes: the keyed table's rows, each the naturals half then the
+ * room half of `width` lanes; the rows of the hand summed over the first
+ * `count` columns; with joker_keys (None: no jokers), what the jokers add by
+ * each column's room summed; then per line (its columns from starts[i] to the
+ * next start) the highest key, as a list. */
+static PyObject *
+line_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "line_keys(lanes, rows, width, count, starts, joker_keys) takes 6 arguments");
+        return NULL;
+    }
+    PyObject *rows = args[1], *starts = args[4], *jokers = args[5];
+    Py_ssize_t width = PyLong_AsSsize_t(args[2]), count = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(rows) || !PyList_CheckExact(starts) || width <= 0 || count < 0
+        || count > width) {
+        PyErr_SetString(PyExc_TypeError, "line_keys: rows and starts lists, 0 <= count <= width");
+        return NULL;
+    }
+    Py_buffer table, added;
+    if (lanes_buffer(args[0], &table) < 0)
+        return NULL;
+    int with_jokers = jokers != Py_None;
+    if (with_jokers && lanes_buffer(jokers, &added) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    int64_t *sums = PyMem_Calloc(2 * (size_t)(count ? count : 1), sizeof(int64_t));
+    if (sums == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *room = sums + count;
+    Py_ssize_t lanes = table.len / table.itemsize, table_rows = lanes / (2 * width);
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+        Py_ssize_t row = PyLong_AsSsize_t(PyList_GET_ITEM(rows, r));
+        if (row == -1 && PyErr_Occurred())
+            goto done;
+        if (row < 0 || row >= table_rows) {
+            PyErr_SetString(PyExc_IndexError, "line_keys: a row past the table");
+            goto done;
+        }
+        Py_ssize_t at = row * 2 * width;
+        if (table.itemsize == 2) {  /* a loop per lane type, which the compiler vectorises */
+            const int16_t *lane = (const int16_t *)table.buf + at;
+            for (Py_ssize_t c = 0; c < count; c++)
+                sums[c] += lane[c];
+            for (Py_ssize_t c = 0; with_jokers && c < count; c++)  /* the room: jokers' alone */
+                room[c] += lane[width + c];
+        } else {
+            const int32_t *lane = (const int32_t *)table.buf + at;
+            for (Py_ssize_t c = 0; c < count; c++)
+                sums[c] += lane[c];
+            for (Py_ssize_t c = 0; with_jokers && c < count; c++)  /* the room: jokers' alone */
+                room[c] += lane[width + c];
+        }
+    }
+    if (with_jokers) {
+        Py_ssize_t known = added.len / added.itemsize;
+        for (Py_ssize_t c = 0; c < count; c++) {
+            if (room[c] < 0 || room[c] >= known) {
+                PyErr_SetString(PyExc_IndexError, "line_keys: a room past the joker keys");
+                goto done;
+            }
+            sums[c] += added.itemsize == 2 ? ((const int16_t *)added.buf)[room[c]]
+                                           : ((const int32_t *)added.buf)[room[c]];
+        }
+    }
+    Py_ssize_t lines = PyList_GET_SIZE(starts);
+    out = PyList_New(lines);
+    if (out == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        Py_ssize_t from = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+        Py_ssize_t to = i + 1 < lines ? PyLong_AsSsize_t(PyList_GET_ITEM(starts, i + 1)) : count;
+        if (PyErr_Occurred())
+            goto fail;
+        if (from < 0 || from >= to || to > count) {
+            PyErr_SetString(PyExc_ValueError, "line_keys: starts must rise within the columns");
+            goto fail;
+        }
+        int64_t best = sums[from];
+        for (Py_ssize_t c = from + 1; c < to; c++)
+            if (sums[c] > best)
+                best = sums[c];
+        PyObject *key = PyLong_FromLongLong(best);
+        if (key == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, i, key);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    PyMem_Free(sums);
+    PyBuffer_Release(&table);
+    if (with_jokers)
+        PyBuffer_Release(&added);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
      "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
+    {"line_keys", (PyCFunction)(void (*)(void))line_keys, METH_FASTCALL,
+     "line_keys(lanes, rows, width, count, starts, joker_keys): each line's best key."},
     {"extend_each", (PyCFunction)(void (*)(void))extend_each, METH_FASTCALL,
      "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
     {NULL, NULL, 0, NULL},

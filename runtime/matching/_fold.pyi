@@ -8,3 +8,6 @@ def fold(tiles: Sequence[int], weights: bytes, parts: bytes,
 
 def extend_each(cls: type[T], heads: list[tuple[Any, ...]], keys: list[int],
                 last: object) -> list[T]: ...
+
+def line_keys(lanes: Any, rows: list[int], width: int, count: int, starts: list[int],
+              joker_keys: Any) -> list[int]: ...

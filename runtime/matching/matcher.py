@@ -395,7 +395,7 @@ class Matcher:
         made in one call (in C where the accelerator is built). The keys
         are sorted as Python integers: for a card's few dozen lines that is
         quicker than NumPy's sort and gather."""
-        keys = self.columns.line_keys(*self._held(hand)).tolist()
+        keys = self.columns.line_key_list(*self._held(hand))
         keys.sort(reverse=True)
         return extend_each(Match, self._key_answers, keys, hand)
 
