@@ -156,6 +156,9 @@ def test_the_lookups_answer_one_hand_as_the_long_way(summing: accelerated.Fold |
         for query in (quick.is_complete, quick.tiles_away, quick.scores):
             with pytest.raises(ValueError, match=says):
                 query(Hand(bad))
+    quick.prepare(None)  # new tables: the written-out queries, made from the old, are dropped
+    assert not {"scores", "tiles_away", "is_complete"} & set(vars(quick))
+    assert quick.tiles_away(done)[0].tiles_away == 0
 
 
 @pytest.mark.skipif(accelerated.compiled_fold is None, reason="the C accelerator is not built here")
