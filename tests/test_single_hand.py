@@ -9,7 +9,7 @@ import pytest
 
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import lookup
+from jongg.runtime.matching import accelerated, lookup, matcher
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -40,11 +40,20 @@ def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
     return [(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)]
 
 
-def test_one_hand_through_the_keyed_table_answers_as_the_long_way() -> None:
+@pytest.mark.parametrize("in_c", [
+    pytest.param(True, id="in C", marks=pytest.mark.skipif(
+        accelerated.compiled_fold is None, reason="the C accelerator is not built here")),
+    pytest.param(False, id="in Python")])
+def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
+        in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample card is all table: a hand without exposures is scored by
     its rows of the keyed table and sorted by key, in as few NumPy calls as
-    can be; every line, tiles away, variation and tie (card order) is the
-    long way's, and the reference's."""
+    can be (one call of C where the accelerator is built), its Match
+    objects made in one call; every line, tiles away,
+    variation and tie (card order) is the long way's, and the reference's."""
+    if not in_c:
+        monkeypatch.setattr(matcher, "extend_each", accelerated.extend_each_python)
+        monkeypatch.setattr(accelerated, "line_keys", None)
     quick, slow = compile_matcher(card("sample")), _long_way("sample")
     assert quick._table_alone
     hands = _plain_hands("sample", 600, "keyed")
@@ -63,7 +72,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
     """Columns.line_best (the hand's keyed rows summed as 64-bit words of
     lanes) is best(scores()) for hands with and without jokers: four 16-bit
     lanes a word on the sample card's 1,255 columns, two 32-bit lanes on
-    the advanced table's 10,617 (its keys pass 16 bits)."""
+    the advanced table's 10,617 (its keys pass 16 bits); the same keys
+    summed lane by lane in C, where the accelerator is built."""
     m = compile_matcher(card(name))
     columns = m.columns
     lanes = np.dtype(columns._keyed.lane).itemsize
@@ -74,6 +84,7 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
         want, want_variations = columns.best(columns.scores(counts, jokers))
         assert best.tolist() == want.tolist(), h
         assert variations.tolist() == want_variations.tolist(), h
+        assert columns.line_key_list(counts, jokers) == columns.line_keys(counts, jokers).tolist()
 
 
 def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
@@ -85,27 +96,41 @@ def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
         m.scores(Hand((999,)))
 
 
-def _classic_pair() -> tuple[Matcher, Matcher]:
-    """The classic card's matcher with its lookups built, and one that
-    never builds them (the long way)."""
+SUMMINGS = [pytest.param(accelerated.compiled_fold, id="in C",
+                         marks=pytest.mark.skipif(accelerated.compiled_fold is None,
+                                                  reason="the C accelerator is not built here")),
+            pytest.param(None, id="in Python")]
+
+
+def _classic_pair(summing: accelerated.Fold | None = accelerated.compiled_fold
+                  ) -> tuple[Matcher, Matcher]:
+    """The classic card's matcher answering by its lookups (their keys
+    summed by `summing`: C, or Python with None), and one that never builds
+    them (the long way)."""
     quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
     quick.prepare(None)
     slow.prepare(None)
-    quick._lookup = lookup.build(quick.card, quick.columns, quick.programme)
+    quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme, summing=summing))
     slow._no_lookup = True
     assert quick._lookup is not None
+    assert "is_complete" in vars(quick) and "is_complete" not in vars(slow)
     return quick, slow
 
 
-def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
-    """The classic card's lookups (the hand's key summed by one itemgetter,
-    fold tables holding their states times the next width, each line's
-    answer a shared tuple) give every line, tiles away, variation, tie and
-    the best line completed as the long way does: hands near its lines, of
-    every size from none to one past the hand (a hand of one tile, which
-    one itemgetter cannot sum, goes the long way), and hands the deck
-    cannot hold, refused alike."""
-    quick, slow = _classic_pair()
+@pytest.mark.parametrize("summing", SUMMINGS)
+def test_the_lookups_answer_one_hand_as_the_long_way(summing: accelerated.Fold | None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The classic card's lookups (the hand's keys summed in C or by one
+    itemgetter, fold tables holding their states times the next width, each
+    line's answer a shared tuple, the matcher's queries written out to take
+    the Hand) give every line, tiles away, variation, tie and the best line
+    completed as the long way does: hands near its lines, of every size
+    from none to one past the hand (a hand of one tile, which one
+    itemgetter cannot sum, goes the long way), and hands the deck cannot
+    hold, refused alike."""
+    if summing is None:
+        monkeypatch.setattr(lookup, "extend_each", accelerated.extend_each_python)
+    quick, slow = _classic_pair(summing)
     hands = _plain_hands("classic", 600, "lookups")
     assert {len(h.concealed) for h in hands} >= set(range(16))
     for h in hands:
@@ -117,7 +142,63 @@ def test_the_lookups_answer_one_hand_as_the_long_way() -> None:
         said = quick._lookup.completed(h.concealed, tuple, "more")  # before the Match
         assert said == (long_way and (long_way.line, 0, long_way.variation, "more")), h
     assert any(quick.is_complete(h) for h in hands)
+    done = next(h for h in hands if quick.is_complete(h))
+    for answer in [quick.is_complete(done), *quick.tiles_away(done)]:
+        assert answer is not None and answer[3] is quick and answer[4] is done
+        assert answer.filling() == slow.explain(done, answer.line, answer.variation)
+    exposed = [h for h in sample_hands(quick.card, random.Random("exposed"), 200)
+               if h.exposures]
+    assert exposed
+    for h in exposed:  # the long way, from the queries the lookups wrote
+        assert _answers(quick, h) == _answers(slow, h), h
+        assert quick.scores(h) == slow.scores(h), h
     for bad, says in [((0,) * 5 + tuple(range(9, 18)), "holds 5"), ((999,) * 14, "has not")]:
         for query in (quick.is_complete, quick.tiles_away, quick.scores):
             with pytest.raises(ValueError, match=says):
                 query(Hand(bad))
+    quick.prepare(None)  # new tables: the written-out queries, made from the old, are dropped
+    assert not {"scores", "tiles_away", "is_complete"} & set(vars(quick))
+    assert quick.tiles_away(done)[0].tiles_away == 0
+
+
+@pytest.mark.skipif(accelerated.compiled_fold is None, reason="the C accelerator is not built here")
+def test_the_keys_summed_in_c_are_the_keys_summed_in_python() -> None:
+    """_fold.fold gives each component's key as the Python sum of the
+    tiles' weights does, and None for what the Python way cannot read
+    either: a kind out of range, a kind no component holds, not an int."""
+    fold = accelerated.compiled_fold
+    assert fold is not None
+    rng = random.Random("fold")
+    weights = [rng.randrange(1 << 31) for _ in range(12)]
+    parts = [rng.randrange(3) for _ in range(11)] + [255]  # the last: no component's
+    packed, part_of = np.asarray(weights, dtype=np.uint64).tobytes(), bytes(parts)
+    for _ in range(500):
+        tiles = [rng.randrange(11) for _ in range(rng.randrange(20))]
+        want = tuple(sum(weights[t] for t in tiles if parts[t] == c) for c in range(3))
+        assert fold(tiles, packed, part_of, 3) == want
+        assert fold(tuple(tiles), packed, part_of, 3) == want
+    for bad in [(11,), (12,), (-1,), (1 << 70,), (1.0,), ("1",)]:
+        assert fold((0, *bad), packed, part_of, 3) is None, bad
+    assert fold(iter([0]), packed, part_of, 3) is None
+    with pytest.raises(ValueError):
+        fold((0,), packed[:-8], part_of, 3)
+
+
+@pytest.mark.skipif(accelerated.compiled_fold is None,
+                    reason="the C accelerator is not built here")
+def test_the_matches_made_in_c_are_the_matches_made_in_python() -> None:
+    """_fold.extend_each makes what its Python stand-in makes: each key's
+    head with the last item added, as the class asked for; a key past the
+    heads or a class it cannot make is refused, not read out of bounds."""
+    heads = [(1, "a"), (2, "b", None), ()]
+    keys = [1, 0, 2, 1]
+    made = accelerated.extend_each(matcher.Match, heads, keys, "hand")
+    assert made == accelerated.extend_each_python(matcher.Match, heads, keys, "hand")
+    assert made == [(2, "b", None, "hand"), (1, "a", "hand"), ("hand",), (2, "b", None, "hand")]
+    assert all(type(m) is matcher.Match for m in made)
+    with pytest.raises(IndexError):
+        accelerated.extend_each(matcher.Match, heads, [3], "hand")
+    with pytest.raises(TypeError):
+        accelerated.extend_each(int, heads, keys, "hand")
+    with pytest.raises(TypeError):
+        accelerated.extend_each(matcher.Match, [1], [0], "hand")

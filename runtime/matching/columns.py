@@ -16,6 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
+from jongg.runtime.matching import accelerated
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
@@ -157,6 +158,7 @@ class Keyed:
     change plus `bias`."""
 
     words: np.ndarray  # (rows + 1, 2 * width / per_word) int64
+    naturals: np.ndarray  # the naturals half of words alone, contiguous (a hand without jokers)
     lane: type[np.signedinteger]
     width: int
     per_word: int
@@ -263,18 +265,39 @@ class Columns:
         """Per line with columns, its best column's key (line_best): the
         hand's rows of the keyed table summed as 64-bit words of several
         lanes (fewer, wider additions; no lane ever carries into the next)."""
-        row_of, n, keyed = self._row_of, self.count, self._keyed
-        rows = [row_of[k] + c - 1 for k, c in counts.items()]
-        rows.append(len(keyed.words) - 1)
+        n, keyed, rows = self.count, self._keyed, self._keyed_rows(counts)
+        # take(), not [rows]: NumPy's fancy indexing costs twice as much at this size
         if jokers:
-            summed = keyed.words[rows].sum(axis=0).view(keyed.lane)
-            keys = summed[:n] + self._joker_keys(len(rows), jokers)[
-                summed[keyed.width:keyed.width + n]]
+            summed = np.add.reduce(keyed.words.take(rows, axis=0), axis=0).view(keyed.lane)
+            keys = summed[:n] + self._joker_keys(len(rows), jokers).take(
+                summed[keyed.width:keyed.width + n])
         else:  # the joker room is never negative: without jokers, the naturals alone
-            keys = keyed.words[rows, :keyed.width // keyed.per_word].sum(axis=0) \
-                .view(keyed.lane)[:n]
+            keys = np.add.reduce(keyed.naturals.take(rows, axis=0), axis=0).view(keyed.lane)[:n]
         found: np.ndarray = np.maximum.reduceat(keys, self.tables.starts)
         return found
+
+    def line_key_list(self, counts: dict[int, int], jokers: int) -> list[int]:
+        """line_keys() as a list: in one call of C where the accelerator is
+        built (the hand's rows summed lane by lane, no NumPy call)."""
+        if accelerated.line_keys is None:
+            found: list[int] = self.line_keys(counts, jokers).tolist()
+            return found
+        keyed, rows = self._keyed, self._keyed_rows(counts)
+        return accelerated.line_keys(keyed.words.view(keyed.lane), rows, keyed.width, self.count,
+                                     self._starts, self._joker_keys(len(rows), jokers)
+                                     if jokers else None)
+
+    def _keyed_rows(self, counts: dict[int, int]) -> list[int]:
+        """The keyed table's rows a hand sums: one per kind held (by count),
+        and the base row."""
+        row_of = self._row_of
+        rows = [row_of[k] + c - 1 for k, c in counts.items()]
+        rows.append(len(self._keyed.words) - 1)
+        return rows
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [int(s) for s in self.tables.starts]
 
     def _joker_keys(self, rows: int, jokers: int) -> np.ndarray:
         """What the jokers add to a column's key, min(jokers, room) * 2**b,
@@ -325,7 +348,9 @@ class Columns:
         keyed[:, width:width + n] = dense[:, n:].astype(lane) + bias
         keyed[-1, :n] = self._tie_mask - np.arange(n)  # the padding row becomes the base
         keyed[-1, width:width + n] = self._base + bias
-        return Keyed(keyed.view(np.int64), lane, width, per_word, bias, room)
+        words = keyed.view(np.int64)
+        return Keyed(words, np.ascontiguousarray(words[:, :width // per_word]), lane, width,
+                     per_word, bias, room)
 
     @cached_property
     def _variation_of_tie(self) -> np.ndarray:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from jongg.runtime.card import Card, Line
+from jongg.runtime.matching.accelerated import Fold, compiled_fold, extend_each
 from jongg.runtime.matching.building import demands
 from jongg.runtime.matching.columns import Columns
 from jongg.runtime.matching.plans import Plan, Programme
@@ -76,7 +77,7 @@ class Lookup:
                  fields: list[tuple[int, int]], codes: list[Sequence[int]],
                  held: list[list[int]],
                  lines: list[Folded], complete: CompleteFold, joker_shift: int,
-                 key_codes: list[Sequence[int]]):
+                 key_codes: list[Sequence[int]], fold: Fold | None = None):
         self.card = card
         self.key_codes = key_codes  # per component: key -> code, readable as an array
         self.components = list(components)
@@ -87,6 +88,7 @@ class Lookup:
         self.lines = lines
         self.complete_fold = complete
         self.joker_shift = joker_shift
+        self.fold = fold  # the keys summed in C (_fold.c), or None: in Python
         self._compile()
 
     # -- many hands, as arrays -----------------------------------------------------------
@@ -138,7 +140,7 @@ class Lookup:
         return np.asarray(fold.start, dtype=np.intp), steps, lines, variations
 
     # -- one hand -------------------------------------------------------------------------
-    def _answers(self, line: Folded) -> tuple[Sequence[int], tuple[tuple[int, int, int], ...],
+    def _answers(self, line: Folded) -> tuple[list[int], tuple[tuple[int, int, int], ...],
                                                 tuple[tuple[Line, int, int], ...]]:
         """A line's last step as answers: per entry, the number of its
         answer, and per number (line, score, variation) as scores() lists it
@@ -146,7 +148,7 @@ class Lookup:
         card_line = self.card.lines[line.line]
         distinct = sorted(set(line.last))
         number = {found: i for i, found in enumerate(distinct)}
-        return (_compact([number[found] for found in line.last]),
+        return ([number[found] for found in line.last],
                 tuple((line.line, found >> 16, found & 0xFFFF) for found in distinct),
                 tuple((card_line, card_line.size - (found >> 16), found & 0xFFFF)
                       for found in distinct))
@@ -160,27 +162,51 @@ class Lookup:
         the next step's width; a line's last step gives the number of its
         answer, the tuple each query returns (there are few), so that
         nothing is worked out per line in Python; the tables are arrays of
-        machine integers (_compact)."""
+        machine integers (_compact). nearest() numbers every line's answers
+        in one list ordered by (tiles away, line), so that the lines are put
+        nearest first by sorting plain integers. serve() writes the same
+        out once more as a matcher's own queries, taking the Hand."""
         m = len(self.fields)
         names: dict[str, Any] = {"W": self.weights, "GET": operator.itemgetter,
-                                 "AWAY": operator.itemgetter(1), "ADD": operator.add,
-                                 "REPEAT": itertools.repeat}
+                                 "ADD": operator.add, "REPEAT": itertools.repeat}
         for c, ((shift, mask), codes, held) in enumerate(zip(self.fields, self.codes, self.held,
                                                              strict=True)):
             names.update({f"S{c}": shift, f"M{c}": mask, f"C{c}": codes, f"H{c}": held})
+
+        summed = "key = sum(GET(*concealed)(W))"
+        if self.fold is not None:  # each component's key summed in C, a machine word each
+            kinds = len(self.card.deck.kinds)
+            part, digit = [255] * kinds, [0] * kinds  # 255: no component's (a joker)
+            for c, comp in enumerate(self.components):
+                for i, k in enumerate(comp.kinds):
+                    part[k], digit[k] = c, comp.radix ** (len(comp.kinds) - 1 - i)
+            names.update({"FOLD": self.fold, "FN": m, "FP": bytes(part),
+                          "FW": array.array("Q", digit).tobytes()})
+            summed = f"{', '.join(f'k{c}' for c in range(m))}, = FOLD(concealed, FW, FP, FN)"
 
         def field(c: int) -> str:
             """Component c's field of the key; the top one unmasked: a joker's
             bit above it reads past the end of its list, as does a count
             over the deck's copies of its top kind."""
+            if self.fold is not None:
+                return f"k{c}"  # unmasked too: a count past the copies reads past the end
             at = "key" if self.fields[c][0] == 0 else f"key >> S{c}"
             return at if c == m - 1 else f"{at} & M{c}"
 
         parts = ", ".join(f"C{c}[{field(c)}]" for c in range(m))
         tiles = " + ".join(f"H{c}[a{c}]" for c in range(m))
+        answers = [self._answers(line) for line in self.lines]
+        # every line's answers in one list, nearest first, ties in card order
+        ordered = sorted((near[1], line.line, j, i) for j, (line, (_, _, nears))
+                         in enumerate(zip(self.lines, answers, strict=True))
+                         for i, near in enumerate(nears))
+        place = {(j, i): at for at, (_, _, j, i) in enumerate(ordered)}
+        names["NEAR"] = [answers[j][2][i] for _, _, j, i in ordered]
         scored, near = [], []
         for j, line in enumerate(self.lines):
-            names[f"A{j}"], names[f"Y{j}"], names[f"Z{j}"] = self._answers(line)
+            numbers, names[f"Y{j}"], _ = answers[j]
+            names[f"A{j}"] = _compact(numbers)
+            names[f"N{j}"] = _compact([place[j, i] for i in numbers])
             widths = line.widths
             if m > 1:
                 names[f"R{j}_0"] = _compact([r * widths[0] for r in line.rows[0]])
@@ -193,9 +219,9 @@ class Lookup:
             acc = f"R{j}_0[a0]"
             for c in range(1, m - 1):
                 acc = f"T{j}_{c}[{acc} + R{j}_{c}[a{c}]]"
-            last = f"A{j}[{acc} + R{j}_{m - 1}[a{m - 1}]]" if m > 1 else f"A{j}[{acc}]"
-            scored.append(f"Y{j}[{last}]")
-            near.append(f"Z{j}[{last}]")
+            last = f"{acc} + R{j}_{m - 1}[a{m - 1}]" if m > 1 else acc
+            scored.append(f"Y{j}[A{j}[{last}]]")
+            near.append(f"N{j}[{last}]")
         fold = self.complete_fold
         start = _compact(fold.start if m == 1 else [s * fold.widths[0] for s in fold.start])
         lines = self.card.lines
@@ -209,27 +235,36 @@ class Lookup:
             names.update({f"G{c}": fold.sign_of[c], f"U{c}": _compact(
                 step if c == m - 1 else [u * fold.widths[c] for u in step])})
             acc = f"U{c}[{acc} + G{c}[{field(c)}]]"
-        read = f"""
-    try:
-        key = sum(GET(*concealed)(W))
-        {", ".join(f"a{c}" for c in range(m))}, = {parts},
-    except (KeyError, IndexError, TypeError):
+        coded = f"""
+        {summed}
+        {", ".join(f"a{c}" for c in range(m))}, = {parts},"""
+        folded = f"""
+        {summed}
+        acc = {acc}"""
+        miss = "(KeyError, IndexError, TypeError)"
+        # (TypeError: a hand of fewer than two tiles, which one itemgetter cannot sum, or
+        # one FOLD cannot read: it answers None)
+        nearest = f"sorted(({', '.join(near)},))"
+        source = f"""
+def scores(concealed):
+    try:{coded}
+    except {miss}:
         return None
     if {tiles} != len(concealed):
-        return None"""  # the hand's code in each component, or None to go the long way
-        # (TypeError: a hand of fewer than two tiles, which one itemgetter cannot sum)
-        source = f"""
-def scores(concealed):{read}
+        return None
     return [{", ".join(scored)}]
 
-def nearest(concealed, make, *rest):{read}
-    return list(map(make, map(ADD, sorted(({", ".join(near)},), key=AWAY), REPEAT(rest))))
+def nearest(concealed, make, *rest):
+    try:{coded}
+    except {miss}:
+        return None
+    if {tiles} != len(concealed):
+        return None
+    return list(map(make, map(ADD, map(NEAR.__getitem__, {nearest}), REPEAT(rest))))
 
 def complete(concealed):
-    try:
-        key = sum(GET(*concealed)(W))
-        acc = {acc}
-    except (KeyError, IndexError, TypeError):
+    try:{folded}
+    except {miss}:
         return False
     if TILES[acc] != len(concealed):
         return False
@@ -238,10 +273,8 @@ def complete(concealed):
 def completed(concealed, make, *rest):
     if len(concealed) != SIZE:
         return None
-    try:
-        key = sum(GET(*concealed)(W))
-        acc = {acc}
-    except (KeyError, IndexError, TypeError):
+    try:{folded}
+    except {miss}:
         return False
     if TILES[acc] != SIZE:
         return False
@@ -253,6 +286,58 @@ def completed(concealed, make, *rest):
         self.nearest = names["nearest"]
         self.complete = names["complete"]
         self.completed = names["completed"]
+        # a matcher's own queries: the hand in, the long way for what the lookups cannot answer
+        self._names = names
+
+        def opening(long: str) -> str:
+            """A query's start: the hand's code in each component, or the long way."""
+            return f"""
+    concealed = hand.concealed
+    if hand.exposures:
+        return {long}(hand, open_hands)
+    try:{coded}
+    except {miss}:
+        return {long}(hand, open_hands)
+    if {tiles} != len(concealed):
+        return {long}(hand, open_hands)"""
+
+        self._served = f"""
+def scores(hand, *, open_hands=None):{opening("LONG_SCORES")}
+    return [{", ".join(scored)}]
+
+def tiles_away(hand, *, open_hands=None):{opening("LONG_AWAY")}
+    return EXTEND(MAKE, NEAR_OWNED, {nearest}, hand)
+
+def is_complete(hand, *, open_hands=None):
+    concealed = hand.concealed
+    if hand.exposures:
+        return LONG_COMPLETE(hand, open_hands)
+    if len(concealed) != SIZE:
+        return None
+    try:{folded}
+    except {miss}:
+        return LONG_COMPLETE(hand, open_hands)
+    if TILES[acc] != SIZE:
+        return LONG_COMPLETE(hand, open_hands)
+    found = DONE_OWNED[acc]
+    return None if found is None else MAKE(found + (hand,))
+"""
+
+    def serve(self, owner: Any, make: Callable[..., Any],
+              long: dict[str, Callable[[Any, bool | None], Any]]) -> dict[str, Callable[..., Any]]:
+        """A matcher's scores(), tiles_away() and is_complete(), written out
+        for this card as the queries above are, taking the Hand: one call
+        from the caller to the lookups, no more. A hand with exposures, or
+        one the lookups cannot read, goes to long[query](hand, open_hands);
+        each answer is make((line, tiles away, variation, owner, hand))."""
+        names = dict(self._names)
+        names.update({"MAKE": make, "EXTEND": extend_each, "LONG_SCORES": long["scores"],
+                      "LONG_AWAY": long["tiles_away"], "LONG_COMPLETE": long["is_complete"],
+                      "NEAR_OWNED": [near + (owner,) for near in names["NEAR"]],
+                      "DONE_OWNED": [None if done is None else done + (owner,)
+                                     for done in names["DONE"]]})
+        exec(compile(self._served, f"<queries of {self.card.name}>", "exec"), names)
+        return {query: names[query] for query in ("scores", "tiles_away", "is_complete")}
 
 
 @dataclass(frozen=True)
@@ -269,8 +354,11 @@ class CompleteFold:
     tiles: list[int]  # per final state: the tiles held (up to the hand's size and one)
 
 
-def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
-    """The lookups for a card, or None when some line cannot be tabled so."""
+def build(card: Card, columns: Columns, programme: Programme, *,
+          summing: Fold | None = compiled_fold) -> Lookup | None:
+    """The lookups for a card, or None when some line cannot be tabled so.
+    `summing` sums the hand's keys (the C accelerator, when built); None sums
+    them in Python, to the same answers."""
     components = programme.table_components
     joker = card.deck.joker_index
     structural: dict[int, list[Plan]] = {}
@@ -340,7 +428,7 @@ def build(card: Card, columns: Columns, programme: Programme) -> Lookup | None:
     complete = _complete_fold(card, per_line, code_signs, structural, key_codes)
     weights, fields, shift = _weights(components, joker)
     return Lookup(card, components, weights, fields, code_lists, held_of, folded, complete,
-                  shift, code_lists)
+                  shift, code_lists, summing)
 
 
 def _codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:

@@ -23,6 +23,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching import lookup
+from jongg.runtime.matching.accelerated import extend_each
 from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables
@@ -66,6 +67,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
 
 
 _match = Match  # Match from a tuple, in C
+_SERVED = ("scores", "tiles_away", "is_complete")  # the queries the lookups may answer
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -119,6 +121,8 @@ class Matcher:
         hears (done, total) while tables are built."""
         seconds = self.programme.prepare(folder, build=build, progress=progress)
         self._lookup, self._no_lookup = None, False  # new tables: the lookups may serve now
+        for query in _SERVED:  # and the class's queries answer until they do
+            self.__dict__.pop(query, None)
         return seconds
 
     def _quick(self, hands: int = 1) -> Lookup | None:
@@ -128,9 +132,19 @@ class Matcher:
         if self._lookup is None and not self._no_lookup:
             self._asked += hands
             if self._asked >= LOOKUP_AFTER:
-                self._lookup = lookup.build(self.card, self.columns, self.programme)
-                self._no_lookup = self._lookup is None
+                self.use_lookups(lookup.build(self.card, self.columns, self.programme))
         return self._lookup
+
+    def use_lookups(self, found: Lookup | None) -> None:
+        """Answer by these lookups from now on (None: the card has none):
+        scores(), tiles_away() and is_complete() become the lookups' own
+        functions for this matcher (Lookup.serve), one call from the caller
+        to the answer; what they cannot answer goes the long way."""
+        self._lookup, self._no_lookup = found, found is None
+        if found is not None:
+            self.__dict__.update(found.serve(self, _match, {
+                "scores": self._scores_long, "tiles_away": self._tiles_away_long,
+                "is_complete": self._is_complete_long}))
 
     # -- one hand --------------------------------------------------------------------
     def scores(self, hand: Hand, *, open_hands: bool | None = None
@@ -143,10 +157,15 @@ class Matcher:
                 answered = quick.scores(hand.concealed)
                 if answered is not None:
                     return answered
-            if self._table_alone:
-                found, variations = self.columns.line_best(*self._held(hand))
-                return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
-                                strict=True))
+        return self._scores_long(hand, open_hands)
+
+    def _scores_long(self, hand: Hand, open_hands: bool | None
+                     ) -> list[tuple[int, int, int]]:
+        """scores() without the lookups."""
+        if not hand.exposures and self._table_alone:
+            found, variations = self.columns.line_best(*self._held(hand))
+            return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
+                            strict=True))
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -360,8 +379,12 @@ class Matcher:
                 answered = quick.nearest(hand.concealed, _match, self, hand)
                 if answered is not None:
                     return answered
-            if self._table_alone:
-                return self._table_nearest(hand)
+        return self._tiles_away_long(hand, open_hands)
+
+    def _tiles_away_long(self, hand: Hand, open_hands: bool | None) -> list[Match]:
+        """tiles_away() without the lookups."""
+        if not hand.exposures and self._table_alone:
+            return self._table_nearest(hand)
         sizes = self._sizes
         found = sorted([(sizes[li] - s, li, v) for li, s, v in
                         self.scores(hand, open_hands=open_hands)])
@@ -384,25 +407,25 @@ class Matcher:
         every line. Every line is of the hand's size, so the lines' keys
         (Columns.line_best) from the highest are nearest first, ties in card
         order (columns run in card order); a key tells its line, tiles away
-        and variation (one table by key), and each line's Match is made in
-        one pass."""
-        keys = np.sort(self.columns.line_keys(*self._held(hand)))[::-1]
-        lines, aways, variations = self._key_answers[keys].T.tolist()
-        return list(map(_match, zip(lines, aways, variations, itertools.repeat(self),
-                                    itertools.repeat(hand))))
+        and variation (one list by key), and the lines' Match objects are
+        made in one call (in C where the accelerator is built). The keys
+        are sorted as Python integers: for a card's few dozen lines that is
+        quicker than NumPy's sort and gather."""
+        keys = self.columns.line_key_list(*self._held(hand))
+        keys.sort(reverse=True)
+        return extend_each(Match, self._key_answers, keys, hand)
 
     @cached_property
-    def _key_answers(self) -> np.ndarray:
+    def _key_answers(self) -> list[tuple[Line, int, int, Matcher]]:
         """By key (Columns.key_columns): the Line of its column, the tiles
-        away and the variation, as Python objects."""
+        away, the variation and this matcher, the start of its Match. A key
+        of no column (-1) reads line 0, variation 0: no line's best."""
         score, column = self.columns.key_columns()
-        lines = np.empty(len(self.card.lines), dtype=object)
-        lines[:] = self.card.lines
-        out = np.empty((len(column), 3), dtype=object)
-        out[:, 0] = lines[np.asarray(self.columns.column_line + [0])[column]]
-        out[:, 1] = (self.card.hand_size - score).tolist()
-        out[:, 2] = np.asarray(self.columns.column_variation + [0])[column].tolist()
-        return out  # a key of no column (-1) reads line 0, variation 0: no line's best
+        line_of = self.columns.column_line + [0]
+        variation_of = self.columns.column_variation + [0]
+        lines, size = self.card.lines, self.card.hand_size
+        return [(lines[line_of[c]], size - s, variation_of[c], self)
+                for s, c in zip(score.tolist(), column.tolist(), strict=True)]
 
     @cached_property
     def _sizes(self) -> list[int]:
@@ -435,6 +458,10 @@ class Matcher:
                 answered = quick.completed(hand.concealed, _match, self, hand)
                 if answered is not False:
                     return answered  # type: ignore[no-any-return]
+        return self._is_complete_long(hand, open_hands)
+
+    def _is_complete_long(self, hand: Hand, open_hands: bool | None) -> Match | None:
+        """is_complete() without the lookups."""
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:

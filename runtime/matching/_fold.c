@@ -1,0 +1,285 @@
+/* The hand's key in each component, summed in C, each line's best key of the
+ * keyed table (Columns.line_keys) and a query's answers made in C: an optional accelerator of runtime/matching/lookup.py and matcher.py,
+ * which do the same in Python when this is not built (a machine without a C
+ * compiler). Python adds integers of more than
+ * 30 bits slowly, and a hand's key over every component is over 64 bits;
+ * here each component's key is a machine word.
+ *
+ * fold(tiles, weights, parts, count): tiles a tuple or list of kind indices;
+ * weights the kinds' weights as native unsigned 64-bit words (bytes); parts
+ * each kind's component (bytes, one a kind; count or over: a kind no
+ * component holds, a joker). Returns the count components' keys as a tuple,
+ * or None when a tile is not a kind every component can read (the hand goes
+ * the long way, where it is answered or refused). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MOST_PARTS 64
+
+static PyObject *
+fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fold(tiles, weights, parts, count) takes 4 arguments");
+        return NULL;
+    }
+    PyObject *tiles = args[0], *weights = args[1], *parts = args[2];
+    if (!PyBytes_Check(weights) || !PyBytes_Check(parts)) {
+        PyErr_SetString(PyExc_TypeError, "fold: weights and parts must be bytes");
+        return NULL;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(args[3]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t kinds = PyBytes_GET_SIZE(parts);
+    if (count < 0 || count > MOST_PARTS || PyBytes_GET_SIZE(weights) != kinds * 8) {
+        PyErr_SetString(PyExc_ValueError, "fold: parts and weights disagree");
+        return NULL;
+    }
+    PyObject **items;
+    Py_ssize_t n;
+    if (PyTuple_CheckExact(tiles)) {
+        items = &PyTuple_GET_ITEM(tiles, 0);
+        n = PyTuple_GET_SIZE(tiles);
+    } else if (PyList_CheckExact(tiles)) {
+        items = PySequence_Fast_ITEMS(tiles);
+        n = PyList_GET_SIZE(tiles);
+    } else {
+        Py_RETURN_NONE;
+    }
+    const unsigned char *part_of = (const unsigned char *)PyBytes_AS_STRING(parts);
+    const char *weight_of = PyBytes_AS_STRING(weights);
+    uint64_t sums[MOST_PARTS];
+    memset(sums, 0, sizeof(uint64_t) * (size_t)count);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tile = items[i];
+        if (!PyLong_CheckExact(tile))
+            Py_RETURN_NONE;
+        int overflow;
+        long kind = PyLong_AsLongAndOverflow(tile, &overflow);
+        if (overflow || kind < 0 || kind >= kinds)
+            Py_RETURN_NONE;  /* (PyLong_AsLongAndOverflow cannot fail on an int) */
+        unsigned char part = part_of[kind];
+        if (part >= count)
+            Py_RETURN_NONE;
+        uint64_t weight;
+        memcpy(&weight, weight_of + 8 * kind, 8);
+        uint64_t summed = sums[part] + weight;
+        if (summed < weight)
+            Py_RETURN_NONE;  /* past a machine word: no key of any table */
+        sums[part] = summed;
+    }
+    PyObject *out = PyTuple_New(count);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t c = 0; c < count; c++) {
+        PyObject *key = PyLong_FromUnsignedLongLong(sums[c]);
+        if (key == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, c, key);
+    }
+    return out;
+}
+
+/* extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]
+ * for a subclass of tuple without slots of its own (a Match from the start of
+ * its tuple and the hand): one allocation per item, where Python makes the
+ * tuple, the call's argument tuple and the item. */
+static PyObject *
+extend_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "extend_each(cls, heads, keys, last) takes 4 arguments");
+        return NULL;
+    }
+    PyObject *cls = args[0], *heads = args[1], *keys = args[2], *last = args[3];
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
+        || ((PyTypeObject *)cls)->tp_basicsize != PyTuple_Type.tp_basicsize
+        || !PyList_CheckExact(heads) || !PyList_CheckExact(keys)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "extend_each: a tuple subclass without slots, and two lists");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t n = PyList_GET_SIZE(keys), known = PyList_GET_SIZE(heads);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(keys, i));
+        if (at == -1 && PyErr_Occurred())
+            goto fail;
+        if (at < 0 || at >= known) {
+            PyErr_SetString(PyExc_IndexError, "extend_each: a key past the heads");
+            goto fail;
+        }
+        PyObject *head = PyList_GET_ITEM(heads, at);
+        if (!PyTuple_Check(head)) {
+            PyErr_SetString(PyExc_TypeError, "extend_each: a head that is not a tuple");
+            goto fail;
+        }
+        Py_ssize_t size = PyTuple_GET_SIZE(head);
+        PyObject *item = type->tp_alloc(type, size + 1);
+        if (item == NULL)
+            goto fail;
+        for (Py_ssize_t j = 0; j < size; j++) {
+            PyObject *field = PyTuple_GET_ITEM(head, j);
+            Py_INCREF(field);
+            PyTuple_SET_ITEM(item, j, field);
+        }
+        Py_INCREF(last);
+        PyTuple_SET_ITEM(item, size, last);
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static int
+lanes_buffer(PyObject *obj, Py_buffer *b)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (!((b->itemsize == 2 && strcmp(b->format, "h") == 0)
+          || (b->itemsize == 4 && (strcmp(b->format, "i") == 0 || strcmp(b->format, "l") == 0)))) {
+        PyBuffer_Release(b);
+        PyErr_SetString(PyExc_TypeError, "line_keys: lanes of 16 or 32-bit integers");
+        return -1;
+    }
+    return 0;
+}
+
+/* line_keys(lanes, rows, width, count, starts, joker_keys): Columns.line_keys
+ * in one call. lanes: the keyed table's rows, each the naturals half then the
+ * room half of `width` lanes; the rows of the hand summed over the first
+ * `count` columns; with joker_keys (None: no jokers), what the jokers add by
+ * each column's room summed; then per line (its columns from starts[i] to the
+ * next start) the highest key, as a list. */
+static PyObject *
+line_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "line_keys(lanes, rows, width, count, starts, joker_keys) takes 6 arguments");
+        return NULL;
+    }
+    PyObject *rows = args[1], *starts = args[4], *jokers = args[5];
+    Py_ssize_t width = PyLong_AsSsize_t(args[2]), count = PyLong_AsSsize_t(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyList_CheckExact(rows) || !PyList_CheckExact(starts) || width <= 0 || count < 0
+        || count > width) {
+        PyErr_SetString(PyExc_TypeError, "line_keys: rows and starts lists, 0 <= count <= width");
+        return NULL;
+    }
+    Py_buffer table, added;
+    if (lanes_buffer(args[0], &table) < 0)
+        return NULL;
+    int with_jokers = jokers != Py_None;
+    if (with_jokers && lanes_buffer(jokers, &added) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    int64_t *sums = PyMem_Calloc(2 * (size_t)(count ? count : 1), sizeof(int64_t));
+    if (sums == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *room = sums + count;
+    Py_ssize_t lanes = table.len / table.itemsize, table_rows = lanes / (2 * width);
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+        Py_ssize_t row = PyLong_AsSsize_t(PyList_GET_ITEM(rows, r));
+        if (row == -1 && PyErr_Occurred())
+            goto done;
+        if (row < 0 || row >= table_rows) {
+            PyErr_SetString(PyExc_IndexError, "line_keys: a row past the table");
+            goto done;
+        }
+        Py_ssize_t at = row * 2 * width;
+        if (table.itemsize == 2) {  /* a loop per lane type, which the compiler vectorises */
+            const int16_t *lane = (const int16_t *)table.buf + at;
+            for (Py_ssize_t c = 0; c < count; c++)
+                sums[c] += lane[c];
+            for (Py_ssize_t c = 0; with_jokers && c < count; c++)  /* the room: jokers' alone */
+                room[c] += lane[width + c];
+        } else {
+            const int32_t *lane = (const int32_t *)table.buf + at;
+            for (Py_ssize_t c = 0; c < count; c++)
+                sums[c] += lane[c];
+            for (Py_ssize_t c = 0; with_jokers && c < count; c++)  /* the room: jokers' alone */
+                room[c] += lane[width + c];
+        }
+    }
+    if (with_jokers) {
+        Py_ssize_t known = added.len / added.itemsize;
+        for (Py_ssize_t c = 0; c < count; c++) {
+            if (room[c] < 0 || room[c] >= known) {
+                PyErr_SetString(PyExc_IndexError, "line_keys: a room past the joker keys");
+                goto done;
+            }
+            sums[c] += added.itemsize == 2 ? ((const int16_t *)added.buf)[room[c]]
+                                           : ((const int32_t *)added.buf)[room[c]];
+        }
+    }
+    Py_ssize_t lines = PyList_GET_SIZE(starts);
+    out = PyList_New(lines);
+    if (out == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        Py_ssize_t from = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+        Py_ssize_t to = i + 1 < lines ? PyLong_AsSsize_t(PyList_GET_ITEM(starts, i + 1)) : count;
+        if (PyErr_Occurred())
+            goto fail;
+        if (from < 0 || from >= to || to > count) {
+            PyErr_SetString(PyExc_ValueError, "line_keys: starts must rise within the columns");
+            goto fail;
+        }
+        int64_t best = sums[from];
+        for (Py_ssize_t c = from + 1; c < to; c++)
+            if (sums[c] > best)
+                best = sums[c];
+        PyObject *key = PyLong_FromLongLong(best);
+        if (key == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, i, key);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    PyMem_Free(sums);
+    PyBuffer_Release(&table);
+    if (with_jokers)
+        PyBuffer_Release(&added);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
+     "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
+    {"line_keys", (PyCFunction)(void (*)(void))line_keys, METH_FASTCALL,
+     "line_keys(lanes, rows, width, count, starts, joker_keys): each line's best key."},
+    {"extend_each", (PyCFunction)(void (*)(void))extend_each, METH_FASTCALL,
+     "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fold",
+    "The hand's key in each component, summed in C (runtime/matching/lookup.py).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fold(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,13 @@
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+def fold(tiles: Sequence[int], weights: bytes, parts: bytes,
+         count: int) -> tuple[int, ...] | None: ...
+
+def extend_each(cls: type[T], heads: list[tuple[Any, ...]], keys: list[int],
+                last: object) -> list[T]: ...
+
+def line_keys(lanes: Any, rows: list[int], width: int, count: int, starts: list[int],
+              joker_keys: Any) -> list[int]: ...

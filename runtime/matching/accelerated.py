@@ -1,0 +1,42 @@
+"""The optional C accelerator (runtime/matching/_fold.c, built by setup.py
+where a C compiler is found) or, without it, the same in Python.
+
+- compiled_fold: each component's key of a hand summed in C, or None (the
+  lookups then sum one key in Python: runtime/matching/lookup.py);
+- line_keys: Columns.line_keys (each line's best key of the keyed table)
+  as a list in one call, or None (NumPy's calls, then tolist());
+- extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
+  keys], a query's Match objects made from the start of their tuples and the
+  hand; in C one allocation a Match, where Python makes three.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+T = TypeVar("T")
+Fold = Callable[[Sequence[int], bytes, bytes, int], "tuple[int, ...] | None"]
+
+
+def extend_each_python(cls: type[T], heads: list[tuple[Any, ...]], keys: list[int],
+                       last: object) -> list[T]:
+    """extend_each in Python."""
+    return list(map(cls, map(operator.add, map(heads.__getitem__, keys),
+                             itertools.repeat((last,)))))
+
+
+compiled_fold: Fold | None
+line_keys: Callable[[np.ndarray, list[int], int, int, list[int], np.ndarray | None],
+                    list[int]] | None
+try:
+    from jongg.runtime.matching import _fold
+    compiled_fold, line_keys = _fold.fold, _fold.line_keys
+    extend_each = _fold.extend_each
+except ImportError:  # a machine without a C compiler
+    compiled_fold = line_keys = None
+    extend_each = extend_each_python
