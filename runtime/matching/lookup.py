@@ -600,13 +600,17 @@ def _complete_fold(card: Card, per_line: list[tuple[int, list[np.ndarray], list[
     tiles held (added, up to the hand's size and one)."""
     most = card.hand_size + 1
     lines = card.lines
-    kinds: list[tuple[str, dict[tuple[int, int], int] | None, int, int]] = []
+    kinds: list[tuple[str, dict[int, list[tuple[int, int]]] | None, int, int]] = []
     for li, _, _, tables in per_line:
         if isinstance(tables, ShapeTables):
             shares = demands(tables.shape)
             index = {d: i for i, d in enumerate(shares)}
-            add = {(i, j): index[s] for i, a in enumerate(shares) for j, b in enumerate(shares)
-                   if (s := tuple(x + y for x, y in zip(a, b, strict=True))) in index}
+            # per share held: the shares it adds up to with each share more (j, bit of the sum)
+            add: dict[int, list[tuple[int, int]]] = {}
+            for held, a in enumerate(shares):
+                for more, b in enumerate(shares):
+                    if (s := tuple(x + y for x, y in zip(a, b, strict=True))) in index:
+                        add.setdefault(held, []).append((more, 1 << index[s]))
             kinds.append(("shares", add, index[tables.shape.demand], li))
         else:
             kinds.append(("variations", None, 0, li))
@@ -620,9 +624,12 @@ def _complete_fold(card: Card, per_line: list[tuple[int, list[np.ndarray], list[
                 continue
             assert isinstance(add, dict)
             grown = 0
-            for (i, j), k in add.items():
-                if have >> i & 1 and more >> j & 1:
-                    grown |= 1 << k
+            while have:  # the shares held, one set bit at a time
+                low = have & -have
+                have ^= low
+                for j, bit in add.get(low.bit_length() - 1, ()):
+                    if more >> j & 1:
+                        grown |= bit
             out.append(grown)
         return (*out, min(state[-1] + sign[-1], most))
 
