@@ -158,7 +158,7 @@ def test_count_vectors_answer_as_hands_do(name: str, tables: bool) -> None:
     c = card(name)
     m = compile_matcher(c)
     if tables:
-        m.prepare(None)
+        m.prepare(cache.tables_dir())  # built once a session, then read
     hands = [h for h in sample_hands(c, random.Random(f"counts:{name}"), 200) if not h.exposures]
     counts, jokers = m.counts_of(hands)
     away, which = m.tiles_away_counts(counts, jokers)
@@ -188,7 +188,7 @@ def _single_suit(c_name: str | Card, suit: str, size: int) -> list[Hand]:
 def _exhaustive(c_name: str | Card, line_id: str, hands: list[Hand]) -> None:
     c = card(c_name) if isinstance(c_name, str) else c_name
     m = compile_matcher(c)
-    m.prepare(None)
+    m.prepare(cache.tables_dir())  # built once a session, then read
     line = c.line(line_id)
     li = c.lines.index(line)
     away, _ = m.tiles_away_counts(*m.counts_of(hands))
@@ -304,7 +304,7 @@ def test_tables_score_a_pool_longer_than_a_hand_as_the_reference_does() -> None:
             hands.append(Hand(tuple(sorted(rng.sample(wall, size)))))
     _exhaustive("classic", "four-sets-and-a-pair", hands)
     m = compile_matcher(c)
-    m.prepare(None)
+    m.prepare(cache.tables_dir())  # built once a session, then read
     li = [line.id for line in c.lines].index("four-sets-and-a-pair")
     for h in hands[:10]:
         ref = match_line(c.lines[li], h, c.deck)
@@ -355,7 +355,7 @@ def test_the_lookups_answer_as_the_long_way() -> None:
     lookups alone, as the tables and columns do."""
     c = card("classic")
     m = compile_matcher(c)
-    m.prepare(None)
+    m.prepare(cache.tables_dir())  # built once a session, then read
     quick = lookup.build(c, m.columns, m.programme)
     assert quick is not None
     hands = _classic_hands(500, "lookups")
@@ -385,7 +385,7 @@ def test_the_lookups_answer_as_the_long_way() -> None:
 def test_the_lookups_leave_a_hand_they_cannot_answer_to_the_long_way() -> None:
     c = card("classic")
     m = compile_matcher(c)
-    m.prepare(None)
+    m.prepare(cache.tables_dir())  # built once a session, then read
     quick = lookup.build(c, m.columns, m.programme)
     assert quick is not None
     five = Hand((0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9))  # five of a kind carry a digit

@@ -15,6 +15,7 @@ from functools import cache
 
 import pytest
 
+from jongg.compiler.cache import tables_dir
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
@@ -105,7 +106,7 @@ def test_tables_score_exposed_jokerless_hands_as_the_reference_does() -> None:
     reference (whole hands and hands a card short, many exposed)."""
     c = card("nymj")
     m = compile_matcher(c)
-    m.prepare(None)
+    m.prepare(tables_dir())  # built once a session, then read
     rng = random.Random("tables-exposed")
     hands = sample_hands(c, rng, 600) + sample_hands(c, rng, 200, size=c.hand_size - 1)
     exposed = [h for h in hands if h.exposures]

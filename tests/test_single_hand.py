@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from jongg.compiler import cache
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching import accelerated, lookup, matcher
@@ -108,8 +109,8 @@ def _classic_pair(summing: accelerated.Fold | None = accelerated.compiled_fold
     summed by `summing`: C, or Python with None), and one that never builds
     them (the long way)."""
     quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
-    quick.prepare(None)
-    slow.prepare(None)
+    quick.prepare(cache.tables_dir())
+    slow.prepare(cache.tables_dir())
     quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme, summing=summing))
     slow._no_lookup = True
     assert quick._lookup is not None
