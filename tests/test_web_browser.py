@@ -74,6 +74,7 @@ def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
         driver.get(running.url)
         _until(lambda: bool(driver.find_elements(By.CSS_SELECTOR, "#variant option")))
+        _until(lambda: "None yet" in driver.find_element(By.ID, "table-list").text)
         Select(driver.find_element(By.ID, "variant")).select_by_value("mjcg")
         Select(driver.find_element(By.ID, "players")).select_by_value("4")
         Select(driver.find_element(By.ID, "seat-3")).select_by_value("human")
@@ -92,6 +93,7 @@ def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
         assert set(links) == {"0", "2"}
         table = links["0"].split("/table/")[1].split("#")[0]
         _until(lambda: table in driver.find_element(By.ID, "table-list").text)
+        assert "None yet" not in driver.find_element(By.ID, "table-list").text
         driver.save_screenshot(str(artifacts / "lobby.png"))
         driver.get(links["2"])
         wait(driver, lambda s: s["step"] is not None, "the seat's table")

@@ -104,6 +104,13 @@ async function loadTables() {
   const data = await api("/api/tables");
   const body = document.querySelector("#table-list tbody");
   body.replaceChildren();
+  if (!data.tables.length) {
+    const none = el("td", "None yet: open one above.");
+    none.colSpan = 6;
+    const row = el("tr");
+    row.append(none);
+    body.append(row);
+  }
   for (const t of data.tables.slice().reverse()) {
     const row = el("tr");
     row.append(el("td", t.id), el("td", t.variant), el("td", t.players),
