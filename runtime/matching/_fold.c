@@ -86,6 +86,21 @@ fold(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* The i-th item of a list read as an index below `bound`; -1 with an
+ * exception set when it is not an int or is out of range. */
+static Py_ssize_t
+list_index(PyObject *list, Py_ssize_t i, Py_ssize_t bound, const char *past)
+{
+    Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(list, i));
+    if (at == -1 && PyErr_Occurred())
+        return -1;
+    if (at < 0 || at >= bound) {
+        PyErr_SetString(PyExc_IndexError, past);
+        return -1;
+    }
+    return at;
+}
+
 /* extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]
  * for a subclass of tuple without slots of its own (a Match from the start of
  * its tuple and the hand): one allocation per item, where Python makes the
@@ -111,13 +126,9 @@ extend_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t at = PyLong_AsSsize_t(PyList_GET_ITEM(keys, i));
-        if (at == -1 && PyErr_Occurred())
+        Py_ssize_t at = list_index(keys, i, known, "extend_each: a key past the heads");
+        if (at < 0)
             goto fail;
-        if (at < 0 || at >= known) {
-            PyErr_SetString(PyExc_IndexError, "extend_each: a key past the heads");
-            goto fail;
-        }
         PyObject *head = PyList_GET_ITEM(heads, at);
         if (!PyTuple_Check(head)) {
             PyErr_SetString(PyExc_TypeError, "extend_each: a head that is not a tuple");
@@ -196,13 +207,9 @@ line_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     int64_t *room = sums + count;
     Py_ssize_t lanes = table.len / table.itemsize, table_rows = lanes / (2 * width);
     for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
-        Py_ssize_t row = PyLong_AsSsize_t(PyList_GET_ITEM(rows, r));
-        if (row == -1 && PyErr_Occurred())
+        Py_ssize_t row = list_index(rows, r, table_rows, "line_keys: a row past the table");
+        if (row < 0)
             goto done;
-        if (row < 0 || row >= table_rows) {
-            PyErr_SetString(PyExc_IndexError, "line_keys: a row past the table");
-            goto done;
-        }
         Py_ssize_t at = row * 2 * width;
         if (table.itemsize == 2) {  /* a loop per lane type, which the compiler vectorises */
             const int16_t *lane = (const int16_t *)table.buf + at;
