@@ -9,7 +9,7 @@ column's score min(N + J, N + R) at once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,6 +24,14 @@ CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
 FEW = 24  # at most this many seated columns: a hand is scored in plain Python
 MANY_NEAR = 64  # past this many columns near a hand, its discards are weighed on arrays
+
+
+def set_bits(mask: int) -> Iterator[int]:
+    """The positions of a mask's set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ import numpy as np
 from jongg.runtime.card import Card, Line
 from jongg.runtime.matching.accelerated import Fold, compiled_fold, extend_each
 from jongg.runtime.matching.building import demands
-from jongg.runtime.matching.columns import Columns
+from jongg.runtime.matching.columns import Columns, set_bits
 from jongg.runtime.matching.plans import Plan, Programme
 from jongg.runtime.matching.tables import Component, ShapeTables
 
@@ -624,10 +624,8 @@ def _complete_fold(card: Card, per_line: list[tuple[int, list[np.ndarray], list[
                 continue
             assert isinstance(add, dict)
             grown = 0
-            while have:  # the shares held, one set bit at a time
-                low = have & -have
-                have ^= low
-                for j, bit in add.get(low.bit_length() - 1, ()):
+            for share in set_bits(have):  # the shares held
+                for j, bit in add.get(share, ()):
                     if more >> j & 1:
                         grown |= bit
             out.append(grown)

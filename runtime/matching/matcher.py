@@ -14,7 +14,7 @@ order, then variation order (docs/matcher.md).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from jongg.runtime.matching import lookup
 from jongg.runtime.matching.accelerated import extend_each
 from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
-from jongg.runtime.matching.columns import Columns, Seat, Tables
+from jongg.runtime.matching.columns import Columns, Seat, Tables, set_bits
 from jongg.runtime.matching.lookup import Lookup
 from jongg.runtime.matching.plans import Plan, Programme
 from jongg.runtime.matching.tables import component_keys
@@ -66,16 +66,7 @@ class Match(tuple[Line, int, int, "Matcher", Hand], Nearness):
         return self.filling()
 
 
-_match = Match  # Match from a tuple, in C
 _SERVED = ("scores", "tiles_away", "is_complete")  # the queries the lookups may answer
-
-
-def _bits(mask: int) -> Iterator[int]:
-    """The positions of a mask's set bits, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _less_each(hand: Hand) -> tuple[list[int], list[Hand]]:
@@ -142,7 +133,7 @@ class Matcher:
         to the answer; what they cannot answer goes the long way."""
         self._lookup, self._no_lookup = found, found is None
         if found is not None:
-            self.__dict__.update(found.serve(self, _match, {
+            self.__dict__.update(found.serve(self, Match, {
                 "scores": self._scores_long, "tiles_away": self._tiles_away_long,
                 "is_complete": self._is_complete_long}))
 
@@ -312,7 +303,7 @@ class Matcher:
             able = programme.able(exposures) & self._eligible(open_hands)
             plans: Iterable[Plan]
             if seat is None:
-                plans = map(programme.flat.__getitem__, _bits(able))
+                plans = map(programme.flat.__getitem__, set_bits(able))
             else:
                 plans = (p for p in itertools.chain((programme.plans[li][vi]
                                                      for li, vi in seat.slow),
@@ -376,7 +367,7 @@ class Matcher:
         if not hand.exposures:
             quick = self._lookup or self._quick()
             if quick is not None:
-                answered = quick.nearest(hand.concealed, _match, self, hand)
+                answered = quick.nearest(hand.concealed, Match, self, hand)
                 if answered is not None:
                     return answered
         return self._tiles_away_long(hand, open_hands)
@@ -391,7 +382,7 @@ class Matcher:
         if not found:
             return []
         away, lines, variations = zip(*found, strict=True)
-        return list(map(_match, zip(map(self.card.lines.__getitem__, lines), away, variations,
+        return list(map(Match, zip(map(self.card.lines.__getitem__, lines), away, variations,
                                     itertools.repeat(self), itertools.repeat(hand))))
 
     @cached_property
@@ -455,7 +446,7 @@ class Matcher:
         if not hand.exposures:
             quick = self._lookup or self._quick()
             if quick is not None:
-                answered = quick.completed(hand.concealed, _match, self, hand)
+                answered = quick.completed(hand.concealed, Match, self, hand)
                 if answered is not False:
                     return answered  # type: ignore[no-any-return]
         return self._is_complete_long(hand, open_hands)
