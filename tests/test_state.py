@@ -198,76 +198,67 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
 
 # -- kept answers ---------------------------------------------------------------------
 
-def _exact_away(state: State, seat: int) -> int:
-    """The seat's resting tiles away worked out afresh (nothing kept)."""
-    me = state.seats[seat]
-    return racks.resting_away(state.rules, me, me.concealed(), state.last_tile(seat),
-                              len(state.wall) + 99)
-
-
 @pytest.mark.parametrize(("variant", "players"), [("mjcg-advanced", 4), ("nymj", 4),
                                                    ("siamese", 2), ("imperial-siamese", 4)])
-def test_a_floor_under_tiles_away_never_hides_a_hand_within_one(
+def test_a_floor_under_tiles_away_never_hides_a_rack_within_one(
         variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A seat's tiles away after a plain draw and discard are at least one
-    less than before the draw, so a floor over one answers "is this hand
-    within a tile?" without the matcher: each time it does, the hand is
+    """A rack's tiles away after a plain draw and discard are at least one
+    less than before the draw, so a floor over one answers "is this rack
+    within a tile?" without the matcher: each time it does, the rack is
     worked out afresh here and must indeed be two or more away."""
     floored: list[int] = []
-    near, before = State.resting_near, State._away_before_draw
+    rack_aways = racks.rack_aways
 
-    def check(seat: int, state: State) -> None:
-        if state._away[seat] is None and state._floor[seat] > 1:
-            assert _exact_away(state, seat) > 1
-            floored.append(seat)
+    def checked(rules: Any, me: Any, pool: Any, last: Any, far: int,
+                floors: dict[int, int] | None = None) -> dict[int, int]:
+        found = rack_aways(rules, me, pool, last, far, floors)
+        for rack, floor in (floors or {}).items():
+            if floor > 1 and rack in found:
+                assert racks.rack_away(rules, me, rack, pool, last, far) > 1
+                floored.append(rack)
+        return found
 
-    def checked_near(self: State, seat: int) -> bool:
-        check(seat, self)
-        return near(self, seat)
-
-    def checked_before(self: State, seat: int) -> int:
-        check(seat, self)
-        return before(self, seat)
-
-    monkeypatch.setattr(State, "resting_near", checked_near)
-    monkeypatch.setattr(State, "_away_before_draw", checked_before)
+    monkeypatch.setattr(racks, "rack_aways", checked)
     for seed in range(2):
         play(game(variant, players).new_match(seed), 400,
              "greedy" if variant == "siamese" else "random")
     assert floored  # the floor did answer
 
 
-def test_a_far_hand_is_not_worked_out_again_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The matcher is asked for a seat's tiles away only when its floor no
+@pytest.mark.parametrize(("variant", "players"), [("mjcg-advanced", 4), ("imperial-siamese", 4)])
+def test_a_far_rack_is_not_worked_out_again_every_turn(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The matcher is asked for a rack's tiles away only when its floor no
     longer settles whether it is within a tile: far fewer times than there
-    are discards."""
+    are discards times racks."""
     asked: list[int] = []
-    rack_aways = racks.rack_aways
+    rack_away = racks.rack_away
 
-    def counted(*args: Any) -> dict[int, int]:
+    def counted(*args: Any) -> int:
         asked.append(1)
-        return rack_aways(*args)
+        return rack_away(*args)
 
-    monkeypatch.setattr(racks, "rack_aways", counted)
-    state = game("mjcg-advanced", 4).new_match(3)
+    monkeypatch.setattr(racks, "rack_away", counted)
+    state = game(variant, players).new_match(3)
     play(state, 600)
     discards = sum(action.verb == "discard" for _, action in state.history)
-    assert discards > 100 and len(asked) < discards / 2
+    assert discards > 100 and len(asked) < discards * state.spec.racks / 2
 
 
 def test_a_mah_jongg_claim_weighs_only_the_racks_within_a_tile(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With several racks, whether a discard completes some of them is
     asked only of the racks within a tile of a line (a tile brings a rack at
-    most one nearer), and the racks named are those the full search names."""
+    most one nearer), what the pool completes without it is kept until the
+    pool changes, and the racks named are those the full search names."""
     pruned, full = [0], [0]
     claimable = racks.claimable_racks
     rack_lines = racks.rack_lines
 
     def checked(rules: Any, seat: Any, pool: Any, tile: int, mahjongs: int,
-                aways: dict[int, int] | None = None) -> list[int]:
+                aways: dict[int, int] | None = None, now: bool | None = None) -> list[int]:
         before = pruned[0]
-        found = claimable(rules, seat, pool, tile, mahjongs, aways)
+        found = claimable(rules, seat, pool, tile, mahjongs, aways, now)
         if aways is not None:
             asked = pruned[0] - before
             assert found == claimable(rules, seat, pool, tile, mahjongs)
@@ -284,6 +275,43 @@ def test_a_mah_jongg_claim_weighs_only_the_racks_within_a_tile(
     for seed in range(2):
         play(game("imperial-siamese", 4).new_match(seed), 500)
     assert 0 < pruned[0] < full[0] * 3 / 4
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("mjcg-advanced", 4),
+                                                   ("imperial-siamese", 4)])
+def test_a_claim_windows_kept_sets_are_those_worked_out_afresh(
+        variant: str, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sets a seat may claim are kept by what they read (how many of the
+    tile and of the jokers it holds, up to the most a set takes, the run
+    partners held, whether it is next in turn, its racks' exposures): at
+    every window, the kept answer is the one worked out from the whole hand
+    with nothing kept."""
+    from jongg.runtime.game import claims
+    set_claims = claims.set_claims
+    windows: list[bool] = []
+
+    def checked(view: Any, seat: int, tile: int) -> Any:
+        found = set_claims(view, seat, tile)
+        rules, me = view.rules, view.seats[seat]
+        counts, joker = me.counts, rules.joker
+        spec = rules.spec
+        after = (view.discard[0] + spec.turn.direction) % spec.players == seat
+        partners = tuple(p for p in claims.run_partners(view, tile) if all(counts[t] for t in p))
+        must_fit = spec.claims.exposure_must_fit and not claims.misfit_offered(view)
+        fresh = [rules.action("claim", claim=name, tiles=tiles, number=rack)
+                 for name, tiles in rules._claim_options(
+                     tile, counts[tile], counts[joker] if joker is not None else 0, after,
+                     partners if rules.claim_runs else ())
+                 for rack, exposures in claims.rack_exposures(me).items()
+                 if not must_fit or rules.admits((*exposures, tuple(sorted((tile, *tiles)))))]
+        assert found == fresh
+        windows.append(bool(found))
+        return found
+
+    monkeypatch.setattr(claims, "set_claims", checked)
+    for seed in range(2):
+        play(game(variant, players).new_match(seed), 300)
+    assert len(windows) > 100 and any(windows)
 
 
 def test_a_turns_discards_are_made_once_per_kind(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,49 +37,33 @@ def claim_actions(view: TableView, seat: int) -> list[Action]:
 
 
 def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
-    """Every exposure the seat could make with the discard, as claims."""
+    """Every exposure the seat could make with the discard, as claims. The
+    answer is kept by what it reads (Rules.claims_kept): how many of the
+    tile and of the jokers the seat holds, up to the most a set needs,
+    which run partners it holds, whether it is next in turn, and each live
+    rack's exposures; a seat asks again with the same of these discard
+    after discard."""
     rules = view.rules
     spec = rules.spec
     me = view.seats[seat]
     counts = me.counts
     joker = rules.joker
-    jokers = counts[joker] if joker is not None else 0
-    found: list[Action] = []
+    need = rules.claim_need
+    jokers = min(counts[joker], need) if joker is not None else 0
+    held = min(counts[tile], need)
+    partners = tuple(pair for pair in run_partners(view, tile)
+                     if all(counts[t] >= pair.count(t) for t in pair)) if rules.claim_runs else ()
     assert view.discard is not None
-    after = (view.discard[0] + spec.turn.direction) % spec.players
-    racks: dict[int, tuple[tuple[int, ...], ...]] | None = None  # worked out once there are sets
+    after = (view.discard[0] + spec.turn.direction) % spec.players == seat
+    made = rules.claim_options(tile, held, jokers, after, partners)
+    if not made:
+        return []
+    racks = tuple(rack_exposures(me).items())
     must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
-    for kind in spec.claims.kinds:
-        if kind.mahjong or (kind.next_only and seat != after):
-            continue
-        options: list[tuple[int, ...]] = []
-        for size in kind.sizes:
-            need = size - 1
-            most = min(counts[tile], need)
-            least = max(0, need - (jokers if kind.jokers else 0))
-            for naturals in range(most, least - 1, -1):
-                options.append((tile,) * naturals + (joker,) * (need - naturals)
-                               if joker is not None else (tile,) * naturals)
-        if kind.runs:
-            for pair in run_partners(view, tile):
-                if all(counts[t] >= pair.count(t) for t in pair):
-                    options.append(pair)
-        if not options:
-            continue
-        if racks is None:
-            racks = rack_exposures(me)
-        fitting: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], bool] = {}
-        for tiles in options:
-            for rack in racks:
-                if must_fit:
-                    # racks with the same exposures (empty ones) fit alike
-                    key = (racks[rack], tiles)
-                    if key not in fitting:
-                        fitting[key] = fits(view, racks[rack], tile, tiles)
-                    if not fitting[key]:
-                        continue
-                found.append(rules.action("claim", claim=kind.name, tiles=tiles, number=rack))
-    return found
+    return rules.claims_kept.get((tile, made, racks, must_fit), lambda: [
+        rules.action("claim", claim=name, tiles=tiles, number=rack)
+        for name, tiles in made for rack, exposures in racks
+        if not must_fit or rules.fits(exposures, tile, tiles)])
 
 
 def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:
@@ -115,14 +99,6 @@ def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
     """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
     me = view.seats[seat]
     return rack_hand(me, rack, me.concealed(), view.last_tile(seat)).exposing(tile, tiles)
-
-
-def fits(view: TableView, exposures: tuple[tuple[int, ...], ...], tile: int,
-         tiles: tuple[int, ...]) -> bool:
-    """Whether some line can still use a rack with these exposures once this
-    set (`tile` claimed with `tiles`) is exposed on it too: its concealed
-    tiles do not matter (rules.admits)."""
-    return view.rules.admits((*exposures, tuple(sorted((tile, *tiles)))))
 
 
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:

@@ -38,25 +38,29 @@ def rack_lines(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | 
                ) -> list[tuple[int, int]]:
     """(line, variation) of every line the pool completes on this rack,
     highest value first, then card order."""
-    lines = rules.lines
-    done = [(li, v) for li, s, v in rack_scores(rules, seat, rack, pool, last)
-            if s == lines[li].size]
-    return sorted(done, key=lambda d: (-(lines[d[0]].value or 0), d[0]))
+    done = rules.complete_lines(rack_hand(seat, rack, pool, last))
+    allowed = rules.allowed_lines(seat, rack)
+    return done if allowed is None or not done else [d for d in done if d[0] in allowed]
 
 
-def rack_aways(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int
-               ) -> dict[int, int]:
-    """Tiles away of each live rack (`far` when it can win nothing)."""
+def rack_aways(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int,
+               floors: dict[int, int] | None = None) -> dict[int, int]:
+    """Tiles away of each live rack (`far` when it can win nothing); a rack
+    with a known floor over one (`floors`) keeps its floor, not worked out."""
     aways = {}
     for rack in seat.live_racks():
-        found = rules.nearest(rack_hand(seat, rack, pool, last), rules.allowed_lines(seat, rack))
-        aways[rack] = found[0][0] if found else far
+        floor = floors.get(rack, 0) if floors else 0
+        aways[rack] = floor if floor > 1 else rack_away(rules, seat, rack, pool, last, far)
     return aways
 
 
-def resting_away(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: int) -> int:
-    """Tiles away of the seat's nearest live rack (`far` when none can win)."""
-    return min(rack_aways(rules, seat, pool, last, far).values(), default=far)
+def rack_away(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | None,
+              far: int) -> int:
+    """Tiles away of one rack from the nearest line it may win (`far`: none)."""
+    sizes = rules.sizes
+    allowed = rules.allowed_lines(seat, rack)
+    return min((sizes[li] - s for li, s, _ in rules.scores(rack_hand(seat, rack, pool, last))
+                if allowed is None or li in allowed), default=far)
 
 
 def filling(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | None,
@@ -92,8 +96,13 @@ def together(rules: Rules, seat: SeatView, racks: list[int], pool: Pool, last: i
     rack's lines are tried in turn, the rest of the pool going on to the next."""
     if mahjongs == 0:
         return True
+    if mahjongs > len(racks):
+        return False  # a rack wins once
     for rack in racks:
-        for li, variation in rack_lines(rules, seat, rack, pool, last):
+        done = rack_lines(rules, seat, rack, pool, last)
+        if done and mahjongs == 1:
+            return True  # nothing is planned on what the line leaves
+        for li, variation in done:
             rest = Counter(pool)
             rest.subtract(taken(rules, seat, rack, pool, last, li, variation))
             others = [r for r in racks if r != rack]
@@ -103,21 +112,31 @@ def together(rules: Rules, seat: SeatView, racks: list[int], pool: Pool, last: i
     return False
 
 
+def complete_now(rules: Rules, seat: SeatView, pool: Pool, mahjongs: int,
+                 aways: dict[int, int] | None = None) -> bool:
+    """Whether the pool as it is completes `mahjongs` of the live racks at
+    once (with their tiles away known, only the racks at none can count)."""
+    live = seat.live_racks()
+    if aways is not None:
+        live = [r for r in live if aways.get(r, 0) == 0]
+    return together(rules, seat, live, pool, None, mahjongs)
+
+
 def claimable_racks(rules: Rules, seat: SeatView, pool: Pool, tile: int, mahjongs: int,
-                    aways: dict[int, int] | None = None) -> list[int]:
+                    aways: dict[int, int] | None = None, now: bool | None = None) -> list[int]:
     """The live racks complete once the discard joins the pool, when with it
     the pool completes `mahjongs` of them at once and without it does not (a
     Mah Jongg claim needs the tile); else none. A pledged rack may take the
     discard as its last tile. With the racks' tiles away known (`aways`),
     only a complete rack can count without the discard, and only one within
-    a tile with it (a tile brings a rack at most one nearer)."""
-    live = seat.live_racks()
-    done = live
-    if aways is not None:
-        done = [r for r in live if aways.get(r, 0) == 0]
-        live = [r for r in live if aways.get(r, 0) <= 1]
-    if together(rules, seat, done, pool, None, mahjongs):
+    a tile with it (a tile brings a rack at most one nearer). `now`, when
+    known, is complete_now(): the same for every discard until the pool
+    changes."""
+    if complete_now(rules, seat, pool, mahjongs, aways) if now is None else now:
         return []
+    live = seat.live_racks()
+    if aways is not None:
+        live = [r for r in live if aways.get(r, 0) <= 1]
     more = Hand(pool).plus(tile).concealed
     if not together(rules, seat, live, more, tile, mahjongs):
         return []

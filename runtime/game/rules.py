@@ -108,8 +108,17 @@ class Rules:
         self.pledge_flags = frozenset(p.flag for p in spec.phases if isinstance(p, Pledge))
         self._allowed: dict[str, frozenset[int]] = {}  # by pledge flag ("" for none)
         self._scores: Memo[Hand, list[tuple[int, int, int]]] = Memo(4096)
+        self._complete: Memo[Hand, list[tuple[int, int]]] = Memo(4096)
         self._actions: Memo[tuple[Any, ...], Action] = Memo(50_000)
         self._each: dict[str, list[Action]] = {}  # by verb, an action per kind
+        kinds = [k for k in spec.claims.kinds if not k.mahjong]
+        # the most tiles a set claimed takes from the hand, beside the discard
+        self.claim_need = max((size - 1 for k in kinds for size in k.sizes), default=0)
+        self.claim_runs = any(k.runs for k in kinds)
+        self._options: dict[tuple[Any, ...], tuple[tuple[str, tuple[int, ...]], ...]] = {}
+        self._fits: Memo[tuple[Any, ...], bool] = Memo(50_000)
+        # a claim window's exposures, by the sets the seat can make and its racks
+        self.claims_kept: Memo[tuple[Any, ...], list[Action]] = Memo(20_000)
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes (actions are
@@ -137,12 +146,59 @@ class Rules:
         return self._scores.get(hand, lambda: self.judge.scores(
             hand, open_hands=self.spec.open_hands))
 
+    def complete_lines(self, hand: Hand) -> list[tuple[int, int]]:
+        """(line, variation) of every line the hand completes, highest value
+        first, then card order (kept per hand beside its scores: several
+        racks ask it of the same pools again)."""
+        return self._complete.get(hand, lambda: sorted(
+            [(li, v) for li, s, v in self.scores(hand) if s == self.sizes[li]],
+            key=lambda d: (-(self.lines[d[0]].value or 0), d[0])))
+
     def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
         """Whether some line can still be made with these exposures. Which
         lines a hand may make depends on its exposures alone (its concealed
         tiles only say how near), so the matcher keeps the answer for every
         match it serves."""
         return self.judge.allows(tuple(sorted(exposures)), open_hands=self.spec.open_hands)
+
+    def fits(self, exposures: tuple[tuple[int, ...], ...], tile: int,
+             tiles: tuple[int, ...]) -> bool:
+        """Whether some line can still use a rack with these exposures once
+        this set (`tile` claimed with `tiles`) is exposed on it too."""
+        return self._fits.get((exposures, tile, tiles), lambda: self.admits(
+            (*exposures, tuple(sorted((tile, *tiles))))))
+
+    def claim_options(self, tile: int, held: int, jokers: int, after: bool,
+                      partners: tuple[tuple[int, int], ...]
+                      ) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """(claim kind, tiles from the hand) of every set the discard could
+        make with `held` of it and `jokers` jokers in hand (a run with the
+        `partners` held), the seat next in turn or not (`after`), whatever
+        its racks."""
+        key = (tile, held, jokers, after, partners)
+        known = self._options.get(key)
+        if known is None:
+            known = self._options[key] = self._claim_options(*key)
+        return known
+
+    def _claim_options(self, tile: int, held: int, jokers: int, after: bool,
+                       partners: tuple[tuple[int, int], ...]
+                       ) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        joker = self.joker
+        found: list[tuple[str, tuple[int, ...]]] = []
+        for kind in self.spec.claims.kinds:
+            if kind.mahjong or (kind.next_only and not after):
+                continue
+            for size in kind.sizes:
+                need = size - 1
+                most = min(held, need)
+                least = max(0, need - (jokers if kind.jokers else 0))
+                for naturals in range(most, least - 1, -1):
+                    found.append((kind.name, (tile,) * naturals + (joker,) * (need - naturals)
+                                  if joker is not None else (tile,) * naturals))
+            if kind.runs:
+                found.extend((kind.name, pair) for pair in partners)
+        return tuple(found)
 
     def discard_scores(self, hand: Hand) -> dict[int, list[tuple[int, int, int]]]:
         """scores() of the hand less one tile, for each kind it holds

@@ -44,7 +44,7 @@ class IllegalAction(JonggError, ValueError):
 # the State's containers: a clone copies them (their items are immutable)
 _LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
           "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
-          "_floor", "_rack_away")
+          "_floor", "_rack_away", "_complete_now")
 _DICTS = ("answers", "votes", "offers")
 
 
@@ -96,7 +96,7 @@ class State(PrePlay, Endings):
         self.claimed_turn = False
         self.claimed_from = None
         self.promised = []
-        self.turn_away = self._away_before_draw(seat)
+        self.turn_away = self.resting_away(seat)  # before the draw
         tile = self.wall.pop()
         if self.wall_owner:
             self.wall_owner.pop()

@@ -90,8 +90,11 @@ class Table:
         self.turn_away: int | None = None
         # answers kept until the tiles they read change
         self._away: list[int | None] = [None] * players  # each seat's resting tiles away
-        self._floor: list[int] = [0] * players  # and a floor under it, carried turn to turn
-        self._rack_away: list[dict[int, int] | None] = [None] * players  # by live rack
+        # by live rack: its tiles away, or a floor over one carried from the seat's last turn
+        self._rack_away: list[dict[int, int] | None] = [None] * players
+        self._floor: list[dict[int, int]] = [{} for _ in range(players)]  # by rack
+        # whether the pool completes so many racks at once as it is, by that many
+        self._complete_now: list[dict[int, bool]] = [{} for _ in range(players)]
         self._claim_options: dict[int, list[Action]] = {}  # of this claim window
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
@@ -133,13 +136,16 @@ class Table:
         return self.incoming[1] if self.incoming and self.incoming[0] == seat else None
 
     def resting_away(self, seat: int) -> int:
-        """Tiles away of the seat's nearest live rack, kept until its tiles change."""
+        """Tiles away of the seat's nearest live rack, kept until its tiles
+        change; over one, it may be a floor: a rack whose floor carried from
+        the seat's last turn is over one is not worked out (all the rules ask
+        of a rack is whether it is within one, and complete)."""
         known = self._away[seat]
         if known is None:
             me = self.seats[seat]
             far = len(self.wall) + 99
             aways = self._rack_away[seat] = racks.rack_aways(
-                self.rules, me, me.concealed(), self.last_tile(seat), far)
+                self.rules, me, me.concealed(), self.last_tile(seat), far, self._floor[seat])
             known = self._away[seat] = min(aways.values(), default=far)
         return known
 
@@ -153,17 +159,9 @@ class Table:
         return [r for r, away in aways.items() if away <= 1]
 
     def resting_near(self, seat: int) -> bool:
-        """Whether the seat's resting hand may be within a tile of a line: a
-        floor over one, carried from its last turn, answers without the matcher."""
-        if self._away[seat] is None and self._floor[seat] > 1:
-            return False
+        """Whether the seat's resting hand may be within a tile of a line:
+        floors over one, carried from its last turn, answer without the matcher."""
         return self.resting_away(seat) <= 1
-
-    def _away_before_draw(self, seat: int) -> int:
-        """The drawer's resting tiles away, or its floor when that is over one."""
-        if self._away[seat] is None and self._floor[seat] > 1:
-            return self._floor[seat]
-        return self.resting_away(seat)
 
     def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
         """The racks a Mah Jongg claim on the discard completes (racks.py),
@@ -172,9 +170,15 @@ class Table:
         known = self._claimable.get(key)
         if known is None:
             self.resting_away(seat)  # each rack's tiles away, to leave the far ones out
+            me = self.seats[seat]
+            pool = me.concealed()
+            aways = self._rack_away[seat]
+            now = self._complete_now[seat].get(mahjongs)
+            if now is None:  # what the pool completes without the discard: kept for the next
+                now = racks.complete_now(self.rules, me, pool, mahjongs, aways)
+                self._complete_now[seat] = {**self._complete_now[seat], mahjongs: now}
             known = self._claimable[key] = racks.claimable_racks(
-                self.rules, self.seats[seat], self.seats[seat].concealed(), tile, mahjongs,
-                self._rack_away[seat])
+                self.rules, me, pool, tile, mahjongs, aways, now)
         return known
 
     def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
@@ -199,23 +203,26 @@ class Table:
     def _forget_away(self) -> None:
         """Every seat's tiles changed (a deal, a pass): nothing is known of their tiles away."""
         self._away = [None] * self.spec.players
-        self._floor = [0] * self.spec.players
+        self._floor = [{} for _ in range(self.spec.players)]
         self._rack_away = [None] * self.spec.players
+        self._complete_now = [{} for _ in range(self.spec.players)]
 
     def _changed(self, seat: int) -> None:
         """The seat's tiles changed: its kept tiles away no longer hold."""
         self._away[seat] = self._rack_away[seat] = None
-        self._floor[seat] = 0
+        self._floor[seat] = {}
+        self._complete_now[seat] = {}
 
     def _discarded(self, seat: int) -> None:
         """The seat discarded. After a plain draw (turn_away still known: no
-        claim, exchange or declaration this turn) its floor is one less than
-        its tiles away before the draw: a tile drawn brings a hand at most
-        one tile nearer a line, and one discarded none nearer."""
-        before = self.turn_away
+        claim, exchange or declaration this turn) each rack's floor is one
+        less than its tiles away (or floor) before the draw: a tile drawn
+        brings a rack at most one tile nearer a line, and one discarded none
+        nearer."""
+        before = self._rack_away[seat] if self.turn_away is not None else None
         self._changed(seat)
         if before is not None:
-            self._floor[seat] = before - 1
+            self._floor[seat] = {rack: away - 1 for rack, away in before.items()}
 
     def winners(self) -> list[int]:
         """The seats with the highest score (ties share: match.ties)."""
