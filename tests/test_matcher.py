@@ -180,6 +180,31 @@ def test_allows_is_whether_some_line_takes_the_exposures(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
+def test_one_exposure_more_is_allowed_beside_the_held_as_with_them(name: str) -> None:
+    """allows_beside(held, more), what a claim window asks of each rack and
+    set, answers what allows() answers of the held exposures and one more:
+    refused by the masks kept for the held ones, or asked whole."""
+    c, m = card(name), matcher(name)
+    joker = c.deck.joker_index
+    rng = random.Random(f"beside:{name}")
+    hands = [h for h in sample_hands(c, rng, 300) if h.exposures]
+    naturals = [k for k in range(len(c.deck.kinds)) if k != joker]
+    asked = allowed = 0
+    for h in hands[:40]:
+        held = tuple(h.exposures[:-1])
+        sets = [tuple(h.exposures[-1])]  # one a line takes, and sets of any kind
+        for _ in range(6):
+            kind, size = rng.choice(naturals), rng.randint(2, 5)
+            jokers = rng.randint(0, size - 2) if size > 2 else 0
+            sets.append(tuple(sorted((kind,) * (size - jokers) + (joker,) * jokers)))
+        for more in sets:
+            whole = m.allows(tuple(sorted((*held, more))))
+            assert m.allows_beside(held, more) == whole, (_show(c, h), more)
+            asked, allowed = asked + 1, allowed + whole
+    assert asked > 100 and 0 < allowed < asked
+
+
+@pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
 def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) -> None:
     """allows() and the plans a hand with exposures is scored on start from
     a mask per exposure: a plan is in programme.able() exactly when every

@@ -40,6 +40,9 @@ class Judge(Protocol):
 
     def allows(self, exposures: Sequence[Sequence[int]], *, open_hands: bool = False) -> bool: ...
 
+    def allows_beside(self, exposures: tuple[tuple[int, ...], ...], more: tuple[int, ...], *,
+                      open_hands: bool = False) -> bool: ...
+
     def discard_scores(self, hand: Hand, *, open_hands: bool = False
                        ) -> dict[int, list[tuple[int, int, int]]]: ...
 
@@ -165,8 +168,8 @@ class Rules:
              tiles: tuple[int, ...]) -> bool:
         """Whether some line can still use a rack with these exposures once
         this set (`tile` claimed with `tiles`) is exposed on it too."""
-        return self._fits.get((exposures, tile, tiles), lambda: self.admits(
-            (*exposures, tuple(sorted((tile, *tiles))))))
+        return self._fits.get((exposures, tile, tiles), lambda: self.judge.allows_beside(
+            exposures, tuple(sorted((tile, *tiles))), open_hands=self.spec.open_hands))
 
     def claim_options(self, tile: int, held: int, jokers: int, after: bool,
                       partners: tuple[tuple[int, int], ...]

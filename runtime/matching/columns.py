@@ -417,22 +417,34 @@ class Columns:
         it seats them on none (an exposure of several kinds, two of one).
         Each exposure's kind and mask are kept (a claim window asks of the
         same few exposures beside every set it could make)."""
+        return self.able_held(exposures, joker)[0]
+
+    def able_held(self, exposures: Sequence[Sequence[int]], joker: int | None
+                  ) -> tuple[int, frozenset[int]]:
+        """able(), and the kinds the exposures name: one more exposure
+        beside them can sit where its own mask and theirs meet, unless it
+        names one of these kinds (able_beside)."""
         mask = self._every
         kinds: set[int] = set()
-        known = self._able_one
         for exposure in exposures:
-            key = (tuple(exposure), joker)
-            one = known.get(key)
-            if one is None:
-                if len(known) > 10_000:
-                    known.clear()
-                one = known[key] = self._exposure_mask(key[0], joker)
-            k, here = one
+            k, here = self.able_one(exposure, joker)
             if k < 0 or k in kinds:
-                return 0
+                return 0, frozenset()
             kinds.add(k)
             mask &= here
-        return mask
+        return mask, frozenset(kinds)
+
+    def able_one(self, exposure: Sequence[int], joker: int | None) -> tuple[int, int]:
+        """One exposure's kind and the columns it could sit on ((-1, 0): it
+        names no single kind), kept."""
+        known = self._able_one
+        key = (tuple(exposure), joker)
+        one = known.get(key)
+        if one is None:
+            if len(known) > 10_000:
+                known.clear()
+            one = known[key] = self._exposure_mask(key[0], joker)
+        return one
 
     def _exposure_mask(self, exposure: tuple[int, ...], joker: int | None) -> tuple[int, int]:
         """An exposure's kind and the columns it could sit on ((-1, 0): it

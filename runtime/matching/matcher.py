@@ -98,6 +98,9 @@ class Matcher:
         self.columns = Columns(card, tables)
         self.programme = Programme(card, self.columns.covered)
         self._allowed: dict[tuple[tuple[tuple[int, ...], ...], bool], bool] = {}
+        # per exposures held: their columns' mask, the kinds they name, their plans' mask
+        self._beside: dict[tuple[tuple[tuple[int, ...], ...], bool],
+                           tuple[int, frozenset[int], int]] = {}
         self._lookup: Lookup | None = None
         self._no_lookup = False  # the card's lines cannot all be tabled
         self._asked = 0
@@ -345,6 +348,31 @@ class Matcher:
                  or self.programme.able(key[0]) & self._eligible(open_hands))
                 and self._takes(key[0], open_hands))
         return known
+
+    def allows_beside(self, exposures: tuple[tuple[int, ...], ...], more: tuple[int, ...], *,
+                      open_hands: bool | None = None) -> bool:
+        """allows() of these exposures and one more beside them (`more`):
+        what a claim window asks of each rack and set. The masks of the
+        exposures held are kept, so the sets no line can take beside them
+        (most) are refused by their own mask alone; the others are asked
+        the whole question."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        key = (exposures, open_hands)
+        held = self._beside.get(key)
+        if held is None:
+            if len(self._beside) > 10_000:
+                self._beside.clear()
+            mask, kinds = self.columns.able_held(exposures, self.joker)
+            held = self._beside[key] = (
+                mask, kinds, self.programme.able(exposures) & self._eligible(open_hands))
+        mask, kinds, plans = held
+        if mask:
+            k, here = self.columns.able_one(more, self.joker)
+            mask = 0 if k < 0 or k in kinds else mask & here
+        if plans:
+            plans &= self.programme.able((more,))
+        return bool(mask or plans) and self.allows(tuple(sorted((*exposures, more))),
+                                                   open_hands=open_hands)
 
     def _takes(self, exposures: tuple[tuple[int, ...], ...], open_hands: bool) -> bool:
         """Whether scores() lists a line for a hand of these exposures and no

@@ -414,6 +414,11 @@ class ReferenceMatcher:
         """Whether some line can take these exposures (any concealed tiles)."""
         return bool(self.scores(Hand((), tuple(map(tuple, exposures))), open_hands=open_hands))
 
+    def allows_beside(self, exposures: tuple[tuple[int, ...], ...], more: tuple[int, ...], *,
+                      open_hands: bool = False) -> bool:
+        """allows() of these exposures and one more."""
+        return self.allows((*exposures, more), open_hands=open_hands)
+
     def discard_scores(self, hand: Hand, *, open_hands: bool = False
                        ) -> dict[int, list[tuple[int, int, int]]]:
         """scores() of the hand less one tile, for each kind it holds concealed."""
