@@ -187,7 +187,7 @@ def test_one_exposure_more_is_allowed_beside_the_held_as_with_them(name: str) ->
     c, m = card(name), matcher(name)
     joker = c.deck.joker_index
     rng = random.Random(f"beside:{name}")
-    hands = [h for h in sample_hands(c, rng, 300) if h.exposures]
+    hands = [h for h in sample_hands(c, rng, 120) if h.exposures]
     naturals = [k for k in range(len(c.deck.kinds)) if k != joker]
     asked = allowed = 0
     for h in hands[:40]:
