@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
-from jongg.runtime.agents.planner import TOP_K, RackPlanner
+from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.hand import Hand
@@ -196,6 +196,42 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             checked += 1
         state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
+
+
+def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:
+    """A claim window wants a plan's measure, and a rack's missing tiles
+    only to ask whether the discard is among them: the plan without its
+    detail answers that (wants()) as plan.missing with the detail does,
+    for every rack and tile, filling a line only when a slot of its
+    variation could take the tile."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    windows = unfilled = 0
+    while not state.is_terminal() and windows < 25:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        legal = state.legal_actions(seat)
+        if seen.discard is not None and any(a.verb == "claim" and a.tiles for a in legal):
+            pool = seen.me.concealed()
+            planner = RackPlanner()
+            lazy = planner.plan(seen, pool, detail=False)
+            full = RackPlanner().plan(seen, pool)
+            assert lazy == Plan(full.away, full.lines)
+            before = counting.asked["explain"]
+            tile = seen.discard[1]
+            racks = {a.number for a in legal if a.verb == "claim" and a.tiles}
+            wanted = [planner.wants(seen, lazy, r, tile) for r in sorted(racks)]
+            unfilled += counting.asked["explain"] == before
+            code = g.spec.deck.code
+            assert wanted == [code(tile) in full.missing.get(r, ()) for r in sorted(racks)]
+            for r in seen.me.live_racks():
+                for t in set(pool):
+                    assert planner.wants(seen, lazy, r, t) == (code(t) in full.missing.get(r, ()))
+            windows += 1
+        state.apply(seat, agents[seat].act(seen, legal))
+    assert windows == 25 and unfilled > 0
 
 
 def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(

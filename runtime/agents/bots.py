@@ -254,12 +254,11 @@ class GreedyAgent:
                     return action
         me = seen.me
         pool = me.concealed()
-        plan = self.planner.plan(seen, pool)
-        code = seen.rules.deck.code(tile)
+        plan = self.planner.plan(seen, pool, detail=False)  # its missing codes only as asked
         best, chosen = plan.away, next(a for a in legal if a.verb == "pass")
         for action in legal:
             if action.verb != "claim" or not action.tiles or \
-                    code not in plan.missing.get(action.number, ()):
+                    not self.planner.wants(seen, plan, action.number, tile):
                 continue
             rest = list(pool)
             for t in action.tiles:

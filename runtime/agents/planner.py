@@ -26,11 +26,24 @@ TOP_K = 3  # lines of the nearest rack tried as the plan's first choice
 
 
 @dataclass(frozen=True)
+class Step:
+    """One rack's place in a chain: its line and variation, and the pool
+    tiles it fills that line from (what the racks before it left)."""
+
+    rack: int
+    line: int
+    variation: int
+    concealed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Plan:
     away: int  # tiles away, summed over the racks still to win
     lines: tuple[tuple[int, int], ...]  # (rack, line index) chosen
     reserved: Counter[int] = field(default_factory=Counter)  # pool tiles the lines take
     missing: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rack -> codes wanted
+    # the chain's racks filled from the pool, in order: what its detail is worked out from
+    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)
 
 
 FAR = Plan(1_000, ())
@@ -42,6 +55,9 @@ class RackPlanner:
     def __init__(self) -> None:
         self._nearest: Memo[tuple[Hand, frozenset[int] | None],
                             list[tuple[int, int, int]]] = Memo(20_000)
+        self._fillings: Memo[tuple[Step, tuple[tuple[int, ...], ...]],
+                             tuple[Counter[int], tuple[str, ...]]] = Memo(2_000)
+        self._kinds: dict[tuple[int, int], frozenset[int] | None] = {}
 
     def nearest(self, seen: Observation, hand: Hand, k: int,
                 allowed: frozenset[int] | None = None) -> list[tuple[int, int, int]]:
@@ -56,12 +72,13 @@ class RackPlanner:
         """The best plan for the seat's live racks with this pool (and, when
         given, these exposures by rack instead of the seat's own). Without
         `detail` only its measure and lines are worked out, not the tiles it
-        reserves or the codes it misses: all a comparison of plans reads."""
+        reserves or the codes it misses: all a comparison of plans reads
+        (wants() reads a rack's missing codes off such a plan when asked)."""
         me = seen.me
         racks = me.live_racks()
         need = seen.rules.spec.wins_needed - me.mahjongs
         if exposures is None:
-            exposures = {r: me.hand(r).exposures for r in racks}
+            exposures = {r: me.rack_exposures(r) for r in racks}
         if me.pledge in racks and need > 0:  # a pledged rack plays its tiles set aside
             aside = Hand(tuple(sorted(me.aside)))
             near = self.nearest(seen, aside, 1, seen.rules.allowed_lines(me, me.pledge))
@@ -69,13 +86,27 @@ class RackPlanner:
                               Counter(pool), exposures, TOP_K, detail=detail)
             away = near[0][0] if near else FAR.away
             return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
-                                           *rest.lines), rest.reserved, rest.missing)
+                                           *rest.lines), rest.reserved, rest.missing, rest.steps)
         return self.chain(seen, racks, need, Counter(pool), exposures, TOP_K, detail=detail)
 
     def away(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> int:
         """The best plan's measure alone (plan() without its detail)."""
         return self.plan(seen, pool, exposures, detail=False).away
+
+    def wants(self, seen: Observation, plan: Plan, rack: int, tile: int) -> bool:
+        """Whether the plan's line on this rack misses this tile (what
+        plan.missing says with the detail), filling that line only when its
+        variation has a slot the tile could fill."""
+        for step in plan.steps:
+            if step.rack == rack:
+                kinds = self._line_kinds(seen, step.line, step.variation)
+                if kinds is not None and tile not in kinds:
+                    return False
+                code = seen.rules.deck.code(tile)
+                exposures = seen.me.rack_exposures(rack)
+                return code in self._filling(seen, step, exposures)[1]
+        return False
 
     def chain(self, seen: Observation, racks: list[int], need: int, pool: Counter[int],
               exposures: dict[int, tuple[tuple[int, ...], ...]], k: int, *,
@@ -85,8 +116,9 @@ class RackPlanner:
         Filling a line (which tiles it takes) is the costly step, so it is
         done only where it changes the answer: not for an option that cannot
         beat the best so far, not for the last rack of a chain (nothing is
-        planned on what it leaves), and, for the detail, once more for the
-        chain chosen."""
+        planned on what it leaves), and, for the detail, once per rack of
+        the chain chosen (kept: the option filled to plan what it leaves is
+        not filled again)."""
         if need <= 0 or not racks:
             return Plan(0, ())
         concealed = tuple(sorted(pool.elements()))
@@ -101,37 +133,54 @@ class RackPlanner:
                 options.append((away, rack, li, v))
         options.sort()
         last = need == 1 or len(racks) == 1  # no rack is planned after this one
-        best, chosen = FAR, None
+        best = FAR
         for away, rack, li, v in options[:k]:
             if away >= best.away:
                 break  # nearest first, and the racks after it add to its tiles away
+            step = Step(rack, li, v, concealed)
             if last:
-                best, chosen = Plan(away, ((rack, li),)), (rack, li, v)
+                best = Plan(away, ((rack, li),), steps=(step,))
                 continue
             if away + _least_rest(nearest, rack, need - 1) >= best.away:
                 continue  # the racks after it cannot do better than on the whole pool
-            taken, _ = self._filling(seen, concealed, exposures[rack], li, v)
+            taken, _ = self._filling(seen, step, exposures[rack])
             rest = self.chain(seen, [r for r in racks if r != rack], need - 1,
                               pool - taken, exposures, 1, detail=False)
             if away + rest.away < best.away:
-                best, chosen = Plan(away + rest.away, ((rack, li), *rest.lines)), (rack, li, v)
-        if not detail or chosen is None:
+                best = Plan(away + rest.away, ((rack, li), *rest.lines),
+                            steps=(step, *rest.steps))
+        if not detail or not best.steps:
             return best
-        rack, li, v = chosen
-        taken, missing = self._filling(seen, concealed, exposures[rack], li, v)
-        rest = Plan(0, ()) if last else self.chain(
-            seen, [r for r in racks if r != rack], need - 1, pool - taken, exposures, 1)
-        return Plan(best.away, best.lines, taken + rest.reserved, {rack: missing, **rest.missing})
+        reserved: Counter[int] = Counter()
+        missing: dict[int, tuple[str, ...]] = {}
+        for step in best.steps:
+            taken, missing[step.rack] = self._filling(seen, step, exposures[step.rack])
+            reserved += taken
+        return Plan(best.away, best.lines, reserved, missing, best.steps)
 
-    @staticmethod
-    def _filling(seen: Observation, concealed: tuple[int, ...],
-                 exposures: tuple[tuple[int, ...], ...], li: int, variation: int
+    def _filling(self, seen: Observation, step: Step, exposures: tuple[tuple[int, ...], ...]
                  ) -> tuple[Counter[int], tuple[str, ...]]:
-        """The pool tiles a line takes on a rack, and the codes it still misses."""
-        rules = seen.rules
-        groups = rules.judge.explain(Hand(concealed, exposures), rules.lines[li], variation)
-        missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
-        return Counter(pool_tiles(rules.deck, groups)), missing
+        """The pool tiles a step's line takes on its rack, and the codes it
+        still misses (kept: a plan's detail and a claim window ask again)."""
+        return self._fillings.get((step, exposures), lambda: _filling(seen, step, exposures))
+
+    def _line_kinds(self, seen: Observation, line: int, variation: int) -> frozenset[int] | None:
+        """The tile kinds a variation's slots want (None: any, as its free
+        groups bind to whatever the hand holds)."""
+        key = (line, variation)
+        if key not in self._kinds:
+            v = seen.rules.lines[line].variations[variation]
+            self._kinds[key] = None if v.free else frozenset(t for g in v.groups for t in g.tiles)
+        return self._kinds[key]
+
+
+def _filling(seen: Observation, step: Step, exposures: tuple[tuple[int, ...], ...]
+             ) -> tuple[Counter[int], tuple[str, ...]]:
+    rules = seen.rules
+    groups = rules.judge.explain(Hand(step.concealed, exposures), rules.lines[step.line],
+                                 step.variation)
+    missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
+    return Counter(pool_tiles(rules.deck, groups)), missing
 
 
 def _least_rest(nearest: dict[int, int], rack: int, need: int) -> int:
