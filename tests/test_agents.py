@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
-from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner
+from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner, _less
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.hand import Hand
@@ -196,6 +197,16 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             checked += 1
         state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
+
+
+def test_a_chain_plans_the_next_rack_on_the_sorted_tiles_left() -> None:
+    """The racks after an option are planned on the pool less the tiles it
+    takes, as sorted tiles (no multiset made and sorted again per option)."""
+    rng = random.Random(7)
+    for _ in range(200):
+        pool = tuple(sorted(rng.choices(range(12), k=rng.randrange(30))))
+        taken = Counter(rng.sample(pool, rng.randrange(len(pool) + 1)))
+        assert _less(pool, taken) == tuple(sorted((Counter(pool) - taken).elements()))
 
 
 def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:

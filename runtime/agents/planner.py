@@ -47,6 +47,7 @@ class Plan:
 
 
 FAR = Plan(1_000, ())
+NOTHING = Plan(0, ())  # no rack left to plan
 
 
 class RackPlanner:
@@ -82,12 +83,12 @@ class RackPlanner:
         if me.pledge in racks and need > 0:  # a pledged rack plays its tiles set aside
             aside = Hand(tuple(sorted(me.aside)))
             near = self.nearest(seen, aside, 1, seen.rules.allowed_lines(me, me.pledge))
-            rest = self.chain(seen, [r for r in racks if r != me.pledge], need - 1,
-                              Counter(pool), exposures, TOP_K, detail=detail)
+            rest = self._chain(seen, [r for r in racks if r != me.pledge], need - 1,
+                               tuple(sorted(pool)), exposures, TOP_K, detail)
             away = near[0][0] if near else FAR.away
             return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
                                            *rest.lines), rest.reserved, rest.missing, rest.steps)
-        return self.chain(seen, racks, need, Counter(pool), exposures, TOP_K, detail=detail)
+        return self._chain(seen, racks, need, tuple(sorted(pool)), exposures, TOP_K, detail)
 
     def away(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> int:
@@ -119,14 +120,21 @@ class RackPlanner:
         planned on what it leaves), and, for the detail, once per rack of
         the chain chosen (kept: the option filled to plan what it leaves is
         not filled again)."""
+        return self._chain(seen, racks, need, tuple(sorted(pool.elements())), exposures, k,
+                           detail)
+
+    def _chain(self, seen: Observation, racks: list[int], need: int,
+               concealed: tuple[int, ...], exposures: dict[int, tuple[tuple[int, ...], ...]],
+               k: int, detail: bool) -> Plan:
+        """chain() on the pool as sorted tiles."""
         if need <= 0 or not racks:
-            return Plan(0, ())
-        concealed = tuple(sorted(pool.elements()))
+            return NOTHING
         options = []
         nearest: dict[int, int] = {}  # each rack's tiles away on the whole pool
+        rules, me = seen.rules, seen.me
         for rack in racks:
-            allowed = seen.rules.allowed_lines(seen.me, rack)
-            found = self.nearest(seen, Hand(concealed, exposures[rack]), k, allowed)
+            found = self.nearest(seen, Hand(concealed, exposures[rack]), k,
+                                 rules.allowed_lines(me, rack))
             if found:
                 nearest[rack] = found[0][0]
             for away, li, v in found:
@@ -144,8 +152,8 @@ class RackPlanner:
             if away + _least_rest(nearest, rack, need - 1) >= best.away:
                 continue  # the racks after it cannot do better than on the whole pool
             taken, _ = self._filling(seen, step, exposures[rack])
-            rest = self.chain(seen, [r for r in racks if r != rack], need - 1,
-                              pool - taken, exposures, 1, detail=False)
+            rest = self._chain(seen, [r for r in racks if r != rack], need - 1,
+                               _less(concealed, taken), exposures, 1, False)
             if away + rest.away < best.away:
                 best = Plan(away + rest.away, ((rack, li), *rest.lines),
                             steps=(step, *rest.steps))
@@ -181,6 +189,20 @@ def _filling(seen: Observation, step: Step, exposures: tuple[tuple[int, ...], ..
                                  step.variation)
     missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
     return Counter(pool_tiles(rules.deck, groups)), missing
+
+
+def _less(concealed: tuple[int, ...], taken: Counter[int]) -> tuple[int, ...]:
+    """The sorted tiles less those taken (each held)."""
+    if not taken:
+        return concealed
+    owed = dict(taken)
+    rest = []
+    for t in concealed:
+        if owed.get(t):
+            owed[t] -= 1
+        else:
+            rest.append(t)
+    return tuple(rest)
 
 
 def _least_rest(nearest: dict[int, int], rack: int, need: int) -> int:
