@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from jongg.runtime.agents import planner as planner_module
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner, _less
 from jongg.runtime.agents.play import play_first_round, play_match
@@ -207,6 +208,28 @@ def test_a_chain_plans_the_next_rack_on_the_sorted_tiles_left() -> None:
         pool = tuple(sorted(rng.choices(range(12), k=rng.randrange(30))))
         taken = Counter(rng.sample(pool, rng.randrange(len(pool) + 1)))
         assert _less(pool, taken) == tuple(sorted((Counter(pool) - taken).elements()))
+
+
+def test_a_plans_nearest_lines_are_the_rules_nearest_first_few(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner ranks each hand's lines by one int a line instead of a
+    tuple sorted for every line: the same lines, in the same order, as
+    Rules.nearest for every hand it asks in a seeded Siamese match."""
+    g = game("siamese", 2)
+    asked: list[tuple[Any, Hand, frozenset[int] | None, list[tuple[int, int, int]]]] = []
+    ranked = planner_module._nearest
+
+    def kept(seen: Any, hand: Hand, allowed: frozenset[int] | None
+             ) -> list[tuple[int, int, int]]:
+        found = ranked(seen, hand, allowed)
+        asked.append((seen.rules, hand, allowed, found))
+        return found
+
+    monkeypatch.setattr(planner_module, "_nearest", kept)
+    play_first_round(g, 3, ["greedy"])
+    assert len(asked) > 100 and any(allowed is not None for _, _, allowed, _ in asked)
+    for rules, hand, allowed, found in asked:
+        assert found == rules.nearest(hand, allowed)[:TOP_K]
 
 
 def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:

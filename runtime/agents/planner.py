@@ -64,8 +64,7 @@ class RackPlanner:
                 allowed: frozenset[int] | None = None) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of the hand's k nearest lines (of
         those `allowed`, when given)."""
-        return self._nearest.get((hand, allowed),
-                                 lambda: seen.rules.nearest(hand, allowed)[:TOP_K])[:k]
+        return self._nearest.get((hand, allowed), lambda: _nearest(seen, hand, allowed))[:k]
 
     def plan(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None, *,
@@ -189,6 +188,21 @@ def _filling(seen: Observation, step: Step, exposures: tuple[tuple[int, ...], ..
                                  step.variation)
     missing = tuple(s.want for g in groups for s in g if s.filled_by is None)
     return Counter(pool_tiles(rules.deck, groups)), missing
+
+
+def _nearest(seen: Observation, hand: Hand, allowed: frozenset[int] | None
+             ) -> list[tuple[int, int, int]]:
+    """rules.nearest(hand, allowed)[:TOP_K], without a tuple made and sorted
+    for every line: each line's tiles away and place in the scores (card
+    order: one entry a line, by line index) are one int, so sorting ints
+    keeps the same order and ties (tiles away, then line)."""
+    rules = seen.rules
+    sizes = rules.sizes
+    found = rules.scores(hand)
+    n = len(found)
+    keys = sorted([(sizes[li] - s) * n + i for i, (li, s, _) in enumerate(found)
+                   if allowed is None or li in allowed])[:TOP_K]
+    return [(key // n, found[key % n][0], found[key % n][2]) for key in keys]
 
 
 def _less(concealed: tuple[int, ...], taken: Counter[int]) -> tuple[int, ...]:
