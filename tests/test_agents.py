@@ -232,6 +232,42 @@ def test_a_plans_nearest_lines_are_the_rules_nearest_first_few(
         assert found == rules.nearest(hand, allowed)[:TOP_K]
 
 
+def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
+    """A claim, a joker exchange or a discard is weighed only against the
+    best plan so far: away(below=b) is the plan's measure when that is less
+    than b and b or more otherwise, and options that cannot come under b
+    are not filled (fewer fillings than the exact measure takes)."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    state = Game(g.spec, counting).new_match(5)
+    agents = [GreedyAgent(5, seat) for seat in range(2)]
+    fillings = {"exact": 0, "bounded": 0}
+    checked = 0
+    while not state.is_terminal() and checked < 30:
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            pool = seen.me.concealed()
+            for tile in sorted(set(pool))[:3]:
+                less = list(pool)
+                less.remove(tile)
+                g.matcher._explained.clear()
+                before = counting.asked["explain"]
+                exact = RackPlanner().away(seen, tuple(less))
+                fillings["exact"] += counting.asked["explain"] - before
+                for below in (exact - 1, exact, exact + 1, exact + 5):
+                    g.matcher._explained.clear()
+                    before = counting.asked["explain"]
+                    bounded = RackPlanner().away(seen, tuple(less), below=below)
+                    if below == exact:
+                        fillings["bounded"] += counting.asked["explain"] - before
+                    assert bounded == exact if exact < below else bounded >= below
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
+    assert checked == 30
+    assert fillings["bounded"] < fillings["exact"]
+
+
 def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:
     """A claim window wants a plan's measure, and a rack's missing tiles
     only to ask whether the discard is among them: the plan without its

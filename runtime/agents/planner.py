@@ -74,6 +74,20 @@ class RackPlanner:
         `detail` only its measure and lines are worked out, not the tiles it
         reserves or the codes it misses: all a comparison of plans reads
         (wants() reads a rack's missing codes off such a plan when asked)."""
+        return self._plan(seen, pool, exposures, detail, FAR.away)
+
+    def away(self, seen: Observation, pool: tuple[int, ...],
+             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None, *,
+             below: int = FAR.away) -> int:
+        """The best plan's measure alone (plan() without its detail). A
+        caller that weighs it only against `below` gets it exactly when it
+        is less, and `below` or more otherwise: no option that cannot come
+        under `below` is filled."""
+        return self._plan(seen, pool, exposures, False, below).away
+
+    def _plan(self, seen: Observation, pool: tuple[int, ...],
+              exposures: dict[int, tuple[tuple[int, ...], ...]] | None, detail: bool,
+              below: int) -> Plan:
         me = seen.me
         racks = me.live_racks()
         need = seen.rules.spec.wins_needed - me.mahjongs
@@ -82,17 +96,14 @@ class RackPlanner:
         if me.pledge in racks and need > 0:  # a pledged rack plays its tiles set aside
             aside = Hand(tuple(sorted(me.aside)))
             near = self.nearest(seen, aside, 1, seen.rules.allowed_lines(me, me.pledge))
-            rest = self._chain(seen, [r for r in racks if r != me.pledge], need - 1,
-                               tuple(sorted(pool)), exposures, TOP_K, detail)
             away = near[0][0] if near else FAR.away
+            rest = self._chain(seen, [r for r in racks if r != me.pledge], need - 1,
+                               tuple(sorted(pool)), exposures, TOP_K, detail,
+                               below - away if below < FAR.away else FAR.away)
             return Plan(away + rest.away, ((me.pledge, near[0][1]) if near else (me.pledge, -1),
                                            *rest.lines), rest.reserved, rest.missing, rest.steps)
-        return self._chain(seen, racks, need, tuple(sorted(pool)), exposures, TOP_K, detail)
-
-    def away(self, seen: Observation, pool: tuple[int, ...],
-             exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None) -> int:
-        """The best plan's measure alone (plan() without its detail)."""
-        return self.plan(seen, pool, exposures, detail=False).away
+        return self._chain(seen, racks, need, tuple(sorted(pool)), exposures, TOP_K, detail,
+                           below)
 
     def wants(self, seen: Observation, plan: Plan, rack: int, tile: int) -> bool:
         """Whether the plan's line on this rack misses this tile (what
@@ -120,12 +131,17 @@ class RackPlanner:
         the chain chosen (kept: the option filled to plan what it leaves is
         not filled again)."""
         return self._chain(seen, racks, need, tuple(sorted(pool.elements())), exposures, k,
-                           detail)
+                           detail, FAR.away)
 
     def _chain(self, seen: Observation, racks: list[int], need: int,
                concealed: tuple[int, ...], exposures: dict[int, tuple[tuple[int, ...], ...]],
-               k: int, detail: bool) -> Plan:
-        """chain() on the pool as sorted tiles."""
+               k: int, detail: bool, below: int) -> Plan:
+        """chain() on the pool as sorted tiles. Options are weighed against
+        `below` from the start, so one that cannot come under it is not
+        filled: the best plan when it comes under `below`, else a plan of
+        `below` tiles away and no lines (all its caller reads). This prunes
+        only options whose floor is already `below` or more, so the option
+        chosen, the first to reach the least, is the one chosen without it."""
         if need <= 0 or not racks:
             return NOTHING
         options = []
@@ -140,7 +156,7 @@ class RackPlanner:
                 options.append((away, rack, li, v))
         options.sort()
         last = need == 1 or len(racks) == 1  # no rack is planned after this one
-        best = FAR
+        best = FAR if below >= FAR.away else Plan(below, ())
         for away, rack, li, v in options[:k]:
             if away >= best.away:
                 break  # nearest first, and the racks after it add to its tiles away
@@ -152,7 +168,7 @@ class RackPlanner:
                 continue  # the racks after it cannot do better than on the whole pool
             taken, _ = self._filling(seen, step, exposures[rack])
             rest = self._chain(seen, [r for r in racks if r != rack], need - 1,
-                               _less(concealed, taken), exposures, 1, False)
+                               _less(concealed, taken), exposures, 1, False, best.away - away)
             if away + rest.away < best.away:
                 best = Plan(away + rest.away, ((rack, li), *rest.lines),
                             steps=(step, *rest.steps))
