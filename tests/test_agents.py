@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -13,7 +13,10 @@ from jongg.runtime.agents import planner as planner_module
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner, _less
 from jongg.runtime.agents.play import play_first_round, play_match
+from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import State
+from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
@@ -112,6 +115,21 @@ class _Counting:
         return getattr(self.judge, name)
 
 
+def _greedy_siamese(g: Any, counting: _Counting, seed: int = 5
+                    ) -> Iterator[tuple[State, Observation, list[Action]]]:
+    """Each decision of a seeded Siamese match between greedy seats, on a
+    counting judge: (state, what the seat sees, its legal actions), the
+    seat's choice applied once the caller has looked."""
+    state = Game(g.spec, counting).new_match(seed)
+    agents = [GreedyAgent(seed, seat) for seat in range(2)]
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        legal = state.legal_actions(seat)
+        yield state, seen, legal
+        state.apply(seat, agents[seat].act(seen, legal))
+
+
 def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
     """Before a discard the agent asks once for the hand less each tile
     (Matcher.discard_nearness), not once per tile; and it plays the same
@@ -179,12 +197,10 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     plan with its detail has the same measure and lines."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     checked = 0
-    while not state.is_terminal() and checked < 20:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 20:
+            break
         if state.step.value == "turn" and seen.me.mahjongs == 0:
             planner = RackPlanner()
             pool = seen.me.concealed()
@@ -196,7 +212,6 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             assert (plan.away, len(plan.lines)) == (away, 2)
             assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
             checked += 1
-        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
 
 
@@ -239,13 +254,11 @@ def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
     are not filled (fewer fillings than the exact measure takes)."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     fillings = {"exact": 0, "bounded": 0}
     checked = 0
-    while not state.is_terminal() and checked < 30:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 30:
+            break
         if state.step.value == "turn" and seen.me.mahjongs == 0:
             pool = seen.me.concealed()
             for tile in sorted(set(pool))[:3]:
@@ -263,7 +276,6 @@ def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
                         fillings["bounded"] += counting.asked["explain"] - before
                     assert bounded == exact if exact < below else bounded >= below
             checked += 1
-        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 30
     assert fillings["bounded"] < fillings["exact"]
 
@@ -276,13 +288,10 @@ def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:
     variation could take the tile."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     windows = unfilled = 0
-    while not state.is_terminal() and windows < 25:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
-        legal = state.legal_actions(seat)
+    for _, seen, legal in _greedy_siamese(g, counting):
+        if windows == 25:
+            break
         if seen.discard is not None and any(a.verb == "claim" and a.tiles for a in legal):
             pool = seen.me.concealed()
             planner = RackPlanner()
@@ -300,7 +309,6 @@ def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:
                 for t in set(pool):
                     assert planner.wants(seen, lazy, r, t) == (code(t) in full.missing.get(r, ()))
             windows += 1
-        state.apply(seat, agents[seat].act(seen, legal))
     assert windows == 25 and unfilled > 0
 
 
@@ -312,13 +320,11 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
     plans are those of filling every option, with fewer fillings."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     fillings = {"floor": 0, "none": 0}
     checked = 0
-    while not state.is_terminal() and checked < 40:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 40:
+            break
         if state.step.value == "turn" and seen.me.mahjongs == 0:
             pool = seen.me.concealed()
             plans = []
@@ -333,7 +339,6 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
                 monkeypatch.undo()
             assert plans[0] == plans[1]
             checked += 1
-        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 40
     assert fillings["floor"] < fillings["none"]
 
