@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
+from jongg.runtime.agents import planner as planner_module
 from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
-from jongg.runtime.agents.planner import TOP_K, RackPlanner
+from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner, _less
 from jongg.runtime.agents.play import play_first_round, play_match
+from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import State
+from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
@@ -110,6 +115,21 @@ class _Counting:
         return getattr(self.judge, name)
 
 
+def _greedy_siamese(g: Any, counting: _Counting, seed: int = 5
+                    ) -> Iterator[tuple[State, Observation, list[Action]]]:
+    """Each decision of a seeded Siamese match between greedy seats, on a
+    counting judge: (state, what the seat sees, its legal actions), the
+    seat's choice applied once the caller has looked."""
+    state = Game(g.spec, counting).new_match(seed)
+    agents = [GreedyAgent(seed, seat) for seat in range(2)]
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        seen = state.observe(seat)
+        legal = state.legal_actions(seat)
+        yield state, seen, legal
+        state.apply(seat, agents[seat].act(seen, legal))
+
+
 def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
     """Before a discard the agent asks once for the hand less each tile
     (Matcher.discard_nearness), not once per tile; and it plays the same
@@ -177,12 +197,10 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     plan with its detail has the same measure and lines."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     checked = 0
-    while not state.is_terminal() and checked < 20:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 20:
+            break
         if state.step.value == "turn" and seen.me.mahjongs == 0:
             planner = RackPlanner()
             pool = seen.me.concealed()
@@ -194,8 +212,104 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
             assert (plan.away, len(plan.lines)) == (away, 2)
             assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
             checked += 1
-        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 20
+
+
+def test_a_chain_plans_the_next_rack_on_the_sorted_tiles_left() -> None:
+    """The racks after an option are planned on the pool less the tiles it
+    takes, as sorted tiles (no multiset made and sorted again per option)."""
+    rng = random.Random(7)
+    for _ in range(200):
+        pool = tuple(sorted(rng.choices(range(12), k=rng.randrange(30))))
+        taken = Counter(rng.sample(pool, rng.randrange(len(pool) + 1)))
+        assert _less(pool, taken) == tuple(sorted((Counter(pool) - taken).elements()))
+
+
+def test_a_plans_nearest_lines_are_the_rules_nearest_first_few(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner ranks each hand's lines by one int a line instead of a
+    tuple sorted for every line: the same lines, in the same order, as
+    Rules.nearest for every hand it asks in a seeded Siamese match."""
+    g = game("siamese", 2)
+    asked: list[tuple[Any, Hand, frozenset[int] | None, list[tuple[int, int, int]]]] = []
+    ranked = planner_module._nearest
+
+    def kept(seen: Any, hand: Hand, allowed: frozenset[int] | None
+             ) -> list[tuple[int, int, int]]:
+        found = ranked(seen, hand, allowed)
+        asked.append((seen.rules, hand, allowed, found))
+        return found
+
+    monkeypatch.setattr(planner_module, "_nearest", kept)
+    play_first_round(g, 3, ["greedy"])
+    assert len(asked) > 100 and any(allowed is not None for _, _, allowed, _ in asked)
+    for rules, hand, allowed, found in asked:
+        assert found == rules.nearest(hand, allowed)[:TOP_K]
+
+
+def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
+    """A claim, a joker exchange or a discard is weighed only against the
+    best plan so far: away(below=b) is the plan's measure when that is less
+    than b and b or more otherwise, and options that cannot come under b
+    are not filled (fewer fillings than the exact measure takes)."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    fillings = {"exact": 0, "bounded": 0}
+    checked = 0
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 30:
+            break
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            pool = seen.me.concealed()
+            for tile in sorted(set(pool))[:3]:
+                less = list(pool)
+                less.remove(tile)
+                g.matcher._explained.clear()
+                before = counting.asked["explain"]
+                exact = RackPlanner().away(seen, tuple(less))
+                fillings["exact"] += counting.asked["explain"] - before
+                for below in (exact - 1, exact, exact + 1, exact + 5):
+                    g.matcher._explained.clear()
+                    before = counting.asked["explain"]
+                    bounded = RackPlanner().away(seen, tuple(less), below=below)
+                    if below == exact:
+                        fillings["bounded"] += counting.asked["explain"] - before
+                    assert bounded == exact if exact < below else bounded >= below
+            checked += 1
+    assert checked == 30
+    assert fillings["bounded"] < fillings["exact"]
+
+
+def test_a_claim_window_reads_a_racks_missing_tiles_only_as_asked() -> None:
+    """A claim window wants a plan's measure, and a rack's missing tiles
+    only to ask whether the discard is among them: the plan without its
+    detail answers that (wants()) as plan.missing with the detail does,
+    for every rack and tile, filling a line only when a slot of its
+    variation could take the tile."""
+    g = game("siamese", 2)
+    counting = _Counting(g.matcher)
+    windows = unfilled = 0
+    for _, seen, legal in _greedy_siamese(g, counting):
+        if windows == 25:
+            break
+        if seen.discard is not None and any(a.verb == "claim" and a.tiles for a in legal):
+            pool = seen.me.concealed()
+            planner = RackPlanner()
+            lazy = planner.plan(seen, pool, detail=False)
+            full = RackPlanner().plan(seen, pool)
+            assert lazy == Plan(full.away, full.lines)
+            before = counting.asked["explain"]
+            tile = seen.discard[1]
+            racks = {a.number for a in legal if a.verb == "claim" and a.tiles}
+            wanted = [planner.wants(seen, lazy, r, tile) for r in sorted(racks)]
+            unfilled += counting.asked["explain"] == before
+            code = g.spec.deck.code
+            assert wanted == [code(tile) in full.missing.get(r, ()) for r in sorted(racks)]
+            for r in seen.me.live_racks():
+                for t in set(pool):
+                    assert planner.wants(seen, lazy, r, t) == (code(t) in full.missing.get(r, ()))
+            windows += 1
+    assert windows == 25 and unfilled > 0
 
 
 def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
@@ -206,13 +320,11 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
     plans are those of filling every option, with fewer fillings."""
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
-    state = Game(g.spec, counting).new_match(5)
-    agents = [GreedyAgent(5, seat) for seat in range(2)]
     fillings = {"floor": 0, "none": 0}
     checked = 0
-    while not state.is_terminal() and checked < 40:
-        seat = state.current_players()[0]
-        seen = state.observe(seat)
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if checked == 40:
+            break
         if state.step.value == "turn" and seen.me.mahjongs == 0:
             pool = seen.me.concealed()
             plans = []
@@ -227,7 +339,6 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
                 monkeypatch.undo()
             assert plans[0] == plans[1]
             checked += 1
-        state.apply(seat, agents[seat].act(seen, state.legal_actions(seat)))
     assert checked == 40
     assert fillings["floor"] < fillings["none"]
 

@@ -355,6 +355,23 @@ def test_nearest_lines_and_their_filling() -> None:
     assert [x.tiles_away for x in near] == sorted(x.tiles_away for x in near)
 
 
+def test_slots_alike_are_made_once_per_deck() -> None:
+    """A filling's slots are frozen and few in kind, so the matcher makes
+    each once for its deck and every filling shares it (a rack plan fills
+    lines by the thousand); the filling read is the reference's."""
+    c, m = card("sample"), compile_matcher(card("sample"))
+    line = c.lines[0]
+    tiles = [t for g in line.variations[0].groups for t in g.tiles]
+    first, second = Hand(tuple(tiles[:-1])), Hand(tuple(tiles[1:]))
+    filled = [m.explain(h, line, 0) for h in (first, second)]
+    shared = {id(s) for g in filled[0] for s in g} & {id(s) for g in filled[1] for s in g}
+    assert shared  # the slots both hands fill alike are one object
+    for h, slots in zip((first, second), filled, strict=True):
+        ref = next(r for r in match_card(c, h) if r.line.id == line.id)
+        assert sorted(s.want for g in slots for s in g if s.filled_by is None) == \
+            sorted(ref.missing)
+
+
 def test_exposures_fix_whole_groups() -> None:
     """An exposed pung seats only on a group of those tiles; a concealed line
     refuses exposures unless every hand may be open."""

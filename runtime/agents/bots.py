@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
+from jongg.runtime.agents.planner import FAR as NO_PLAN
 from jongg.runtime.agents.planner import Plan, RackPlanner
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
@@ -205,7 +206,7 @@ class GreedyAgent:
             after = list(pool)
             after.remove(action.tile)
             after.append(joker if joker is not None else action.tile)
-            if self.planner.away(seen, tuple(sorted(after))) <= plan.away:
+            if self.planner.away(seen, tuple(sorted(after)), below=plan.away + 1) <= plan.away:
                 return action
         discards = [a for a in legal if a.verb == "discard"]
         if not discards:
@@ -220,8 +221,13 @@ class GreedyAgent:
         if spare:
             return self._best([((a.tile == seen.rules.joker, me.counts[a.tile]), a)
                                for a in spare])
-        return self._best([((self.planner.away(seen, self._less(me.concealed(), a.tile)),),
-                            a) for a in discards])
+        scored: list[tuple[tuple[float, ...], Action]] = []
+        least = NO_PLAN.away
+        for a in discards:  # a discard further than the nearest so far is not worked out exactly
+            away = self.planner.away(seen, self._less(me.concealed(), a.tile), below=least + 1)
+            least = min(least, away)
+            scored.append(((away,), a))
+        return self._best(scored)
 
     @staticmethod
     def _less(pool: tuple[int, ...], tile: int) -> tuple[int, ...]:
@@ -254,19 +260,18 @@ class GreedyAgent:
                     return action
         me = seen.me
         pool = me.concealed()
-        plan = self.planner.plan(seen, pool)
-        code = seen.rules.deck.code(tile)
+        plan = self.planner.plan(seen, pool, detail=False)  # its missing codes only as asked
         best, chosen = plan.away, next(a for a in legal if a.verb == "pass")
         for action in legal:
             if action.verb != "claim" or not action.tiles or \
-                    code not in plan.missing.get(action.number, ()):
+                    not self.planner.wants(seen, plan, action.number, tile):
                 continue
             rest = list(pool)
             for t in action.tiles:
                 rest.remove(t)
             exposures = {r: me.hand(r).exposures for r in me.live_racks()}
             exposures[action.number] += (tuple(sorted((tile, *action.tiles))),)
-            after = self.planner.away(seen, tuple(rest), exposures)
+            after = self.planner.away(seen, tuple(rest), exposures, below=best)
             if after < best:
                 best, chosen = after, action
         return chosen

@@ -8,7 +8,7 @@ the two tests both.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from jongg.runtime.matching.answers import Slot
@@ -44,7 +44,7 @@ def fits(exposure: Sequence[int], tiles: Sequence[int], jokers: bool, joker: int
 JOKER, EXPOSED = -2, -3  # what fills a slot besides a natural (its kind index)
 
 
-def allocate(groups: Sequence[Bound], counts: Counter[int], jokers: int,
+def allocate(groups: Sequence[Bound], counts: Mapping[int, int], jokers: int,
               exposed: Sequence[bool], all_jokers: bool = True) -> list[list[int | None]]:
     """What fills each slot: a natural's kind, JOKER, EXPOSED, or None (missing).
 
@@ -53,20 +53,21 @@ def allocate(groups: Sequence[Bound], counts: Counter[int], jokers: int,
     rest; jokers go to groups holding a natural first. Without `all_jokers`
     a group needs one natural, so one with none takes at most size - 1 jokers.
     """
-    left = Counter(counts)
+    left = dict(counts)  # a plain dict: a Counter answers a kind it lacks by a Python call
     slots: list[list[int | None]] = [[None] * len(g.tiles) for g in groups]
     for want_jokers, most in ((False, None), (True, 1), (True, None)):
         for gi, group in enumerate(groups):
             if exposed[gi] or group.jokers != want_jokers or group.label:
                 continue
-            placed = sum(s is not None for s in slots[gi])
+            row = slots[gi]
+            placed = len(row) - row.count(None)
             for si, tile in enumerate(group.tiles):
                 if most is not None and placed >= most:
                     break
-                if slots[gi][si] is None and left[tile] > 0:
+                if row[si] is None and left.get(tile, 0) > 0:
                     left[tile] -= 1
                     placed += 1
-                    slots[gi][si] = tile
+                    row[si] = tile
     holding = [any(s is not None for s in g) for g in slots]
     for gi in sorted(range(len(groups)), key=lambda gi: not holding[gi]):
         group = groups[gi]
@@ -86,18 +87,35 @@ def score(slots: list[list[int | None]]) -> int:
     return sum(s is not None for g in slots for s in g)
 
 
-def fill(groups: Sequence[Bound], counts: Counter[int], jokers: int, deck: Deck,
-          exposed: Sequence[bool], all_jokers: bool = True) -> tuple[int, list[list[Slot]]]:
+# A slot is read off (placeholder label, tile wanted, what fills it, jokers allowed): few
+# kinds of them, so each is made once per deck and shared (they are frozen).
+SlotKey = tuple[str | None, int, int | None, bool]
+
+
+def fill(groups: Sequence[Bound], counts: Mapping[int, int], jokers: int, deck: Deck,
+          exposed: Sequence[bool], all_jokers: bool = True,
+          made: dict[SlotKey, Slot] | None = None) -> tuple[int, list[list[Slot]]]:
     """The best filling of concrete groups from concealed tiles, as Slots;
-    exposed groups are full."""
+    exposed groups are full. `made` keeps the Slots made for this deck."""
     slots = allocate(groups, counts, jokers, exposed, all_jokers)
+    if made is None:
+        made = {}
     out: list[list[Slot]] = []
     for group, filling in zip(groups, slots, strict=True):
+        label, joker_ok = group.label, group.jokers
         row = []
         for tile, got in zip(group.tiles, filling, strict=True):
-            want = group.label or deck.code(tile)
-            by = None if got is None else "J" if got == JOKER else want if got == EXPOSED \
-                else deck.code(got)
-            row.append(Slot(want, by, group.jokers, exposed=got == EXPOSED))
+            key = (label, tile, got, joker_ok)
+            slot = made.get(key)
+            if slot is None:
+                slot = made[key] = _slot(deck, *key)
+            row.append(slot)
         out.append(row)
     return score(slots), out
+
+
+def _slot(deck: Deck, label: str | None, tile: int, got: int | None, joker_ok: bool) -> Slot:
+    want = label or deck.code(tile)
+    by = None if got is None else "J" if got == JOKER else want if got == EXPOSED \
+        else deck.code(got)
+    return Slot(want, by, joker_ok, exposed=got == EXPOSED)

@@ -22,7 +22,7 @@ from jongg.runtime.card import Card, Slots
 from jongg.runtime.matching.answers import ABSENT, Slot
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import pins
-from jongg.runtime.matching.filling import Bound, fill, fits
+from jongg.runtime.matching.filling import Bound, SlotKey, fill, fits
 from jongg.runtime.matching.structure import (
     NO_PIN,
     Demand,
@@ -87,6 +87,7 @@ class Programme:
         self._seatings: dict[tuple[tuple[int, ...], ...],
                              dict[tuple[int, int], list[Seating]]] = {}
         self._able: dict[tuple[int, ...], int] = {}
+        self._slots: dict[SlotKey, Slot] = {}  # the fillings' slots, made once (filling.fill)
 
     # -- the deck's components and the card's plans ------------------------------
     @cached_property
@@ -571,8 +572,8 @@ class Programme:
                 extra_room += t.room(plan.shape.all_jokers)
                 bound[len(plan.groups) + ti] = Bound((ABSENT,) * t.size, t.joker_ok,
                                                       f"[{t.kind}]")
-        score, slots = fill([b for b in bound if b is not None], Counter(counts), jokers,
-                             self.deck, exposed, self.card.all_joker_groups)
+        score, slots = fill([b for b in bound if b is not None], counts, jokers,
+                             self.deck, exposed, self.card.all_joker_groups, self._slots)
         return score, tuple(tuple(g) for g in slots)
 
     def _bound_score(self, plan: Plan, left: list[int], pinned: list[Slots],
