@@ -19,6 +19,7 @@ from jongg.compiler.cache import tables_dir
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import accelerated
 from jongg.runtime.matching import columns as columns_module
 from jongg.runtime.matching.answers import nearness
 from jongg.runtime.matching.columns import FEW
@@ -26,7 +27,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import LineMatch, match_card
 from jongg.runtime.matching.samples import sample_hands
 
-from .conftest import card, card_from_lines, hand
+from .conftest import card, card_from_lines, hand, in_c_or_python
 
 # hands per card in the default suite: the reference is brute force, so the
 # slower cards get fewer (the slow suite runs 100,000 per card)
@@ -246,12 +247,18 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
             assert scores == m.scores(Hand(tuple(rest), h.exposures)), _show(c, h)
 
 
-def test_discards_weighed_from_the_columns_near_the_hand() -> None:
+@pytest.mark.parametrize("in_c", in_c_or_python(accelerated.discard_nearness))
+def test_discards_weighed_from_the_columns_near_the_hand(
+        in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without exposures or structural lines, the discards are weighed from
     the columns at most one tile further than the hand's nearest
-    (Columns.discard_nearness), and with exposures from the hand's counts
-    less each tile: the same tiles away and lines that near as scoring
-    every hand less a tile, short hands, jokers and open hands included."""
+    (Columns.discard_nearness: in one call of C where the accelerator is
+    built, else NumPy and a loop in Python), and with exposures from the
+    hand's counts less each tile: the same tiles away and lines that near
+    as scoring every hand less a tile, short hands, jokers and open hands
+    included."""
+    if not in_c:
+        monkeypatch.setattr(accelerated, "discard_nearness", None)
     c, m = card("sample"), matcher("sample")
     assert not m.programme.structural
     rng = random.Random("weigh")

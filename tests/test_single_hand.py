@@ -15,7 +15,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
 
-from .conftest import card
+from .conftest import card, in_c_or_python
 
 
 def _plain_hands(name: str, count: int, seed: str) -> list[Hand]:
@@ -41,10 +41,7 @@ def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
     return [(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)]
 
 
-@pytest.mark.parametrize("in_c", [
-    pytest.param(True, id="in C", marks=pytest.mark.skipif(
-        accelerated.compiled_fold is None, reason="the C accelerator is not built here")),
-    pytest.param(False, id="in Python")])
+@pytest.mark.parametrize("in_c", in_c_or_python(accelerated.line_keys))
 def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
         in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample card is all table: a hand without exposures is scored by
@@ -203,3 +200,43 @@ def test_the_matches_made_in_c_are_the_matches_made_in_python() -> None:
         accelerated.extend_each(int, heads, keys, "hand")
     with pytest.raises(TypeError):
         accelerated.extend_each(matcher.Match, [1], [0], "hand")
+
+
+@pytest.mark.skipif(accelerated.discard_nearness is None,
+                    reason="the C accelerator is not built here")
+def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
+    """_fold.discard_nearness (its answers: tests/test_matcher.py, beside
+    the Python way's) refuses a count past the table, arrays of the wrong
+    type and arguments of the wrong kind, instead of reading out of bounds."""
+    weigh = accelerated.discard_nearness
+    assert weigh is not None
+    m = compile_matcher(card("sample"))
+    columns = m.columns
+    args = [columns._dense, columns.count, columns._row_of_int32, {}, 0, -1, [],
+            columns._base, columns._column_sizes, columns._column_line_int32,
+            len(columns.card.lines), 64]
+    for h in _plain_hands("sample", 40, "refused"):  # one the few columns near it weigh
+        args[3], args[4] = m._held(h)
+        args[6] = sorted(set(h.concealed))
+        if weigh(*args) is not None:
+            break
+    else:
+        raise AssertionError("no hand weighed")
+
+    def weighed(at: int, value: object) -> object:
+        return weigh(*args[:at], value, *args[at + 1:])
+
+    with pytest.raises(IndexError):
+        weighed(3, {0: len(columns._dense)})  # more of a kind than the table has rows for
+    with pytest.raises(IndexError):
+        weighed(3, {len(columns.card.deck.kinds): 1})  # no such kind
+    with pytest.raises(TypeError):
+        weighed(7, columns._base.astype(np.int32))
+    with pytest.raises(IndexError):
+        weighed(0, columns._dense[:1])  # a table of one row
+    with pytest.raises(TypeError):
+        weighed(0, columns._dense[:, :columns.count].copy())  # fewer lanes than the columns
+    with pytest.raises(TypeError):
+        weighed(3, [(0, 1)])
+    with pytest.raises(TypeError):
+        weigh(*args[:-1])
