@@ -126,6 +126,34 @@ def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
         (played.results, played.decisions)
 
 
+def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every time the greedy agent weighs its discards it asks the matcher
+    once for the hand less each tile, even when it knows all but one of
+    those hands (it builds no hand per tile to find out); of them it keeps
+    the hand its discard leaves, which the claim windows ask about next."""
+    g = game("mjcg-card", 4)
+    counting = _Counting(g.matcher)
+    weighings = [0]
+    weigh, act_as = GreedyAgent._discard_nearness, GreedyAgent.act
+
+    def weighed(self: GreedyAgent, seen: Any, tiles: set[int]) -> Any:
+        weighings[0] += 1
+        return weigh(self, seen, tiles)
+
+    def acted(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
+        action = act_as(self, seen, legal)
+        if action.verb == "discard":
+            assert self._hand(seen).minus(action.tile) in self._nearness
+        return action
+
+    monkeypatch.setattr(GreedyAgent, "_discard_nearness", weighed)
+    monkeypatch.setattr(GreedyAgent, "act", acted)
+    played = play_match(Game(g.spec, counting), 1, ["greedy"])[1]
+    assert played.is_terminal() and weighings[0] > 100
+    assert counting.asked["discard_nearness"] == weighings[0]
+
+
 def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
     """Which lines a hand may make depends on its exposures alone: the
     matcher keeps the answer (Matcher.allows) for every match it serves,

@@ -81,16 +81,11 @@ class GreedyAgent:
             nearness(seen.rules.scores(hand), seen.rules.sizes)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
-        """The nearness of the hand less each of these tiles. Hands not yet
-        known are weighed together, in one pass of the matcher."""
-        hand = self._hand(seen)
-        less = {t: hand.minus(t) for t in tiles}
-        known = self._nearness
-        if sum(h not in known for h in less.values()) > 1:
-            weighed = seen.rules.discard_nearness(hand)
-            return {t: known.get(h, lambda n=weighed[t]: _nearness(n))  # type: ignore[misc]
-                    for t, h in less.items()}
-        return {t: self.nearness(seen, h) for t, h in less.items()}
+        """The nearness of the hand less each of these tiles, weighed
+        together in one pass of the matcher: no hand is built per tile (a
+        turn's hands less a tile are new but for the one just drawn)."""
+        weighed = seen.rules.discard_nearness(self._hand(seen))
+        return {t: _nearness(weighed[t]) for t in tiles}
 
     @staticmethod
     def _hand(seen: Observation) -> Hand:
@@ -142,7 +137,10 @@ class GreedyAgent:
         counts = seen.me.counts
         near = self._discard_nearness(seen, {a.tile for a in moves})
         # between equally near hands, part with a tile held alone before one of a group
-        return self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
+        chosen = self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
+        if chosen.verb == "discard":  # the hand left, which every claim window asks of
+            self._nearness.keep(self._without(seen, chosen.tile), near[chosen.tile])
+        return chosen
 
     def _after_exchange(self, seen: Observation, action: Action) -> Nearness:
         joker = seen.rules.joker
