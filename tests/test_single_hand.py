@@ -212,12 +212,12 @@ def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
     assert weigh is not None
     m = compile_matcher(card("sample"))
     columns = m.columns
-    args = [columns._dense, columns.count, columns._row_of_int32, {}, 0, -1, [],
-            columns._base, columns._column_sizes, columns._column_line_int32,
-            len(columns.card.lines), 64]
+    table = columns._weighing
+    args = [table.dense, columns._row_of_int32, {}, 0, -1, [], table.base, table.needed,
+            table.line_of, table.lines, 0, 64]
     for h in _plain_hands("sample", 40, "refused"):  # one the few columns near it weigh
-        args[3], args[4] = m._held(h)
-        args[6] = sorted(set(h.concealed))
+        args[2], args[3] = m._held(h)
+        args[5] = sorted(set(h.concealed))
         if weigh(*args) is not None:
             break
     else:
@@ -227,16 +227,18 @@ def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
         return weigh(*args[:at], value, *args[at + 1:])
 
     with pytest.raises(IndexError):
-        weighed(3, {0: len(columns._dense)})  # more of a kind than the table has rows for
+        weighed(2, {0: len(table.dense)})  # more of a kind than the table has rows for
     with pytest.raises(IndexError):
-        weighed(3, {len(columns.card.deck.kinds): 1})  # no such kind
-    with pytest.raises(TypeError):
-        weighed(7, columns._base.astype(np.int32))
+        weighed(2, {len(columns.card.deck.kinds): 1})  # no such kind
     with pytest.raises(IndexError):
-        weighed(0, columns._dense[:1])  # a table of one row
+        weighed(0, table.dense[:2])  # a table of two rows
     with pytest.raises(TypeError):
-        weighed(0, columns._dense[:, :columns.count].copy())  # fewer lanes than the columns
+        weighed(6, table.base.astype(np.int32))
     with pytest.raises(TypeError):
-        weighed(3, [(0, 1)])
+        weighed(6, table.base[:-1])  # fewer columns than the table's
+    with pytest.raises(TypeError):
+        weighed(0, table.dense[:, :-1].copy())  # an odd number of lanes
+    with pytest.raises(TypeError):
+        weighed(2, [(0, 1)])
     with pytest.raises(TypeError):
         weigh(*args[:-1])

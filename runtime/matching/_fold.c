@@ -289,13 +289,14 @@ int_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t itemsize, const char *format,
     return 0;
 }
 
-/* discard_nearness(dense, count, row_of, counts, jokers, joker, tiles, base, sizes,
- *                  line_of, lines, most): Columns.discard_nearness in one call.
- * dense: the table's rows (int8), each the naturals of the `count` columns then
- * their room changes, the last row all zeros; row_of: each kind's first row
- * (int32); counts: the hand's naturals by kind (a dict); jokers held, and the
- * joker's kind (-1: none); tiles: the kinds weighed; base: each column's joker
- * room when nothing is held and sizes its line's size (int16); line_of: each
+/* discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed,
+ *                  line_of, lines, exposed, most): runtime/matching/discards.py's
+ * weigh() in one call. dense: the table's rows (int8, 2-d), each the naturals
+ * of its n columns then their room changes, the last row all zeros; row_of:
+ * each kind's first row (int32); counts: the hand's concealed naturals by kind
+ * (a dict); jokers held, and the joker's kind (-1: none); tiles: the kinds
+ * weighed; base: each column's joker room when nothing is held and needed the
+ * tiles its line needs beyond the `exposed` ones (int16); line_of: each
  * column's line (int32), below `lines`. Returns (best, many), one each a tile,
  * or None when more than `most` columns are within a tile of the nearest, or
  * one of them scores nothing (the caller then weighs every column). */
@@ -303,40 +304,43 @@ static PyObject *
 discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "discard_nearness(dense, count, row_of, counts, "
-                        "jokers, joker, tiles, base, sizes, line_of, lines, most) takes 12 "
+        PyErr_SetString(PyExc_TypeError, "discard_nearness(dense, row_of, counts, jokers, "
+                        "joker, tiles, base, needed, line_of, lines, exposed, most) takes 12 "
                         "arguments");
         return NULL;
     }
-    PyObject *counts = args[3], *tiles = args[6], *out = NULL;
-    Py_ssize_t count = PyLong_AsSsize_t(args[1]), jokers = PyLong_AsSsize_t(args[4]);
-    Py_ssize_t joker = PyLong_AsSsize_t(args[5]), lines = PyLong_AsSsize_t(args[10]);
+    PyObject *counts = args[2], *tiles = args[5], *out = NULL;
+    Py_ssize_t jokers = PyLong_AsSsize_t(args[3]), joker = PyLong_AsSsize_t(args[4]);
+    Py_ssize_t lines = PyLong_AsSsize_t(args[9]), exposed = PyLong_AsSsize_t(args[10]);
     Py_ssize_t most = PyLong_AsSsize_t(args[11]);
     if (PyErr_Occurred())
         return NULL;
-    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(tiles) || count <= 0 || jokers < 0
-        || lines <= 0) {
-        PyErr_SetString(PyExc_TypeError,
-                        "discard_nearness: a dict of counts, a list of tiles, some columns");
+    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(tiles) || jokers < 0 || lines <= 0) {
+        PyErr_SetString(PyExc_TypeError, "discard_nearness: a dict of counts, a list of tiles");
         return NULL;
     }
     Py_buffer dense, row_of, base, sizes, line_of;
-    if (int_buffer(args[0], &dense, 1, "b", 2 * count, "dense") < 0)
+    if (int_buffer(args[0], &dense, 1, "b", 0, "dense") < 0)
         return NULL;
-    if (dense.ndim != 2 || dense.shape == NULL || dense.shape[1] != 2 * count) {
+    if (dense.ndim != 2 || dense.shape[1] % 2) {
         PyBuffer_Release(&dense);
-        PyErr_SetString(PyExc_TypeError, "discard_nearness: dense rows of 2 * count lanes");
+        PyErr_SetString(PyExc_TypeError, "discard_nearness: dense rows of 2 lanes a column");
         return NULL;
     }
-    if (int_buffer(args[2], &row_of, 4, "i", 1, "row_of") < 0) {
+    Py_ssize_t count = dense.shape[1] / 2;
+    if (count == 0 || dense.shape[0] < 2) {  /* no column to weigh: the caller's long way */
+        PyBuffer_Release(&dense);
+        Py_RETURN_NONE;
+    }
+    if (int_buffer(args[1], &row_of, 4, "i", 1, "row_of") < 0) {
         PyBuffer_Release(&dense);
         return NULL;
     }
-    if (int_buffer(args[7], &base, 2, "h", count, "base") < 0)
+    if (int_buffer(args[6], &base, 2, "h", count, "base") < 0)
         goto release2;
-    if (int_buffer(args[8], &sizes, 2, "h", count, "sizes") < 0)
+    if (int_buffer(args[7], &sizes, 2, "h", count, "needed") < 0)
         goto release3;
-    if (int_buffer(args[9], &line_of, 4, "i", count, "line_of") < 0)
+    if (int_buffer(args[8], &line_of, 4, "i", count, "line_of") < 0)
         goto release4;
 
     const int8_t *table = (const int8_t *)dense.buf;
@@ -409,7 +413,7 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         int32_t far = size_of[col] - held_score;
         if (far > near + 1)
             continue;
-        if (held_score <= 0) {
+        if (held_score + exposed <= 0) {
             Py_INCREF(Py_None);
             out = Py_None;
             goto done;
@@ -513,8 +517,8 @@ static PyMethodDef methods[] = {
     {"extend_each", (PyCFunction)(void (*)(void))extend_each, METH_FASTCALL,
      "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
     {"discard_nearness", (PyCFunction)(void (*)(void))discard_nearness, METH_FASTCALL,
-     "discard_nearness(dense, count, row_of, counts, jokers, joker, tiles, base, sizes, "
-     "line_of, lines, most): (best, many) a tile, or None."},
+     "discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, "
+     "lines, exposed, most): (best, many) a tile, or None."},
     {NULL, NULL, 0, NULL},
 };
 

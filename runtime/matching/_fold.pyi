@@ -12,6 +12,6 @@ def extend_each(cls: type[T], heads: list[tuple[Any, ...]], keys: list[int],
 def line_keys(lanes: Any, rows: list[int], width: int, count: int, starts: list[int],
               joker_keys: Any) -> list[int]: ...
 
-def discard_nearness(dense: Any, count: int, row_of: Any, counts: dict[int, int], jokers: int,
-                     joker: int, tiles: list[int], base: Any, sizes: Any, line_of: Any,
-                     lines: int, most: int) -> tuple[list[int], list[int]] | None: ...
+def discard_nearness(dense: Any, row_of: Any, counts: dict[int, int], jokers: int, joker: int,
+                     tiles: list[int], base: Any, needed: Any, line_of: Any, lines: int,
+                     exposed: int, most: int) -> tuple[list[int], list[int]] | None: ...

@@ -5,9 +5,9 @@ where a C compiler is found) or, without it, the same in Python.
   lookups then sum one key in Python: runtime/matching/lookup.py);
 - line_keys: Columns.line_keys (each line's best key of the keyed table)
   as a list in one call, or None (NumPy's calls, then tolist());
-- discard_nearness: Columns.discard_nearness (the hand less each tile
-  weighed from the columns within a tile of its nearest) in one call, or
-  None (NumPy, then a loop over those columns in Python);
+- discard_nearness: discards.weigh() (the hand less each tile weighed
+  from the columns within a tile of its nearest) in one call, or None
+  (NumPy, then a loop over those columns in Python);
 - extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
   keys], a query's Match objects made from the start of their tuples and the
   hand; in C one allocation a Match, where Python makes three.
@@ -36,9 +36,9 @@ def extend_each_python(cls: type[T], heads: list[tuple[Any, ...]], keys: list[in
 compiled_fold: Fold | None
 line_keys: Callable[[np.ndarray, list[int], int, int, list[int], np.ndarray | None],
                     list[int]] | None
-# (dense, count, row_of, counts, jokers, joker, tiles, base, sizes, line_of, lines, most)
-discard_nearness: Callable[[np.ndarray, int, np.ndarray, dict[int, int], int, int, list[int],
-                            np.ndarray, np.ndarray, np.ndarray, int, int],
+# (dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, lines, exposed, most)
+discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, list[int],
+                            np.ndarray, np.ndarray, np.ndarray, int, int, int],
                            tuple[list[int], list[int]] | None] | None
 try:
     from jongg.runtime.matching import _fold

@@ -8,7 +8,6 @@ column's score min(N + J, N + R) at once.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,13 +16,13 @@ import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
 from jongg.runtime.matching import accelerated
+from jongg.runtime.matching.discards import Terms, Weighing, kind_terms, weigh
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
 FEW = 24  # at most this many seated columns: a hand is scored in plain Python
-MANY_NEAR = 64  # past this many columns near a hand, its discards are weighed on arrays
 
 
 def set_bits(mask: int) -> Iterator[int]:
@@ -153,9 +152,8 @@ class Seated:
     # columns as (column, variation, joker room when nothing is held, and per
     # kind that counts there: naturals and change in joker room by count held)
     few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
-
-
-Terms = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+    # the cut as a hand's discards are weighed on it, once built
+    weighing: Weighing | None = None
 
 
 @dataclass(frozen=True)
@@ -194,22 +192,6 @@ def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts
         if best >= 0:
             out[li] = (best, variation)
     return out
-
-
-def _terms(by_count: np.ndarray, n: int) -> list[Terms]:
-    """Per column, for each kind that counts there: the naturals it fills
-    and the change in joker room by count held, from (kind, count held,
-    naturals of the n columns | room change of the n columns)."""
-    naturals, room = by_count[:, :, :n], by_count[:, :, n:]
-    used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
-    cols, kinds = np.nonzero(used.T)  # by column, then kind
-    # only the (kind, column) pairs that count are read out, by count held
-    filled: list[list[int]] = naturals[kinds, :, cols].tolist()
-    change: list[list[int]] = room[kinds, :, cols].tolist()
-    terms: list[Terms] = [[] for _ in range(n)]
-    for i, k, f, c in zip(cols.tolist(), kinds.tolist(), filled, change, strict=True):
-        terms[i].append((k, tuple(f), tuple(c)))
-    return terms
 
 
 class Columns:
@@ -567,19 +549,13 @@ class Columns:
         return Seated(cols, [lines[i] for i in starts], np.array(starts, dtype=np.intp), dense,
                       base, tuple(kept))
 
-    def _few(self, cols: np.ndarray, dense: np.ndarray, base: np.ndarray, kinds: Sequence[int],
-             partial: Sequence[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+    def _few(self, cut: Seated, weighing: Weighing
              ) -> list[tuple[int, list[tuple[int, int, int, Terms]]]]:
         """A cut's columns as plain numbers (Seated.few): what each kind held
         c times adds to a column, after the exposures took their groups."""
-        n = len(cols)
-        by_count = dense[self._count_rows].astype(np.int16)  # kind, count held, column
-        by_count[list(kinds)] = 0  # an exposed kind fills only what `partial` says
-        for k, at, filled, spare in partial:
-            for j, i in enumerate(at.tolist()):
-                by_count[k, 1:len(filled), i] = filled[1:, j]
-                by_count[k, 1:len(spare), n + i] = spare[1:, j]
-        terms = _terms(by_count, n)
+        cols, base, n = cut.cols, cut.base, len(cut.cols)
+        by_count = weighing.dense[self._count_rows].astype(np.int16)  # kind, count held, column
+        terms = kind_terms(by_count, n)
         out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
         for i, col in enumerate(cols.tolist()):
             li = self.column_line[col]
@@ -610,20 +586,12 @@ class Columns:
             return {}
         if len(cut.cols) <= FEW and (counts or cut.few is not None):
             if cut.few is None:
-                cut.few = self._few(cut.cols, cut.dense, cut.base, seat.kinds, cut.partial)
+                cut.few = self._few(cut, self._seated_weighing(seat))
             return _few_scores(cut.few, counts, jokers, seat.size)
-        row_of, dense, n = self._row_of, cut.dense, len(cut.cols)
-        summed = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0,
-                                                                            dtype=np.int16)
-        for k in seat.kinds:  # concealed tiles of an exposed kind fill only what it left
-            held = counts.get(k, 0)
-            if held:
-                summed -= dense[row_of[k] + held - 1]
-        for k, at, filled, spare in cut.partial:
-            held = counts.get(k, 0)
-            if held:
-                summed[at] += filled[held]
-                summed[n + at] += spare[held]
+        row_of, n = self._row_of, len(cut.cols)
+        # the cut's rows with an exposed kind's saying what its concealed tiles fill
+        summed = self._seated_weighing(seat).dense[[row_of[k] + c - 1 for k, c in counts.items()]
+                                                    ].sum(axis=0, dtype=np.int16)
         naturals = summed[:n]
         score = np.minimum(naturals + np.int16(jokers), naturals + summed[n:] + cut.base) \
             + np.int16(seat.size)
@@ -734,100 +702,62 @@ class Columns:
         return self._apply(summed, left)
 
     def discard_nearness(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
-                         joker: int | None) -> tuple[list[int], list[int]] | None:
-        """For one hand without exposures less one of each of these tiles
-        (held): the fewest tiles away of any column and how many lines are
-        that near, from the columns near the whole hand alone. A tile fills
-        at most one slot, so losing it leaves a column where it was or one
-        tile further: only the columns at most one tile further than the
-        nearest can be nearest after a discard, and a line stays as near as
-        it was unless the tile lowers every one of its nearest columns.
-        None when many columns are that near (less_each() is quicker then),
-        or one of them scores nothing (losing a tile may rule it out). In
-        one call of C where the accelerator is built."""
-        if not tiles:
-            return [], []
-        if accelerated.discard_nearness is not None:
-            return accelerated.discard_nearness(
-                self._dense, self.count, self._row_of_int32, counts, jokers,
-                -1 if joker is None else joker, list(tiles), self._base, self._column_sizes,
-                self._column_line_int32, len(self.card.lines), MANY_NEAR)
-        row_of, v = self._row_of, self.count
-        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
-            axis=0, dtype=np.int16)
-        naturals = summed[:v]
-        score = np.minimum(naturals + np.int16(jokers), naturals + summed[v:] + self._base)
-        away = self._column_sizes - score
-        near = int(away.min())
-        cand = np.flatnonzero(away <= near + 1)
-        if len(cand) > MANY_NEAR:
+                         joker: int | None, seat: Seat | None = None
+                         ) -> tuple[list[int], list[int]] | None:
+        """For one hand less one of each of these tiles (held): the fewest
+        tiles away of any column and how many lines are that near, from the
+        columns near the whole hand alone (runtime/matching/discards.py);
+        with `seat`, the hand's exposures seated so, on the columns they sit
+        on. None when many columns are that near (less_each() or
+        batch_exposed() are quicker then), or one of them scores nothing
+        (losing a tile may rule it out)."""
+        if seat is None:
+            return weigh(self._weighing, self._row_of_int32, counts, jokers, tiles, joker)
+        if seat.seated is None:
             return None
-        drops, line_of = self._column_drops, self.column_line
-        base, sizes = self._base_list, self._column_sizes_list
-        # per line this near: how far, and the tiles whose loss lowers all its nearest columns
-        lines: dict[int, tuple[int, set[int | None]]] = {}
-        picked = summed.reshape(2, v)[:, cand].tolist()  # naturals, room change
-        for c, held_naturals, held_room in zip(cand.tolist(), *picked, strict=True):
-            held_room += base[c]
-            held_score = held_naturals + (jokers if jokers < held_room else held_room)
-            if held_score <= 0:
-                return None
-            far = sizes[c] - held_score
-            known = lines.get(line_of[c])
-            if known is not None and known[0] < far:
-                continue  # not one of its line's nearest columns
-            # a tile lowers the score when the naturals it leaves fall short of
-            # it with the jokers held, or with the joker room it leaves
-            short, short_room = held_score - jokers, held_score - held_room
-            lowers: set[int | None] = set()
-            if jokers and held_naturals + jokers - 1 < held_score:
-                lowers.add(joker)
-            for k, naturals_lost, room_lost in drops[c]:
-                h = counts.get(k)
-                if h:
-                    left = held_naturals - naturals_lost[h]
-                    if left < short or left + room_lost[h] < short_room:
-                        lowers.add(k)
-            if known is None or far < known[0]:
-                lines[line_of[c]] = (far, lowers)
-            else:
-                known[1].intersection_update(lowers)
-        at_near = [lowers for far, lowers in lines.values() if far == near]
-        lost = Counter(t for lowers in at_near for t in lowers)
-        lost_next = Counter(t for far, lowers in lines.values() if far > near for t in lowers)
-        best, many = [], []
-        for t in tiles:
-            stay = len(at_near) - lost[t]
-            best.append(near if stay else near + 1)
-            many.append(stay or len(lines) - lost_next[t])
-        return best, many
+        return weigh(self._seated_weighing(seat), self._row_of_int32, counts, jokers, tiles,
+                     joker)
+
+    @cached_property
+    def _weighing(self) -> Weighing:
+        return Weighing(self._dense, self._base, self._column_sizes,
+                        np.ascontiguousarray(self.tables.columns[:, 0], dtype=np.int32),
+                        len(self.card.lines), 0, self._count_rows)
+
+    def _seated_weighing(self, seat: Seat) -> Weighing:
+        """A cut as a hand's discards are weighed on it (it has columns; kept
+        in the cut): an exposed kind's rows hold what its concealed tiles
+        still fill once the exposures took their groups (nothing, but where
+        other groups hold it too)."""
+        cut = seat.seated
+        assert cut is not None
+        if cut.weighing is None:
+            cols = cut.cols
+            cut.weighing = Weighing(
+                self._seated_dense(cut, seat.kinds), np.ascontiguousarray(cut.base, dtype=np.int16),
+                (self._column_sizes[cols] - seat.size).astype(np.int16),
+                np.ascontiguousarray(self.tables.columns[cols, 0], dtype=np.int32),
+                len(self.card.lines), seat.size, self._count_rows)
+        return cut.weighing
+
+    def _seated_dense(self, cut: Seated, kinds: Sequence[int]) -> np.ndarray:
+        """The cut's rows with each exposed kind's saying what its concealed
+        tiles fill after the exposures took their groups (Seated.partial)."""
+        n = len(cut.cols)
+        dense = cut.dense.copy()
+        for k in kinds:  # an exposed kind fills only what `partial` says
+            first = self._row_of[k]
+            dense[first:first + self.card.deck.kinds[k].copies] = 0
+        for k, at, filled, spare in cut.partial:
+            first = self._row_of[k]
+            for held in range(1, len(filled)):
+                dense[first + held - 1, at] = filled[held]
+                dense[first + held - 1, n + at] = spare[held]
+        return dense
 
     @cached_property
     def _row_of_int32(self) -> np.ndarray:
         return np.ascontiguousarray(self.tables.row_of, dtype=np.int32)
-
-    @cached_property
-    def _column_line_int32(self) -> np.ndarray:
-        return np.ascontiguousarray(self.tables.columns[:, 0], dtype=np.int32)
-
-    @cached_property
-    def _base_list(self) -> list[int]:
-        return self._base.tolist()  # type: ignore[no-any-return]
-
-    @cached_property
-    def _column_sizes_list(self) -> list[int]:
-        return self._column_sizes.tolist()  # type: ignore[no-any-return]
-
-    @cached_property
-    def _column_drops(self) -> list[Terms]:
-        """Per column and kind whose loss can tell there, by count held:
-        the naturals one tile fewer loses, and the joker room it gains."""
-        by_count = self._dense[self._count_rows].astype(np.int16)  # kind, count held, column
-        v = self.count
-        lost = np.zeros_like(by_count)
-        lost[:, 1:, :v] = by_count[:, 1:, :v] - by_count[:, :-1, :v]
-        lost[:, 1:, v:] = by_count[:, :-1, v:] - by_count[:, 1:, v:]
-        return _terms(lost, v)
 
     @cached_property
     def _column_sizes(self) -> np.ndarray:

@@ -215,11 +215,12 @@ class Matcher:
             return {t: nearness(found, sizes) for t, found in
                     self.discard_scores(hand, open_hands=open_hands).items()}
         options = sorted(set(hand.concealed))
-        if seat is None:  # one hand's rows summed, less each tile's: no gathering per hand
-            counts, jokers = self._held(hand)
-            weighed = self.columns.discard_nearness(counts, jokers, options, self.joker)
-            if weighed is not None:
-                return {t: (b, n) for t, b, n in zip(options, *weighed, strict=True)}
+        counts, jokers = self._held(hand)
+        # one hand's rows summed, and the columns near it weighed: no gathering per hand
+        weighed = self.columns.discard_nearness(counts, jokers, options, self.joker, seat)
+        if weighed is not None:
+            return {t: (b, n) for t, b, n in zip(options, *weighed, strict=True)}
+        if seat is None:
             lines = self.columns.line_of_start
             scores = np.maximum.reduceat(  # each line's best score (which variation: no matter)
                 self.columns.less_each(counts, jokers, options, self.joker),
