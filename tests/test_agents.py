@@ -305,28 +305,35 @@ def _mask_afresh(columns: Any, exposures: Sequence[Sequence[int]], joker: int | 
 
 
 def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A set claimed brings a hand at most one tile nearer a line, so once a
-    set does that the greedy agent weighs no more: it chooses what weighing
-    every set would, and stops early in some windows."""
+    """A set claimed brings a hand at most one tile nearer a line, and no
+    nearer than the discard held concealed would: so the greedy agent
+    weighs no set when the discard held would not bring the hand nearer,
+    and once a set does bring it a tile nearer it weighs no more. It
+    chooses what weighing every set would, and stops early in some windows."""
     chosen = GreedyAgent._claim
-    stopped = [0]
+    stopped, skipped = [0], [0]
 
     def checked(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
         assert seen.discard is not None
         tile = seen.discard[1]
         now = self.nearness(seen, seen.me.hand())
+        held = self.nearness(seen, self._hand(seen).plus(tile))
         best, every = now, next(a for a in legal if a.verb == "pass")
         sets = [a for a in legal if a.verb == "claim" and a.tiles]
         for action in sets:
             after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
-            assert after[0] >= now[0] - 1
+            assert after[0] >= max(now[0] - 1, held[0])
             if after[0] < best[0]:
                 best, every = after, action
         weighed.clear()
         answer = chosen(self, seen, legal)
         assert answer == every
+        exposing = [h for h in weighed if len(h.exposures) > len(seen.me.exposures)]
+        if sets and held[0] >= now[0]:  # no set can bring the hand nearer
+            assert not exposing
+            skipped[0] += 1
         if best[0] == now[0] - 1 and every is not sets[-1]:  # a later set need not be weighed
-            assert len(weighed) < 1 + len(sets)
+            assert len(exposing) < len(sets)
             stopped[0] += 1
         return answer
 
@@ -337,4 +344,4 @@ def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.Monke
     monkeypatch.setattr(GreedyAgent, "_claim", checked)
     for seed in range(3):
         play_match(game("mjcg-card", 4), seed, ["greedy"])
-    assert stopped[0] > 0
+    assert stopped[0] > 0 and skipped[0] > 0

@@ -155,6 +155,10 @@ class GreedyAgent:
         now = self.nearness(seen, me.hand())
         best, chosen = now, next(a for a in legal if a.verb == "pass")
         nearest = now[0] - 1  # a set claimed brings the hand at most a tile nearer
+        # and no nearer than the discard held concealed (an exposure only binds
+        # its tiles to one group): when that is no nearer, no set is weighed
+        if self.nearness(seen, self._hand(seen).plus(tile))[0] > nearest:
+            return chosen
         for action in legal:
             if best[0] <= nearest:
                 break  # no set can do better than the one chosen
