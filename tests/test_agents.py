@@ -131,10 +131,12 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
     """Every time the greedy agent weighs its discards it asks the matcher
     once for the hand less each tile, even when it knows all but one of
     those hands (it builds no hand per tile to find out); of them it keeps
-    the hand its discard leaves, which the claim windows ask about next."""
+    the hand its discard leaves, which the claim windows ask about next.
+    A hand's own nearness it asks as such (Matcher.nearness), never
+    reading every line's scores."""
     g = game("mjcg-card", 4)
     counting = _Counting(g.matcher)
-    weighings = [0]
+    weighings, scored = [0], [0]
     weigh, act_as = GreedyAgent._discard_nearness, GreedyAgent.act
 
     def weighed(self: GreedyAgent, seen: Any, tiles: set[int]) -> Any:
@@ -142,7 +144,9 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
         return weigh(self, seen, tiles)
 
     def acted(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
+        before = counting.asked["scores"]
         action = act_as(self, seen, legal)
+        scored[0] += counting.asked["scores"] - before
         if action.verb == "discard":
             assert self._hand(seen).minus(action.tile) in self._nearness
         return action
@@ -152,6 +156,7 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
     played = play_match(Game(g.spec, counting), 1, ["greedy"])[1]
     assert played.is_terminal() and weighings[0] > 100
     assert counting.asked["discard_nearness"] == weighings[0]
+    assert counting.asked["nearness"] > 100 and scored[0] == 0
 
 
 def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:

@@ -230,13 +230,15 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
     """scores_many() (the table once per set of exposures) and
     discard_scores() (the hand less each tile it holds) answer as scores()
     does hand by hand, exposures and jokers included; discard_nearness()
-    reads the latter as tiles away and lines that near."""
+    reads the latter as tiles away and lines that near, and nearness() the
+    hand's own scores()."""
     c, m = card(name), matcher(name)
     hands = sample_hands(c, random.Random(f"many:{name}"), 200)
     same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
     assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
     sizes = [line.size for line in c.lines]
     for h in hands[:40]:
+        assert m.nearness(h) == nearness(m.scores(h), sizes), _show(c, h)
         found = m.discard_scores(h)
         assert sorted(found) == sorted(set(h.concealed))
         assert m.discard_nearness(h) == {t: nearness(s, sizes) for t, s in found.items()}, \
@@ -255,7 +257,8 @@ def test_discards_weighed_from_the_columns_near_the_hand(
     in one call of C where the accelerator is built, else NumPy and a loop
     in Python), on the card's table or, with exposures, on the columns they
     sit on: the same tiles away and lines that near as scoring every hand
-    less a tile, short hands, jokers and open hands included."""
+    less a tile, short hands, jokers and open hands included; and the hand's
+    own from the same pass (Columns.nearness), as its scores() say."""
     if not in_c:
         monkeypatch.setattr(accelerated, "discard_nearness", None)
     c, m = card("sample"), matcher("sample")
@@ -263,15 +266,21 @@ def test_discards_weighed_from_the_columns_near_the_hand(
     assert not m.programme.structural
     rng = random.Random("weigh")
     sizes = [line.size for line in c.lines]
+    answered = [0]  # hands whose own nearness the columns near them told
 
     def weighed(h: Hand, open_hands: bool) -> bool:
         """Whether the columns near the hand weighed its discards (checked)."""
         slow = {t: nearness(s, sizes)
                 for t, s in m.discard_scores(h, open_hands=open_hands).items()}
         assert m.discard_nearness(h, open_hands=open_hands) == slow, _show(c, h)
+        own = nearness(m.scores(h, open_hands=open_hands), sizes)
+        assert m.nearness(h, open_hands=open_hands) == own, _show(c, h)
         seat = m.columns.seat(h.exposures, joker, open_hands) if h.exposures else None
         if h.exposures and seat is None:
             return False
+        quick = m.columns.nearness(*m._held(h), joker, seat)
+        assert quick in (own, None), _show(c, h)
+        answered[0] += quick is not None
         options = sorted(set(h.concealed))
         fast = m.columns.discard_nearness(*m._held(h), options, joker, seat)
         if fast is not None:
@@ -287,6 +296,7 @@ def test_discards_weighed_from_the_columns_near_the_hand(
                    if h.exposures and h.concealed]
         assert any(joker in h.concealed for h in exposed)
         assert sum(weighed(h, open_hands) for h in exposed) >= len(exposed) // 2
+    assert answered[0] >= len(hands)
 
 
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])

@@ -14,7 +14,7 @@ from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import nearness, pool_tiles
+from jongg.runtime.matching.answers import pool_tiles
 from jongg.runtime.memo import Memo
 
 
@@ -54,7 +54,7 @@ FAR: Nearness = (1_000, 0)
 
 
 def _nearness(near: tuple[int, int] | None) -> Nearness:
-    """From answers.nearness(): tiles away from the nearest line, and how
+    """From a judge's nearness(): tiles away from the nearest line, and how
     many lines are that near (negated: more is better)."""
     return FAR if near is None else (near[0], -near[1])
 
@@ -77,8 +77,7 @@ class GreedyAgent:
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        return self._nearness.get(hand, lambda: _nearness(
-            nearness(seen.rules.scores(hand), seen.rules.sizes)))
+        return self._nearness.get(hand, lambda: _nearness(seen.rules.nearness(hand)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
         """The nearness of the hand less each of these tiles, weighed

@@ -297,9 +297,10 @@ int_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t itemsize, const char *format,
  * (a dict); jokers held, and the joker's kind (-1: none); tiles: the kinds
  * weighed; base: each column's joker room when nothing is held and needed the
  * tiles its line needs beyond the `exposed` ones (int16); line_of: each
- * column's line (int32), below `lines`. Returns (best, many), one each a tile,
- * or None when more than `most` columns are within a tile of the nearest, or
- * one of them scores nothing (the caller then weighs every column). */
+ * column's line (int32), below `lines`. Returns (best, many, near, lines at
+ * near): per tile the hand less it, then the hand itself; or None when more
+ * than `most` columns are within a tile of the nearest, or one of them scores
+ * nothing (the caller then weighs every column). */
 static PyObject *
 discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -407,6 +408,7 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     for (Py_ssize_t li = 0; li < lines; li++)
         far_of[li] = INT32_MAX;  /* no column of the line is this near */
+    Py_ssize_t n = PyList_GET_SIZE(tiles);  /* none: the hand's own nearness alone */
     for (Py_ssize_t col = 0; col < count; col++) {
         int32_t held_naturals = naturals[col], held_room = room[col];
         int32_t held_score = held_naturals + (jokers < held_room ? (int32_t)jokers : held_room);
@@ -425,6 +427,10 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         if (far_of[li] < far)
             continue;  /* not one of its line's nearest columns */
+        if (n == 0) {
+            far_of[li] = far;
+            continue;
+        }
         /* a tile lowers the score when the naturals it leaves fall short of it
          * with the jokers held, or with the joker room it leaves */
         int32_t shortfall = held_score - (int32_t)jokers, short_room = held_score - held_room;
@@ -449,7 +455,7 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     /* per tile: the lines at the nearest it leaves there, or else the lines a
      * tile further it leaves there */
-    Py_ssize_t n = PyList_GET_SIZE(tiles), at_near = 0, seen = 0;
+    Py_ssize_t at_near = 0, seen = 0;
     for (Py_ssize_t li = 0; li < lines; li++) {
         at_near += far_of[li] == near;
         seen += far_of[li] != INT32_MAX;
@@ -492,7 +498,7 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyList_SET_ITEM(best, i, away);
         PyList_SET_ITEM(many, i, lines_near);
     }
-    out = PyTuple_Pack(2, best, many);
+    out = Py_BuildValue("(OOin)", best, many, (int)near, at_near);
     Py_DECREF(best);
     Py_DECREF(many);
 done:
@@ -518,7 +524,7 @@ static PyMethodDef methods[] = {
      "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
     {"discard_nearness", (PyCFunction)(void (*)(void))discard_nearness, METH_FASTCALL,
      "discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, "
-     "lines, exposed, most): (best, many) a tile, or None."},
+     "lines, exposed, most): (best, many) a tile, the hand's (near, lines), or None."},
     {NULL, NULL, 0, NULL},
 };
 

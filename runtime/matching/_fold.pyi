@@ -14,4 +14,5 @@ def line_keys(lanes: Any, rows: list[int], width: int, count: int, starts: list[
 
 def discard_nearness(dense: Any, row_of: Any, counts: dict[int, int], jokers: int, joker: int,
                      tiles: list[int], base: Any, needed: Any, line_of: Any, lines: int,
-                     exposed: int, most: int) -> tuple[list[int], list[int]] | None: ...
+                     exposed: int, most: int
+                     ) -> tuple[list[int], list[int], int, int] | None: ...

@@ -6,8 +6,8 @@ where a C compiler is found) or, without it, the same in Python.
 - line_keys: Columns.line_keys (each line's best key of the keyed table)
   as a list in one call, or None (NumPy's calls, then tolist());
 - discard_nearness: discards.weigh() (the hand less each tile weighed
-  from the columns within a tile of its nearest) in one call, or None
-  (NumPy, then a loop over those columns in Python);
+  from the columns within a tile of its nearest, and the hand itself) in
+  one call, or None (NumPy, then a loop over those columns in Python);
 - extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
   keys], a query's Match objects made from the start of their tuples and the
   hand; in C one allocation a Match, where Python makes three.
@@ -39,7 +39,7 @@ line_keys: Callable[[np.ndarray, list[int], int, int, list[int], np.ndarray | No
 # (dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, lines, exposed, most)
 discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, list[int],
                             np.ndarray, np.ndarray, np.ndarray, int, int, int],
-                           tuple[list[int], list[int]] | None] | None
+                           tuple[list[int], list[int], int, int] | None] | None
 try:
     from jongg.runtime.matching import _fold
     compiled_fold, line_keys = _fold.fold, _fold.line_keys

@@ -16,7 +16,7 @@ import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
 from jongg.runtime.matching import accelerated
-from jongg.runtime.matching.discards import Terms, Weighing, kind_terms, weigh
+from jongg.runtime.matching.discards import MANY_NEAR, Terms, Weighed, Weighing, kind_terms, weigh
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
@@ -711,12 +711,26 @@ class Columns:
         on. None when many columns are that near (less_each() or
         batch_exposed() are quicker then), or one of them scores nothing
         (losing a tile may rule it out)."""
+        weighed = self._weigh(counts, jokers, tiles, joker, seat)
+        return None if weighed is None else (weighed[0], weighed[1])
+
+    def nearness(self, counts: dict[int, int], jokers: int, joker: int | None,
+                 seat: Seat | None = None) -> tuple[int, int] | None:
+        """For one hand (with exposures seated so, when `seat`): the fewest
+        tiles away of any column and how many lines are that near, from
+        the columns within a tile of its nearest (discard_nearness()'s pass
+        with no tile weighed). None when one of them scores nothing."""
+        weighed = self._weigh(counts, jokers, (), joker, seat, most=self.count)
+        return None if weighed is None else (weighed[2], weighed[3])
+
+    def _weigh(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
+               joker: int | None, seat: Seat | None, most: int = MANY_NEAR) -> Weighed | None:
         if seat is None:
-            return weigh(self._weighing, self._row_of_int32, counts, jokers, tiles, joker)
+            return weigh(self._weighing, self._row_of_int32, counts, jokers, tiles, joker, most)
         if seat.seated is None:
             return None
         return weigh(self._seated_weighing(seat), self._row_of_int32, counts, jokers, tiles,
-                     joker)
+                     joker, most)
 
     @cached_property
     def _weighing(self) -> Weighing:

@@ -6,7 +6,8 @@ hand's nearest can be nearest after a discard, and a line stays as near as
 it was unless the tile lowers every one of its nearest columns. The table
 read is the card's, or for a hand with exposures the cut of it they sit on
 (each exposed kind's rows then say what its concealed tiles still fill).
-In one call of C where the accelerator is built; else NumPy and a loop.
+The same pass answers the hand's own nearness (no tile weighed). In one
+call of C where the accelerator is built; else NumPy and a loop.
 """
 
 from __future__ import annotations
@@ -78,20 +79,23 @@ class Weighing:
         return self.base.tolist(), self.needed.tolist(), self.line_of.tolist()
 
 
+# per tile weighed, the hand less it: tiles away and lines that near; then the hand's own
+Weighed = tuple[list[int], list[int], int, int]
+
+
 def weigh(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
-          tiles: Sequence[int], joker: int | None) -> tuple[list[int], list[int]] | None:
+          tiles: Sequence[int], joker: int | None, most: int = MANY_NEAR) -> Weighed | None:
     """For one hand (`counts` of its concealed naturals by kind, `jokers`)
     less one of each of these tiles (held): the fewest tiles away of any
-    column of `w` and how many lines are that near. None when many columns
-    are that near, or one of them scores nothing (losing a tile may rule it
-    out): the caller then scores every column. `row_of`: each kind's first
-    row (int32)."""
-    if not tiles:
-        return [], []
+    column of `w` and how many lines are that near; then the same for the
+    hand itself. None when over `most` columns are within a tile of the
+    nearest, or one of them scores nothing (losing a tile may rule it out):
+    the caller then scores every column. `row_of`: each kind's first row
+    (int32)."""
     if accelerated.discard_nearness is not None:
         return accelerated.discard_nearness(
             w.dense, row_of, counts, jokers, -1 if joker is None else joker, list(tiles),
-            w.base, w.needed, w.line_of, w.lines, w.exposed, MANY_NEAR)
+            w.base, w.needed, w.line_of, w.lines, w.exposed, most)
     v = w.count
     if not v:
         return None
@@ -102,9 +106,9 @@ def weigh(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
     away = w.needed - score
     near = int(away.min())
     cand = np.flatnonzero(away <= near + 1)
-    if len(cand) > MANY_NEAR:
+    if len(cand) > most:
         return None
-    drops = w.drops
+    drops = w.drops if tiles else [[]] * v  # no tile weighed: the hand's own nearness alone
     base, needed, line_of = w.listed
     # per line this near: how far, and the tiles whose loss lowers all its nearest columns
     lines: dict[int, tuple[int, set[int | None]]] = {}
@@ -142,4 +146,4 @@ def weigh(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
         stay = len(at_near) - lost[t]
         best.append(near if stay else near + 1)
         many.append(stay or len(lines) - lost_next[t])
-    return best, many
+    return best, many, near, len(at_near)

@@ -207,10 +207,8 @@ class Matcher:
         from the table's arrays when the table settles every line."""
         open_hands = self.open_hands if open_hands is None else open_hands
         exposures = tuple(map(tuple, hand.exposures))
-        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
-        if not self.columns.count or (exposures and seat is None) or (
-                self._seated_plans(exposures, seat, open_hands) if exposures
-                else self.programme.structural):
+        settled, seat = self._settled(exposures, open_hands)
+        if not settled:
             sizes = self._sizes
             return {t: nearness(found, sizes) for t, found in
                     self.discard_scores(hand, open_hands=open_hands).items()}
@@ -233,6 +231,28 @@ class Matcher:
         near = (away == best[:, None]).sum(axis=1)
         return {t: (b, n) if b < FAR else None
                 for t, b, n in zip(options, best.tolist(), near.tolist(), strict=True)}
+
+    def nearness(self, hand: Hand, *, open_hands: bool | None = None) -> tuple[int, int] | None:
+        """The hand's tiles away from the nearest line and how many lines are
+        that near (None: no line), as answers.nearness() reads scores():
+        from the columns within a tile of its nearest when the table
+        settles every line (Columns.nearness)."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        settled, seat = self._settled(tuple(map(tuple, hand.exposures)), open_hands)
+        if settled:
+            found = self.columns.nearness(*self._held(hand), self.joker, seat)
+            if found is not None:
+                return found
+        return nearness(self.scores(hand, open_hands=open_hands), self._sizes)
+
+    def _settled(self, exposures: tuple[tuple[int, ...], ...], open_hands: bool
+                 ) -> tuple[bool, Seat | None]:
+        """Whether the table settles every line a hand with these exposures
+        may make (no plan to score one by one), and where they sit in it."""
+        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
+        return bool(self.columns.count) and not (exposures and seat is None) and not (
+            self._seated_plans(exposures, seat, open_hands) if exposures
+            else self.programme.structural), seat
 
     def _less_each_counts(self, hand: Hand, tiles: Sequence[int]
                           ) -> tuple[np.ndarray, np.ndarray]:
