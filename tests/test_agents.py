@@ -12,6 +12,8 @@ from jongg.runtime.agents.bots import GreedyAgent, RandomAgent
 from jongg.runtime.agents.planner import TOP_K, RackPlanner
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.seat import SeatQueries
+from jongg.runtime.game.view import OwnSeat
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
@@ -133,7 +135,7 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
     those hands (it builds no hand per tile to find out); of them it keeps
     the hand its discard leaves, which the claim windows ask about next.
     A hand's own nearness it asks as such (Matcher.nearness), never
-    reading every line's scores."""
+    reading every line's scores; and it reads its tiles once a decision."""
     g = game("mjcg-card", 4)
     counting = _Counting(g.matcher)
     weighings, scored = [0], [0]
@@ -144,15 +146,19 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
         return weigh(self, seen, tiles)
 
     def acted(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
-        before = counting.asked["scores"]
+        before, read = counting.asked["scores"], len(reads)
         action = act_as(self, seen, legal)
         scored[0] += counting.asked["scores"] - before
+        assert len(reads) - read <= 1  # its tiles read once a decision
         if action.verb == "discard":
             assert self._hand(seen).minus(action.tile) in self._nearness
         return action
 
+    reads: list[object] = []
+    concealed = SeatQueries.concealed
     monkeypatch.setattr(GreedyAgent, "_discard_nearness", weighed)
     monkeypatch.setattr(GreedyAgent, "act", acted)
+    monkeypatch.setattr(OwnSeat, "concealed", lambda me: reads.append(me) or concealed(me))
     played = play_match(Game(g.spec, counting), 1, ["greedy"])[1]
     assert played.is_terminal() and weighings[0] > 100
     assert counting.asked["discard_nearness"] == weighings[0]

@@ -74,6 +74,7 @@ class GreedyAgent:
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
         self._nearness: Memo[Hand, Nearness] = Memo(20_000)
+        self._held: tuple[Observation, Hand] | None = None
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
@@ -86,10 +87,13 @@ class GreedyAgent:
         weighed = seen.rules.discard_nearness(self._hand(seen))
         return {t: _nearness(weighed[t]) for t in tiles}
 
-    @staticmethod
-    def _hand(seen: Observation) -> Hand:
-        """The seat's one hand: its concealed tiles and every exposure."""
-        return Hand(seen.me.concealed(), tuple(e.tiles for e in seen.me.exposures))
+    def _hand(self, seen: Observation) -> Hand:
+        """The seat's one hand: its concealed tiles and every exposure (kept
+        for the decision: its steps ask it several times)."""
+        if self._held is None or self._held[0] is not seen:
+            me = seen.me
+            self._held = (seen, Hand(me.concealed(), tuple(e.tiles for e in me.exposures)))
+        return self._held[1]
 
     def _wins(self, seen: Observation, tile: int | None) -> bool:
         """Whether the hand (with `tile` added) completes a line."""
@@ -126,7 +130,7 @@ class GreedyAgent:
             return self._claim(seen, legal)
         exchanges = [a for a in legal if a.verb == "exchange"]
         if exchanges:
-            now = self.nearness(seen, seen.me.hand())
+            now = self.nearness(seen, self._hand(seen))
             for action in exchanges:
                 if self._after_exchange(seen, action) <= now:
                     return action
@@ -150,20 +154,20 @@ class GreedyAgent:
         """Claim a set when the hand with it is nearer a line than without."""
         assert seen.discard is not None
         tile = seen.discard[1]
-        me = seen.me
-        now = self.nearness(seen, me.hand())
+        hand = self._hand(seen)
+        now = self.nearness(seen, hand)
         best, chosen = now, next(a for a in legal if a.verb == "pass")
         nearest = now[0] - 1  # a set claimed brings the hand at most a tile nearer
         # and no nearer than the discard held concealed (an exposure only binds
         # its tiles to one group): when that is no nearer, no set is weighed
-        if self.nearness(seen, self._hand(seen).plus(tile))[0] > nearest:
+        if self.nearness(seen, hand.plus(tile))[0] > nearest:
             return chosen
         for action in legal:
             if best[0] <= nearest:
                 break  # no set can do better than the one chosen
             if action.verb != "claim" or not action.tiles:
                 continue
-            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
+            after = self.nearness(seen, hand.exposing(tile, action.tiles))
             if after[0] < best[0]:
                 best, chosen = after, action
         return chosen
