@@ -22,7 +22,7 @@ from jongg.runtime.hand import Hand
 from jongg.runtime.matching import accelerated
 from jongg.runtime.matching import columns as columns_module
 from jongg.runtime.matching.answers import nearness
-from jongg.runtime.matching.columns import FEW
+from jongg.runtime.matching.columns import FEW, Seat
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import LineMatch, match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -203,26 +203,31 @@ def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) 
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
-def test_a_few_seated_columns_score_in_python_as_the_table_does(
+def test_seated_columns_score_in_c_and_in_python_as_the_table_does(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Exposures that leave a few columns are scored in plain Python
-    (Seated.few): the same scores and variations as the table's arrays."""
+    """A hand with exposures is scored on the columns they sit on: in one
+    call of C where the accelerator is built (discards.each_line_best),
+    else in plain Python for a few columns (Seated.few), else on the
+    table's arrays: the same scores and variations every way."""
     c, m = card(name), matcher(name)
     columns, joker = m.columns, c.deck.joker_index
     hands = [h for h in sample_hands(c, random.Random(f"few:{name}"), 400)
              if h.exposures and h.concealed]
-    few: list[tuple[Hand, dict[int, tuple[int, int]]]] = []
+    seated: list[tuple[Hand, Seat]] = []
     for h in hands:
         seat = columns.seat(h.exposures, joker, False)
-        if seat is not None and seat.seated is not None and len(seat.seated.cols) <= FEW:
-            few.append((h, columns.exposed(*h.naturals(joker), seat)))
-            assert seat.seated.few is not None
-    assert len(few) >= 10
-    monkeypatch.setattr(columns_module, "FEW", 0)  # the arrays, every time
-    for h, found in few:
-        seat = columns.seat(h.exposures, joker, False)
-        assert seat is not None
-        assert columns.exposed(*h.naturals(joker), seat) == found, _show(c, h)
+        if seat is not None and seat.seated is not None:
+            seated.append((h, seat))
+    assert sum(len(seat.seated.cols) <= FEW for _, seat in seated  # type: ignore[union-attr]
+               ) >= 10
+    found = [columns.exposed(*h.naturals(joker), seat) for h, seat in seated]
+    for way in ("few", "arrays"):
+        monkeypatch.setattr(accelerated, "line_best", None)
+        if way == "arrays":
+            monkeypatch.setattr(columns_module, "FEW", 0)
+        for (h, seat), want in zip(seated, found, strict=True):
+            assert columns.exposed(*h.naturals(joker), seat) == want, (way, _show(c, h))
+    assert any(seat.seated.few is not None for _, seat in seated)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])

@@ -52,6 +52,7 @@ def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
     if not in_c:
         monkeypatch.setattr(matcher, "extend_each", accelerated.extend_each_python)
         monkeypatch.setattr(accelerated, "line_keys", None)
+        monkeypatch.setattr(accelerated, "line_best", None)
     quick, slow = compile_matcher(card("sample")), _long_way("sample")
     assert quick._table_alone
     hands = _plain_hands("sample", 600, "keyed")
@@ -71,7 +72,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
     lanes) is best(scores()) for hands with and without jokers: four 16-bit
     lanes a word on the sample card's 1,255 columns, two 32-bit lanes on
     the advanced table's 10,617 (its keys pass 16 bits); the same keys
-    summed lane by lane in C, where the accelerator is built."""
+    summed lane by lane in C, where the accelerator is built; and the same
+    lines' best from line_scores() (each line's first best column, in C)."""
     m = compile_matcher(card(name))
     columns = m.columns
     lanes = np.dtype(columns._keyed.lane).itemsize
@@ -83,6 +85,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
         assert best.tolist() == want.tolist(), h
         assert variations.tolist() == want_variations.tolist(), h
         assert columns.line_key_list(counts, jokers) == columns.line_keys(counts, jokers).tolist()
+        assert columns.line_scores(counts, jokers) == list(zip(
+            columns.line_of_start, want.tolist(), want_variations.tolist(), strict=True))
 
 
 def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
@@ -242,3 +246,33 @@ def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
         weighed(2, [(0, 1)])
     with pytest.raises(TypeError):
         weigh(*args[:-1])
+
+
+@pytest.mark.skipif(accelerated.line_best is None, reason="the C accelerator is not built here")
+def test_each_lines_best_in_c_refuses_what_it_cannot_read() -> None:
+    """_fold.line_best (its answers: the tests of line_scores() and of the
+    seated columns, beside the Python ways) refuses starts that do not rise
+    within the columns, a count past the table and arrays of the wrong
+    type, instead of reading out of bounds."""
+    best = accelerated.line_best
+    assert best is not None
+    m = compile_matcher(card("sample"))
+    table = m.columns._weighing
+    args = [table.dense, m.columns._row_of_int32, {0: 1}, 1, table.base, 0, table.starts]
+    scores, firsts = best(*args)
+    assert len(scores) == len(firsts) == len(table.starts)
+
+    def scored(at: int, value: object) -> object:
+        return best(*args[:at], value, *args[at + 1:])
+
+    for starts in ([1, 0], [0, table.count], [-1]):
+        with pytest.raises(ValueError):
+            scored(6, starts)
+    with pytest.raises(IndexError):
+        scored(2, {0: len(table.dense)})
+    with pytest.raises(TypeError):
+        scored(4, table.base.astype(np.int64))
+    with pytest.raises(TypeError):
+        scored(0, table.dense.astype(np.int16))
+    with pytest.raises(TypeError):
+        scored(6, tuple(table.starts))

@@ -16,3 +16,6 @@ def discard_nearness(dense: Any, row_of: Any, counts: dict[int, int], jokers: in
                      tiles: list[int], base: Any, needed: Any, line_of: Any, lines: int,
                      exposed: int, most: int
                      ) -> tuple[list[int], list[int], int, int] | None: ...
+
+def line_best(dense: Any, row_of: Any, counts: dict[int, int], jokers: int, base: Any,
+              exposed: int, starts: list[int]) -> tuple[list[int], list[int]]: ...

@@ -16,7 +16,15 @@ import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
 from jongg.runtime.matching import accelerated
-from jongg.runtime.matching.discards import MANY_NEAR, Terms, Weighed, Weighing, kind_terms, weigh
+from jongg.runtime.matching.discards import (
+    MANY_NEAR,
+    Terms,
+    Weighed,
+    Weighing,
+    each_line_best,
+    kind_terms,
+    weigh,
+)
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
@@ -240,6 +248,16 @@ class Columns:
         filled: np.ndarray = np.minimum(naturals + jokers,
                                         naturals + summed[self.count:] + self._base)
         return filled
+
+    def line_scores(self, counts: dict[int, int], jokers: int) -> list[tuple[int, int, int]]:
+        """(line, best score, variation) of each line with columns for one
+        hand without exposures: line_best() as plain numbers, in one call of
+        C where the accelerator is built."""
+        found = each_line_best(self._weighing, self._row_of_int32, counts, jokers)
+        if found is not None:
+            return found
+        scores, variations = self.line_best(counts, jokers)
+        return list(zip(self.line_of_start, scores.tolist(), variations.tolist(), strict=True))
 
     def line_best(self, counts: dict[int, int], jokers: int) -> tuple[np.ndarray, np.ndarray]:
         """scores() then best() for one hand without exposures, in as few
@@ -584,6 +602,9 @@ class Columns:
         cut = seat.seated
         if cut is None:
             return {}
+        found = each_line_best(self._seated_weighing(seat), self._row_of_int32, counts, jokers)
+        if found is not None:  # in one call of C
+            return {li: (s, vi) for li, s, vi in found if s >= 0}
         if len(cut.cols) <= FEW and (counts or cut.few is not None):
             if cut.few is None:
                 cut.few = self._few(cut, self._seated_weighing(seat))
@@ -736,7 +757,8 @@ class Columns:
     def _weighing(self) -> Weighing:
         return Weighing(self._dense, self._base, self._column_sizes,
                         np.ascontiguousarray(self.tables.columns[:, 0], dtype=np.int32),
-                        len(self.card.lines), 0, self._count_rows)
+                        len(self.card.lines), 0, self._count_rows, self.column_variation,
+                        list(zip(self.line_of_start, self._starts, strict=True)))
 
     def _seated_weighing(self, seat: Seat) -> Weighing:
         """A cut as a hand's discards are weighed on it (it has columns; kept
@@ -751,7 +773,9 @@ class Columns:
                 self._seated_dense(cut, seat.kinds), np.ascontiguousarray(cut.base, dtype=np.int16),
                 (self._column_sizes[cols] - seat.size).astype(np.int16),
                 np.ascontiguousarray(self.tables.columns[cols, 0], dtype=np.int32),
-                len(self.card.lines), seat.size, self._count_rows)
+                len(self.card.lines), seat.size, self._count_rows,
+                [self.column_variation[c] for c in cols.tolist()],
+                list(zip(cut.lines, cut.starts.tolist(), strict=True)))
         return cut.weighing
 
     def _seated_dense(self, cut: Seated, kinds: Sequence[int]) -> np.ndarray:

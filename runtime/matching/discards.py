@@ -45,10 +45,12 @@ def kind_terms(by_count: np.ndarray, n: int) -> list[Terms]:
 
 @dataclass(frozen=True)
 class Weighing:
-    """A table as discards are weighed on it: per (kind, count) row the
-    naturals of its n columns then their room changes (int8; the last row
-    all zeros), each column's joker room when nothing is held, the tiles
-    its line needs beyond the exposed ones, and its line (of `lines`)."""
+    """A table as one hand is weighed on it (its discards, its nearness,
+    each line's best): per (kind, count) row the naturals of its n columns
+    then their room changes (int8; the last row all zeros), each column's
+    joker room when nothing is held, the tiles its line needs beyond the
+    exposed ones, its line (of `lines`) and variation; the lines with
+    columns, in order, and each one's first column."""
 
     dense: np.ndarray  # (rows + 1, 2n) int8
     base: np.ndarray  # (n,) int16
@@ -57,6 +59,8 @@ class Weighing:
     lines: int
     exposed: int  # tiles in exposures: a column whose score with them is 0 may be ruled out
     count_rows: np.ndarray  # per kind and count held, its row (Columns._count_rows)
+    variations: list[int]
+    line_starts: list[tuple[int, int]]  # (line, its first column)
 
     @property
     def count(self) -> int:
@@ -72,6 +76,10 @@ class Weighing:
         lost[:, 1:, :v] = by_count[:, 1:, :v] - by_count[:, :-1, :v]
         lost[:, 1:, v:] = by_count[:, :-1, v:] - by_count[:, 1:, v:]
         return kind_terms(lost, v)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        return [start for _, start in self.line_starts]
 
     @cached_property
     def listed(self) -> tuple[list[int], list[int], list[int]]:
@@ -147,3 +155,17 @@ def weigh(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
         best.append(near if stay else near + 1)
         many.append(stay or len(lines) - lost_next[t])
     return best, many, near, len(at_near)
+
+
+def each_line_best(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int
+              ) -> list[tuple[int, int, int]] | None:
+    """(line, best score with the exposed tiles, variation) of each line of
+    `w` for one hand, the first column reaching a line's best giving the
+    variation: in one call of C; None where the accelerator is not built."""
+    if accelerated.line_best is None:
+        return None
+    scores, firsts = accelerated.line_best(w.dense, row_of, counts, jokers, w.base, w.exposed,
+                                           w.starts)
+    variations = w.variations
+    return [(li, s, variations[c])
+            for (li, _), s, c in zip(w.line_starts, scores, firsts, strict=True)]

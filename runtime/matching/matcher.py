@@ -154,9 +154,7 @@ class Matcher:
                      ) -> list[tuple[int, int, int]]:
         """scores() without the lookups."""
         if not hand.exposures and self._table_alone:
-            found, variations = self.columns.line_best(*self._held(hand))
-            return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
-                            strict=True))
+            return self.columns.line_scores(*self._held(hand))
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
