@@ -160,7 +160,8 @@ class Seated:
     # columns as (column, variation, joker room when nothing is held, and per
     # kind that counts there: naturals and change in joker room by count held)
     few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
-    # the cut as a hand's discards are weighed on it, once built
+    # the cut as one hand is weighed on it (its discards, its nearness, each
+    # line's best), once built
     weighing: Weighing | None = None
 
 
@@ -761,10 +762,10 @@ class Columns:
                         list(zip(self.line_of_start, self._starts, strict=True)))
 
     def _seated_weighing(self, seat: Seat) -> Weighing:
-        """A cut as a hand's discards are weighed on it (it has columns; kept
-        in the cut): an exposed kind's rows hold what its concealed tiles
-        still fill once the exposures took their groups (nothing, but where
-        other groups hold it too)."""
+        """A cut as one hand is weighed on it (it has columns; kept in the
+        cut): an exposed kind's rows hold what its concealed tiles still
+        fill once the exposures took their groups (nothing, but where other
+        groups hold it too)."""
         cut = seat.seated
         assert cut is not None
         if cut.weighing is None:
