@@ -24,7 +24,7 @@ from jongg.runtime.matching import columns as columns_module
 from jongg.runtime.matching.answers import nearness
 from jongg.runtime.matching.columns import FEW, Seat
 from jongg.runtime.matching.matcher import Matcher
-from jongg.runtime.matching.reference import LineMatch, match_card
+from jongg.runtime.matching.reference import LineMatch, completed, match_card
 from jongg.runtime.matching.samples import sample_hands
 
 from .conftest import card, card_from_lines, hand, in_c_or_python
@@ -302,6 +302,36 @@ def test_discards_weighed_from_the_columns_near_the_hand(
         assert any(joker in h.concealed for h in exposed)
         assert sum(weighed(h, open_hands) for h in exposed) >= len(exposed) // 2
     assert answered[0] >= len(hands)
+
+
+def test_a_hand_with_exposures_a_tile_or_more_away_is_not_complete_without_scoring_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """is_complete() of a full hand with exposures asks the columns near it
+    first (Columns.nearness): a tile or more from every line, it completes
+    none, and no line is scored; the others are scored as before. The
+    answers are the reference's."""
+    c, m = card("sample"), matcher("sample")
+    rng = random.Random("complete-exposed")
+    hands = [h for open_hands in (False, True)
+             for h in sample_hands(c, rng, 300, open_hands=open_hands)
+             if h.exposures and h.size == c.hand_size]
+    scored = [0]
+    score = m.scores
+
+    def counted(hand: Hand, *, open_hands: bool | None = None) -> list[tuple[int, int, int]]:
+        scored[0] += 1
+        return score(hand, open_hands=open_hands)
+
+    monkeypatch.setattr(m, "scores", counted)
+    far = near = 0
+    for h in hands:
+        scored[0] = 0
+        found = m.is_complete(h)
+        want = completed(c, h)
+        assert (found is None) == (not want), _show(c, h)
+        far += found is None and not scored[0]
+        near += bool(scored[0])
+    assert far >= len(hands) // 2 and near > 0
 
 
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])

@@ -236,12 +236,16 @@ class Matcher:
         from the columns within a tile of its nearest when the table
         settles every line (Columns.nearness)."""
         open_hands = self.open_hands if open_hands is None else open_hands
-        settled, seat = self._settled(tuple(map(tuple, hand.exposures)), open_hands)
-        if settled:
-            found = self.columns.nearness(*self._held(hand), self.joker, seat)
-            if found is not None:
-                return found
+        found = self._near_columns(hand, open_hands)
+        if found is not None:
+            return found
         return nearness(self.scores(hand, open_hands=open_hands), self._sizes)
+
+    def _near_columns(self, hand: Hand, open_hands: bool) -> tuple[int, int] | None:
+        """Columns.nearness() of the hand where the table settles every line
+        its exposures allow; None where it does not, or cannot tell."""
+        settled, seat = self._settled(tuple(map(tuple, hand.exposures)), open_hands)
+        return self.columns.nearness(*self._held(hand), self.joker, seat) if settled else None
 
     def _settled(self, exposures: tuple[tuple[int, ...], ...], open_hands: bool
                  ) -> tuple[bool, Seat | None]:
@@ -475,6 +479,9 @@ class Matcher:
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
+            near = self._near_columns(hand, self.open_hands if open_hands is None else open_hands)
+            if near is not None and near[0] > 0:
+                return None  # a tile or more from every line: no line is scored
             done = self.completions(hand, open_hands=open_hands)
             return done[0] if done else None
         counts, jokers = self._held(hand)
