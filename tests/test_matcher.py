@@ -22,7 +22,7 @@ from jongg.runtime.hand import Hand
 from jongg.runtime.matching import accelerated
 from jongg.runtime.matching import columns as columns_module
 from jongg.runtime.matching.answers import nearness
-from jongg.runtime.matching.columns import FEW, Seat
+from jongg.runtime.matching.columns import FEW, Columns, Seat
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import LineMatch, completed, match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -200,6 +200,34 @@ def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) 
         assert (seat is None) <= (columns == 0), _show(c, h)
         if seat is not None and seat.seated is not None:
             assert all(columns >> col & 1 for col in seat.seated.cols.tolist()), _show(c, h)
+
+
+def test_an_exposures_placing_is_worked_out_once_and_seats_alike_in_any_order() -> None:
+    """Where one exposure can be a whole group is worked out once per kind,
+    size and joker (Columns._placing) and shared by every set of exposures
+    it is seated beside: seating the same sets in opposite orders, on two
+    fresh matchers, gives the same seats, cuts and joker room."""
+    c = card("sample")
+    joker = c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random("placing"), 400) if h.exposures]
+    sets = list(dict.fromkeys(tuple(sorted(h.exposures)) for h in hands))
+    assert len(sets) > 50
+    forward, backward = compile_matcher(c).columns, compile_matcher(c).columns
+
+    def seated(columns: Columns, exposures: tuple[tuple[int, ...], ...]) -> object:
+        seat = columns.seat(exposures, joker, False)
+        if seat is None or seat.seated is None:
+            return seat
+        cut = seat.seated
+        return (seat.kinds, seat.slow, seat.size, cut.cols.tolist(), cut.base.tolist(),
+                [(k, at.tolist(), f.tolist(), r.tolist()) for k, at, f, r in cut.partial])
+
+    ahead = [seated(forward, e) for e in sets]
+    behind = [seated(backward, e) for e in reversed(sets)][::-1]
+    assert ahead == behind
+    placed = {(next(t for t in e if t != joker), len(e), joker in e)
+              for exposures in sets for e in exposures if len({t for t in e if t != joker}) == 1}
+    assert set(forward._placings) <= placed and len(forward._placings) > 10
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])

@@ -134,9 +134,12 @@ class Seat:
     seated: Seated | None
 
 
+# Where other groups hold an exposed kind too: the kind, those columns, and
+# per count held what its concealed tiles fill there and the room they leave
+Partial = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 # A placing of exposures (Columns._place): their Seat without its cut, the
 # seated columns, each column's joker room, and the kinds other groups hold too
-Placed = tuple[Seat, np.ndarray, np.ndarray, list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]
+Placed = tuple[Seat, np.ndarray, np.ndarray, list[Partial]]
 
 
 @dataclass
@@ -225,6 +228,8 @@ class Columns:
         # placings seat_bare() worked out, for seat() to cut if a hand is scored with them
         self._placed: dict[tuple[tuple[tuple[int, ...], ...], bool], Placed | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
+        self._placings: dict[tuple[int, int, bool],
+                             tuple[np.ndarray, np.ndarray, frozenset[int], Partial | None]] = {}
         self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
         self._joker_added: dict[tuple[int, int], np.ndarray] = {}
 
@@ -511,44 +516,66 @@ class Columns:
         if not self.count:
             return Seat(tuple(kinds), [], 0, None), np.zeros(0, dtype=np.intp), \
                 np.zeros(0, dtype=np.int16), []
-        index = self._seat_index
         v = self.count
         seated = np.ones(v, dtype=bool)
         slow: set[int] = set()
         room = np.zeros(v, dtype=np.int16)
         partial = []
         for exposure, k in zip(exposures, kinds, strict=True):
-            here = np.zeros(v, dtype=bool)
-            welcome = (True,) if joker in exposure else (True, False)
-            for w in welcome:
-                cols = index.fits.get((k, len(exposure), w))
-                if cols is not None:
-                    here[cols] = True
-            room -= index.room0[k]  # the exposed group takes kind k's slots away
-            # where other groups hold kind k too, they keep what it fills
-            rest: dict[int, np.ndarray] = {}
-            for w in welcome:
-                found = index.partial.get((k, len(exposure), w))
-                if found is not None:
-                    for col, rows in zip(found[0].tolist(), found[1], strict=True):
-                        if col in rest:
-                            slow.add(col)  # the exposure could be either group
-                        rest[col] = rows
-            cols = np.array(sorted(set(rest) - slow), dtype=np.intp)
-            if len(cols):
-                here[cols] = True
-                rows = np.stack([rest[c] for c in cols.tolist()])  # (n, copies + 1, 2)
-                empty = rows[:, 0, 1]
-                room[cols] += empty
-                partial.append((k, cols, rows[:, :, 0].T.copy(),
-                                (rows[:, :, 1] - rows[:, :, 0] - empty[:, None]).T.copy()))
+            here, taken, own_slow, kept = self._placing(k, len(exposure), joker in exposure)
             seated &= here
+            room += taken
+            slow |= own_slow
+            if kept is not None:
+                partial.append(kept)
         if not open_hands:
             seated &= ~self._concealed
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
                     sum(map(len, exposures)), None), np.flatnonzero(seated), room, partial
+
+    def _placing(self, k: int, size: int, jokered: bool
+                 ) -> tuple[np.ndarray, np.ndarray, frozenset[int], Partial | None]:
+        """Where one exposure of kind k (with a joker or not) can be a whole
+        group, whatever beside it: the columns, what it changes in each
+        column's joker room, the columns where it could be either of two
+        groups, and where other groups hold kind k too what they keep (kept
+        per exposure: a claim window asks of the same few again and again).
+        Columns another exposure makes slow are read by no one after."""
+        key = (k, size, jokered)
+        known = self._placings.get(key)
+        if known is not None:
+            return known
+        index, v = self._seat_index, self.count
+        here = np.zeros(v, dtype=bool)
+        welcome = (True,) if jokered else (True, False)
+        for w in welcome:
+            cols = index.fits.get((k, size, w))
+            if cols is not None:
+                here[cols] = True
+        taken = -index.room0[k]  # the exposed group takes kind k's slots away
+        # where other groups hold kind k too, they keep what it fills
+        rest: dict[int, np.ndarray] = {}
+        slow: set[int] = set()
+        for w in welcome:
+            found = index.partial.get((k, size, w))
+            if found is not None:
+                for col, rows in zip(found[0].tolist(), found[1], strict=True):
+                    if col in rest:
+                        slow.add(col)  # the exposure could be either group
+                    rest[col] = rows
+        kept = None
+        cols = np.array(sorted(set(rest) - slow), dtype=np.intp)
+        if len(cols):
+            here[cols] = True
+            rows = np.stack([rest[c] for c in cols.tolist()])  # (n, copies + 1, 2)
+            empty = rows[:, 0, 1]
+            taken[cols] += empty
+            kept = (k, cols, rows[:, :, 0].T.copy(),
+                    (rows[:, :, 1] - rows[:, :, 0] - empty[:, None]).T.copy())
+        known = self._placings[key] = (here, taken, frozenset(slow), kept)
+        return known
 
     def _cut(self, cols: np.ndarray, room: np.ndarray,
              partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated:
