@@ -25,13 +25,18 @@ class Memo(Generic[K, V]):
     def __contains__(self, key: K) -> bool:
         return key in self._known
 
+    def keep(self, key: K, value: V) -> None:
+        """Keep an answer worked out elsewhere (a batch that answered it)."""
+        known = self._known
+        if key not in known and len(known) >= self.limit:
+            known.clear()
+        known[key] = value
+
     def get(self, key: K, compute: Callable[[], V]) -> V:
         """The answer for `key`, computed (and kept) the first time."""
         known = self._known
         if key in known:
             return known[key]
         value = compute()
-        if len(known) >= self.limit:
-            known.clear()
-        known[key] = value
+        self.keep(key, value)
         return value

@@ -75,6 +75,15 @@ def artifacts(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     return folder
 
 
+def in_c_or_python(built: object) -> list[object]:
+    """The two ways of a query the optional C accelerator serves, as
+    parameters of `in_c`: in C (skipped where `built`, its function, is
+    None) and in Python."""
+    return [pytest.param(True, id="in C", marks=pytest.mark.skipif(
+                built is None, reason="the C accelerator is not built here")),
+            pytest.param(False, id="in Python")]
+
+
 @cache
 def card(name: str) -> Card:
     """A shipped card, or one of tests/cards/ by its name."""

@@ -15,8 +15,9 @@ from jongg.runtime.agents.planner import TOP_K, Plan, RackPlanner, _less
 from jongg.runtime.agents.play import play_first_round, play_match
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.seat import SeatQueries
 from jongg.runtime.game.state import State
-from jongg.runtime.game.view import Observation
+from jongg.runtime.game.view import Observation, OwnSeat
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.reference import ReferenceMatcher
 
@@ -144,6 +145,43 @@ def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
                              ["greedy"]).state
     assert played.results and (again.results, again.decisions) == \
         (played.results, played.decisions)
+
+
+def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every time the greedy agent weighs its discards it asks the matcher
+    once for the hand less each tile, even when it knows all but one of
+    those hands (it builds no hand per tile to find out); of them it keeps
+    the hand its discard leaves, which the claim windows ask about next.
+    A hand's own nearness it asks as such (Matcher.nearness), never
+    reading every line's scores; and it reads its tiles once a decision."""
+    g = game("mjcg-card", 4)
+    counting = _Counting(g.matcher)
+    weighings, scored = [0], [0]
+    weigh, act_as = GreedyAgent._discard_nearness, GreedyAgent.act
+
+    def weighed(self: GreedyAgent, seen: Any, tiles: set[int]) -> Any:
+        weighings[0] += 1
+        return weigh(self, seen, tiles)
+
+    def acted(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
+        before, read = counting.asked["scores"], len(reads)
+        action = act_as(self, seen, legal)
+        scored[0] += counting.asked["scores"] - before
+        assert len(reads) - read <= 1  # its tiles read once a decision
+        if action.verb == "discard":
+            assert self._hand(seen).minus(action.tile) in self._nearness
+        return action
+
+    reads: list[object] = []
+    concealed = SeatQueries.concealed
+    monkeypatch.setattr(GreedyAgent, "_discard_nearness", weighed)
+    monkeypatch.setattr(GreedyAgent, "act", acted)
+    monkeypatch.setattr(OwnSeat, "concealed", lambda me: reads.append(me) or concealed(me))
+    played = play_match(Game(g.spec, counting), 1, ["greedy"])[1]
+    assert played.is_terminal() and weighings[0] > 100
+    assert counting.asked["discard_nearness"] == weighings[0]
+    assert counting.asked["nearness"] > 100 and scored[0] == 0
 
 
 def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
@@ -388,28 +426,35 @@ def _mask_afresh(columns: Any, exposures: Sequence[Sequence[int]], joker: int | 
 
 
 def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A set claimed brings a hand at most one tile nearer a line, so once a
-    set does that the greedy agent weighs no more: it chooses what weighing
-    every set would, and stops early in some windows."""
+    """A set claimed brings a hand at most one tile nearer a line, and no
+    nearer than the discard held concealed would: so the greedy agent
+    weighs no set when the discard held would not bring the hand nearer,
+    and once a set does bring it a tile nearer it weighs no more. It
+    chooses what weighing every set would, and stops early in some windows."""
     chosen = GreedyAgent._claim
-    stopped = [0]
+    stopped, skipped = [0], [0]
 
     def checked(self: GreedyAgent, seen: Any, legal: list[Any]) -> Any:
         assert seen.discard is not None
         tile = seen.discard[1]
         now = self.nearness(seen, seen.me.hand())
+        held = self.nearness(seen, self._hand(seen).plus(tile))
         best, every = now, next(a for a in legal if a.verb == "pass")
         sets = [a for a in legal if a.verb == "claim" and a.tiles]
         for action in sets:
             after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
-            assert after[0] >= now[0] - 1
+            assert after[0] >= max(now[0] - 1, held[0])
             if after[0] < best[0]:
                 best, every = after, action
         weighed.clear()
         answer = chosen(self, seen, legal)
         assert answer == every
+        exposing = [h for h in weighed if len(h.exposures) > len(seen.me.exposures)]
+        if sets and held[0] >= now[0]:  # no set can bring the hand nearer
+            assert not exposing
+            skipped[0] += 1
         if best[0] == now[0] - 1 and every is not sets[-1]:  # a later set need not be weighed
-            assert len(weighed) < 1 + len(sets)
+            assert len(exposing) < len(sets)
             stopped[0] += 1
         return answer
 
@@ -420,4 +465,4 @@ def test_a_claim_is_chosen_as_weighing_every_set_would(monkeypatch: pytest.Monke
     monkeypatch.setattr(GreedyAgent, "_claim", checked)
     for seed in range(3):
         play_match(game("mjcg-card", 4), seed, ["greedy"])
-    assert stopped[0] > 0
+    assert stopped[0] > 0 and skipped[0] > 0

@@ -19,14 +19,15 @@ from jongg.compiler.cache import tables_dir
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
+from jongg.runtime.matching import accelerated
 from jongg.runtime.matching import columns as columns_module
 from jongg.runtime.matching.answers import nearness
-from jongg.runtime.matching.columns import FEW
+from jongg.runtime.matching.columns import FEW, Columns, Seat
 from jongg.runtime.matching.matcher import Matcher
-from jongg.runtime.matching.reference import LineMatch, match_card
+from jongg.runtime.matching.reference import LineMatch, completed, match_card
 from jongg.runtime.matching.samples import sample_hands
 
-from .conftest import card, card_from_lines, hand
+from .conftest import card, card_from_lines, hand, in_c_or_python
 
 # hands per card in the default suite: the reference is brute force, so the
 # slower cards get fewer (the slow suite runs 100,000 per card)
@@ -226,27 +227,60 @@ def test_exposure_masks_rule_out_only_what_cannot_take_the_exposures(name: str) 
             assert all(columns >> col & 1 for col in seat.seated.cols.tolist()), _show(c, h)
 
 
+def test_an_exposures_placing_is_worked_out_once_and_seats_alike_in_any_order() -> None:
+    """Where one exposure can be a whole group is worked out once per kind,
+    size and joker (Columns._placing) and shared by every set of exposures
+    it is seated beside: seating the same sets in opposite orders, on two
+    fresh matchers, gives the same seats, cuts and joker room."""
+    c = card("sample")
+    joker = c.deck.joker_index
+    hands = [h for h in sample_hands(c, random.Random("placing"), 400) if h.exposures]
+    sets = list(dict.fromkeys(tuple(sorted(h.exposures)) for h in hands))
+    assert len(sets) > 50
+    forward, backward = compile_matcher(c).columns, compile_matcher(c).columns
+
+    def seated(columns: Columns, exposures: tuple[tuple[int, ...], ...]) -> object:
+        seat = columns.seat(exposures, joker, False)
+        if seat is None or seat.seated is None:
+            return seat
+        cut = seat.seated
+        return (seat.kinds, seat.slow, seat.size, cut.cols.tolist(), cut.base.tolist(),
+                [(k, at.tolist(), f.tolist(), r.tolist()) for k, at, f, r in cut.partial])
+
+    ahead = [seated(forward, e) for e in sets]
+    behind = [seated(backward, e) for e in reversed(sets)][::-1]
+    assert ahead == behind
+    placed = {(next(t for t in e if t != joker), len(e), joker in e)
+              for exposures in sets for e in exposures if len({t for t in e if t != joker}) == 1}
+    assert set(forward._placings) <= placed and len(forward._placings) > 10
+
+
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced"])
-def test_a_few_seated_columns_score_in_python_as_the_table_does(
+def test_seated_columns_score_in_c_and_in_python_as_the_table_does(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Exposures that leave a few columns are scored in plain Python
-    (Seated.few): the same scores and variations as the table's arrays."""
+    """A hand with exposures is scored on the columns they sit on: in one
+    call of C where the accelerator is built (discards.each_line_best),
+    else in plain Python for a few columns (Seated.few), else on the
+    table's arrays: the same scores and variations every way."""
     c, m = card(name), matcher(name)
     columns, joker = m.columns, c.deck.joker_index
     hands = [h for h in sample_hands(c, random.Random(f"few:{name}"), 400)
              if h.exposures and h.concealed]
-    few: list[tuple[Hand, dict[int, tuple[int, int]]]] = []
+    seated: list[tuple[Hand, Seat]] = []
     for h in hands:
         seat = columns.seat(h.exposures, joker, False)
-        if seat is not None and seat.seated is not None and len(seat.seated.cols) <= FEW:
-            few.append((h, columns.exposed(*h.naturals(joker), seat)))
-            assert seat.seated.few is not None
-    assert len(few) >= 10
-    monkeypatch.setattr(columns_module, "FEW", 0)  # the arrays, every time
-    for h, found in few:
-        seat = columns.seat(h.exposures, joker, False)
-        assert seat is not None
-        assert columns.exposed(*h.naturals(joker), seat) == found, _show(c, h)
+        if seat is not None and seat.seated is not None:
+            seated.append((h, seat))
+    assert sum(len(seat.seated.cols) <= FEW for _, seat in seated  # type: ignore[union-attr]
+               ) >= 10
+    found = [columns.exposed(*h.naturals(joker), seat) for h, seat in seated]
+    for way in ("few", "arrays"):
+        monkeypatch.setattr(accelerated, "line_best", None)
+        if way == "arrays":
+            monkeypatch.setattr(columns_module, "FEW", 0)
+        for (h, seat), want in zip(seated, found, strict=True):
+            assert columns.exposed(*h.naturals(joker), seat) == want, (way, _show(c, h))
+    assert any(seat.seated.few is not None for _, seat in seated)  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", ["sample", "mjcg-advanced", "nymj"])
@@ -254,13 +288,15 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
     """scores_many() (the table once per set of exposures) and
     discard_scores() (the hand less each tile it holds) answer as scores()
     does hand by hand, exposures and jokers included; discard_nearness()
-    reads the latter as tiles away and lines that near."""
+    reads the latter as tiles away and lines that near, and nearness() the
+    hand's own scores()."""
     c, m = card(name), matcher(name)
     hands = sample_hands(c, random.Random(f"many:{name}"), 200)
     same = [Hand(h.concealed[:-1], hands[0].exposures) for h in hands[:30]]  # shared exposures
     assert m.scores_many(hands + same) == [m.scores(h) for h in hands + same]
     sizes = [line.size for line in c.lines]
     for h in hands[:40]:
+        assert m.nearness(h) == nearness(m.scores(h), sizes), _show(c, h)
         found = m.discard_scores(h)
         assert sorted(found) == sorted(set(h.concealed))
         assert m.discard_nearness(h) == {t: nearness(s, sizes) for t, s in found.items()}, \
@@ -271,37 +307,84 @@ def test_many_hands_and_every_discard_score_as_one_hand_does(name: str) -> None:
             assert scores == m.scores(Hand(tuple(rest), h.exposures)), _show(c, h)
 
 
-def test_discards_weighed_from_the_columns_near_the_hand() -> None:
-    """Without exposures or structural lines, the discards are weighed from
-    the columns at most one tile further than the hand's nearest
-    (Columns.discard_nearness), and with exposures from the hand's counts
-    less each tile: the same tiles away and lines that near as scoring
-    every hand less a tile, short hands, jokers and open hands included."""
+@pytest.mark.parametrize("in_c", in_c_or_python(accelerated.discard_nearness))
+def test_discards_weighed_from_the_columns_near_the_hand(
+        in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without structural lines, the discards are weighed from the columns
+    at most one tile further than the hand's nearest (Columns.discard_nearness:
+    in one call of C where the accelerator is built, else NumPy and a loop
+    in Python), on the card's table or, with exposures, on the columns they
+    sit on: the same tiles away and lines that near as scoring every hand
+    less a tile, short hands, jokers and open hands included; and the hand's
+    own from the same pass (Columns.nearness), as its scores() say."""
+    if not in_c:
+        monkeypatch.setattr(accelerated, "discard_nearness", None)
     c, m = card("sample"), matcher("sample")
+    joker = c.deck.joker_index
     assert not m.programme.structural
     rng = random.Random("weigh")
+    sizes = [line.size for line in c.lines]
+    answered = [0]  # hands whose own nearness the columns near them told
+
+    def weighed(h: Hand, open_hands: bool) -> bool:
+        """Whether the columns near the hand weighed its discards (checked)."""
+        slow = {t: nearness(s, sizes)
+                for t, s in m.discard_scores(h, open_hands=open_hands).items()}
+        assert m.discard_nearness(h, open_hands=open_hands) == slow, _show(c, h)
+        own = nearness(m.scores(h, open_hands=open_hands), sizes)
+        assert m.nearness(h, open_hands=open_hands) == own, _show(c, h)
+        seat = m.columns.seat(h.exposures, joker, open_hands) if h.exposures else None
+        if h.exposures and seat is None:
+            return False
+        quick = m.columns.nearness(*m._held(h), joker, seat)
+        assert quick in (own, None), _show(c, h)
+        answered[0] += quick is not None
+        options = sorted(set(h.concealed))
+        fast = m.columns.discard_nearness(*m._held(h), options, joker, seat)
+        if fast is not None:
+            assert dict(zip(options, zip(*fast, strict=True), strict=True)) == slow, _show(c, h)
+        return fast is not None
+
     hands = [h for h in sample_hands(c, rng, 600) if not h.exposures]
     hands += [Hand(h.concealed[:rng.randrange(1, len(h.concealed) + 1)], ()) for h in hands[:200]]
-    assert any(c.deck.joker_index in h.concealed for h in hands)
-    sizes = [line.size for line in c.lines]
-    weighed = 0
-    for h in hands:
-        slow = {t: nearness(s, sizes) for t, s in m.discard_scores(h).items()}
-        options = sorted(set(h.concealed))
-        fast = m.columns.discard_nearness(*m._held(h), options, c.deck.joker_index)
-        if fast is not None:
-            weighed += 1
-            assert dict(zip(options, zip(*fast, strict=True), strict=True)) == slow, _show(c, h)
-        assert m.discard_nearness(h) == slow, _show(c, h)
-    assert weighed >= len(hands) // 2
+    assert any(joker in h.concealed for h in hands)
+    assert sum(weighed(h, False) for h in hands) >= len(hands) // 2
     for open_hands in (False, True):
         exposed = [h for h in sample_hands(c, rng, 600, open_hands=open_hands)
                    if h.exposures and h.concealed]
-        assert any(c.deck.joker_index in h.concealed for h in exposed)
-        for h in exposed:
-            assert m.discard_nearness(h, open_hands=open_hands) == {
-                t: nearness(s, sizes)
-                for t, s in m.discard_scores(h, open_hands=open_hands).items()}, _show(c, h)
+        assert any(joker in h.concealed for h in exposed)
+        assert sum(weighed(h, open_hands) for h in exposed) >= len(exposed) // 2
+    assert answered[0] >= len(hands)
+
+
+def test_a_hand_with_exposures_a_tile_or_more_away_is_not_complete_without_scoring_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """is_complete() of a full hand with exposures asks the columns near it
+    first (Columns.nearness): a tile or more from every line, it completes
+    none, and no line is scored; the others are scored as before. The
+    answers are the reference's."""
+    c, m = card("sample"), matcher("sample")
+    rng = random.Random("complete-exposed")
+    hands = [h for open_hands in (False, True)
+             for h in sample_hands(c, rng, 300, open_hands=open_hands)
+             if h.exposures and h.size == c.hand_size]
+    scored = [0]
+    score = m.scores
+
+    def counted(hand: Hand, *, open_hands: bool | None = None) -> list[tuple[int, int, int]]:
+        scored[0] += 1
+        return score(hand, open_hands=open_hands)
+
+    monkeypatch.setattr(m, "scores", counted)
+    far = near = 0
+    for h in hands:
+        scored[0] = 0
+        found = m.is_complete(h)
+        want = completed(c, h)
+        assert (found is None) == (not want), _show(c, h)
+        far += found is None and not scored[0]
+        near += bool(scored[0])
+    assert far >= len(hands) // 2 and near > 0
 
 
 @pytest.mark.parametrize("name", ["sample", "nymj", "classic"])

@@ -15,7 +15,7 @@ from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
 
-from .conftest import card
+from .conftest import card, in_c_or_python
 
 
 def _plain_hands(name: str, count: int, seed: str) -> list[Hand]:
@@ -41,10 +41,7 @@ def _answers(m: Matcher, h: Hand) -> list[tuple[str, int, int]]:
     return [(x.line.id, x.tiles_away, x.variation) for x in m.tiles_away(h)]
 
 
-@pytest.mark.parametrize("in_c", [
-    pytest.param(True, id="in C", marks=pytest.mark.skipif(
-        accelerated.compiled_fold is None, reason="the C accelerator is not built here")),
-    pytest.param(False, id="in Python")])
+@pytest.mark.parametrize("in_c", in_c_or_python(accelerated.line_keys))
 def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
         in_c: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample card is all table: a hand without exposures is scored by
@@ -55,6 +52,7 @@ def test_one_hand_through_the_keyed_table_answers_as_the_long_way(
     if not in_c:
         monkeypatch.setattr(matcher, "extend_each", accelerated.extend_each_python)
         monkeypatch.setattr(accelerated, "line_keys", None)
+        monkeypatch.setattr(accelerated, "line_best", None)
     quick, slow = compile_matcher(card("sample")), _long_way("sample")
     assert quick._table_alone
     hands = _plain_hands("sample", 600, "keyed")
@@ -74,7 +72,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
     lanes) is best(scores()) for hands with and without jokers: four 16-bit
     lanes a word on the sample card's 1,255 columns, two 32-bit lanes on
     the advanced table's 10,617 (its keys pass 16 bits); the same keys
-    summed lane by lane in C, where the accelerator is built."""
+    summed lane by lane in C, where the accelerator is built; and the same
+    lines' best from line_scores() (each line's first best column, in C)."""
     m = compile_matcher(card(name))
     columns = m.columns
     lanes = np.dtype(columns._keyed.lane).itemsize
@@ -86,6 +85,8 @@ def test_each_lines_best_by_keys_is_the_tables(name: str) -> None:
         assert best.tolist() == want.tolist(), h
         assert variations.tolist() == want_variations.tolist(), h
         assert columns.line_key_list(counts, jokers) == columns.line_keys(counts, jokers).tolist()
+        assert columns.line_scores(counts, jokers) == list(zip(
+            columns.line_of_start, want.tolist(), want_variations.tolist(), strict=True))
 
 
 def test_a_hand_the_deck_cannot_hold_is_refused_on_the_keyed_way() -> None:
@@ -203,3 +204,75 @@ def test_the_matches_made_in_c_are_the_matches_made_in_python() -> None:
         accelerated.extend_each(int, heads, keys, "hand")
     with pytest.raises(TypeError):
         accelerated.extend_each(matcher.Match, [1], [0], "hand")
+
+
+@pytest.mark.skipif(accelerated.discard_nearness is None,
+                    reason="the C accelerator is not built here")
+def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
+    """_fold.discard_nearness (its answers: tests/test_matcher.py, beside
+    the Python way's) refuses a count past the table, arrays of the wrong
+    type and arguments of the wrong kind, instead of reading out of bounds."""
+    weigh = accelerated.discard_nearness
+    assert weigh is not None
+    m = compile_matcher(card("sample"))
+    columns = m.columns
+    table = columns._weighing
+    args = [table.dense, columns._row_of_int32, {}, 0, -1, [], table.base, table.needed,
+            table.line_of, table.lines, 0, 64]
+    for h in _plain_hands("sample", 40, "refused"):  # one the few columns near it weigh
+        args[2], args[3] = m._held(h)
+        args[5] = sorted(set(h.concealed))
+        if weigh(*args) is not None:
+            break
+    else:
+        raise AssertionError("no hand weighed")
+
+    def weighed(at: int, value: object) -> object:
+        return weigh(*args[:at], value, *args[at + 1:])
+
+    with pytest.raises(IndexError):
+        weighed(2, {0: len(table.dense)})  # more of a kind than the table has rows for
+    with pytest.raises(IndexError):
+        weighed(2, {len(columns.card.deck.kinds): 1})  # no such kind
+    with pytest.raises(IndexError):
+        weighed(0, table.dense[:2])  # a table of two rows
+    with pytest.raises(TypeError):
+        weighed(6, table.base.astype(np.int32))
+    with pytest.raises(TypeError):
+        weighed(6, table.base[:-1])  # fewer columns than the table's
+    with pytest.raises(TypeError):
+        weighed(0, table.dense[:, :-1].copy())  # an odd number of lanes
+    with pytest.raises(TypeError):
+        weighed(2, [(0, 1)])
+    with pytest.raises(TypeError):
+        weigh(*args[:-1])
+
+
+@pytest.mark.skipif(accelerated.line_best is None, reason="the C accelerator is not built here")
+def test_each_lines_best_in_c_refuses_what_it_cannot_read() -> None:
+    """_fold.line_best (its answers: the tests of line_scores() and of the
+    seated columns, beside the Python ways) refuses starts that do not rise
+    within the columns, a count past the table and arrays of the wrong
+    type, instead of reading out of bounds."""
+    best = accelerated.line_best
+    assert best is not None
+    m = compile_matcher(card("sample"))
+    table = m.columns._weighing
+    args = [table.dense, m.columns._row_of_int32, {0: 1}, 1, table.base, 0, table.starts]
+    scores, firsts = best(*args)
+    assert len(scores) == len(firsts) == len(table.starts)
+
+    def scored(at: int, value: object) -> object:
+        return best(*args[:at], value, *args[at + 1:])
+
+    for starts in ([1, 0], [0, table.count], [-1]):
+        with pytest.raises(ValueError):
+            scored(6, starts)
+    with pytest.raises(IndexError):
+        scored(2, {0: len(table.dense)})
+    with pytest.raises(TypeError):
+        scored(4, table.base.astype(np.int64))
+    with pytest.raises(TypeError):
+        scored(0, table.dense.astype(np.int16))
+    with pytest.raises(TypeError):
+        scored(6, tuple(table.starts))

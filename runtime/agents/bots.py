@@ -15,7 +15,7 @@ from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.view import Observation
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.answers import nearness, pool_tiles
+from jongg.runtime.matching.answers import pool_tiles
 from jongg.runtime.memo import Memo
 
 
@@ -55,7 +55,7 @@ FAR: Nearness = (1_000, 0)
 
 
 def _nearness(near: tuple[int, int] | None) -> Nearness:
-    """From answers.nearness(): tiles away from the nearest line, and how
+    """From a judge's nearness(): tiles away from the nearest line, and how
     many lines are that near (negated: more is better)."""
     return FAR if near is None else (near[0], -near[1])
 
@@ -75,28 +75,26 @@ class GreedyAgent:
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
         self._nearness: Memo[Hand, Nearness] = Memo(20_000)
+        self._held: tuple[Observation, Hand] | None = None
         self.planner = RackPlanner()
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        return self._nearness.get(hand, lambda: _nearness(
-            nearness(seen.rules.scores(hand), seen.rules.sizes)))
+        return self._nearness.get(hand, lambda: _nearness(seen.rules.nearness(hand)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
-        """The nearness of the hand less each of these tiles. Hands not yet
-        known are weighed together, in one pass of the matcher."""
-        hand = self._hand(seen)
-        less = {t: hand.minus(t) for t in tiles}
-        known = self._nearness
-        if sum(h not in known for h in less.values()) > 1:
-            weighed = seen.rules.discard_nearness(hand)
-            return {t: known.get(h, lambda n=weighed[t]: _nearness(n))  # type: ignore[misc]
-                    for t, h in less.items()}
-        return {t: self.nearness(seen, h) for t, h in less.items()}
+        """The nearness of the hand less each of these tiles, weighed
+        together in one pass of the matcher: no hand is built per tile (a
+        turn's hands less a tile are new but for the one just drawn)."""
+        weighed = seen.rules.discard_nearness(self._hand(seen))
+        return {t: _nearness(weighed[t]) for t in tiles}
 
-    @staticmethod
-    def _hand(seen: Observation) -> Hand:
-        """The seat's one hand: its concealed tiles and every exposure."""
-        return Hand(seen.me.concealed(), tuple(e.tiles for e in seen.me.exposures))
+    def _hand(self, seen: Observation) -> Hand:
+        """The seat's one hand: its concealed tiles and every exposure (kept
+        for the decision: its steps ask it several times)."""
+        if self._held is None or self._held[0] is not seen:
+            me = seen.me
+            self._held = (seen, Hand(me.concealed(), tuple(e.tiles for e in me.exposures)))
+        return self._held[1]
 
     def _wins(self, seen: Observation, tile: int | None) -> bool:
         """Whether the hand (with `tile` added) completes a line."""
@@ -133,7 +131,7 @@ class GreedyAgent:
             return self._claim(seen, legal)
         exchanges = [a for a in legal if a.verb == "exchange"]
         if exchanges:
-            now = self.nearness(seen, seen.me.hand())
+            now = self.nearness(seen, self._hand(seen))
             for action in exchanges:
                 if self._after_exchange(seen, action) <= now:
                     return action
@@ -143,7 +141,10 @@ class GreedyAgent:
         counts = seen.me.counts
         near = self._discard_nearness(seen, {a.tile for a in moves})
         # between equally near hands, part with a tile held alone before one of a group
-        return self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
+        chosen = self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
+        if chosen.verb == "discard":  # the hand left, which every claim window asks of
+            self._nearness.keep(self._without(seen, chosen.tile), near[chosen.tile])
+        return chosen
 
     def _after_exchange(self, seen: Observation, action: Action) -> Nearness:
         joker = seen.rules.joker
@@ -154,16 +155,20 @@ class GreedyAgent:
         """Claim a set when the hand with it is nearer a line than without."""
         assert seen.discard is not None
         tile = seen.discard[1]
-        me = seen.me
-        now = self.nearness(seen, me.hand())
+        hand = self._hand(seen)
+        now = self.nearness(seen, hand)
         best, chosen = now, next(a for a in legal if a.verb == "pass")
         nearest = now[0] - 1  # a set claimed brings the hand at most a tile nearer
+        # and no nearer than the discard held concealed (an exposure only binds
+        # its tiles to one group): when that is no nearer, no set is weighed
+        if self.nearness(seen, hand.plus(tile))[0] > nearest:
+            return chosen
         for action in legal:
             if best[0] <= nearest:
                 break  # no set can do better than the one chosen
             if action.verb != "claim" or not action.tiles:
                 continue
-            after = self.nearness(seen, self._hand(seen).exposing(tile, action.tiles))
+            after = self.nearness(seen, hand.exposing(tile, action.tiles))
             if after[0] < best[0]:
                 best, chosen = after, action
         return chosen

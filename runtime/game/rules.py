@@ -49,6 +49,8 @@ class Judge(Protocol):
     def discard_nearness(self, hand: Hand, *, open_hands: bool = False
                          ) -> dict[int, tuple[int, int] | None]: ...
 
+    def nearness(self, hand: Hand, *, open_hands: bool = False) -> tuple[int, int] | None: ...
+
 
 class ExposureView(Protocol):
     @property
@@ -213,6 +215,12 @@ class Rules:
         tiles away from its nearest line and how many lines are that near
         (None: no line), all at once (what a greedy player weighs)."""
         return self.judge.discard_nearness(hand, open_hands=self.spec.open_hands)
+
+    def nearness(self, hand: Hand) -> tuple[int, int] | None:
+        """The hand's tiles away from its nearest line and how many lines
+        are that near (None: no line): what a greedy player weighs a claim
+        or an exchange by (the judge's own, quicker than reading scores())."""
+        return self.judge.nearness(hand, open_hands=self.spec.open_hands)
 
     def completes(self, hand: Hand) -> bool:
         return self.judge.is_complete(hand, open_hands=self.spec.open_hands) is not None

@@ -153,6 +153,25 @@ fail:
     return NULL;
 }
 
+/* Line i's columns, from *from to *to, read off `starts` (a list of each
+ * line's first column, rising within `count` columns); -1 with an exception
+ * set when they do not rise so. */
+static int
+line_range(PyObject *starts, Py_ssize_t i, Py_ssize_t count, Py_ssize_t *from, Py_ssize_t *to,
+           const char *who)
+{
+    Py_ssize_t lines = PyList_GET_SIZE(starts);
+    *from = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+    *to = i + 1 < lines ? PyLong_AsSsize_t(PyList_GET_ITEM(starts, i + 1)) : count;
+    if (PyErr_Occurred())
+        return -1;
+    if (*from < 0 || *from >= *to || *to > count) {
+        PyErr_Format(PyExc_ValueError, "%s: starts must rise within the columns", who);
+        return -1;
+    }
+    return 0;
+}
+
 static int
 lanes_buffer(PyObject *obj, Py_buffer *b)
 {
@@ -241,14 +260,9 @@ line_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (out == NULL)
         goto done;
     for (Py_ssize_t i = 0; i < lines; i++) {
-        Py_ssize_t from = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
-        Py_ssize_t to = i + 1 < lines ? PyLong_AsSsize_t(PyList_GET_ITEM(starts, i + 1)) : count;
-        if (PyErr_Occurred())
+        Py_ssize_t from, to;
+        if (line_range(starts, i, count, &from, &to, "line_keys") < 0)
             goto fail;
-        if (from < 0 || from >= to || to > count) {
-            PyErr_SetString(PyExc_ValueError, "line_keys: starts must rise within the columns");
-            goto fail;
-        }
         int64_t best = sums[from];
         for (Py_ssize_t c = from + 1; c < to; c++)
             if (sums[c] > best)
@@ -269,6 +283,365 @@ done:
     return out;
 }
 
+/* One read-only, C-contiguous buffer of `itemsize`-byte integers (format
+ * `format`, or either int32 spelling when it is "i"), at least `least` long. */
+static int
+int_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t itemsize, const char *format,
+           Py_ssize_t least, const char *what)
+{
+    if (PyObject_GetBuffer(obj, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    int same = b->itemsize == itemsize && (strcmp(b->format, format) == 0
+                                           || (format[0] == 'i' && strcmp(b->format, "l") == 0
+                                               && itemsize == 4));
+    if (!same || b->len / b->itemsize < least) {
+        PyBuffer_Release(b);
+        PyErr_Format(PyExc_TypeError, "%s of %zd-byte integers, %zd or more", what, itemsize,
+                     least);
+        return -1;
+    }
+    return 0;
+}
+
+/* A hand's rows of a table (int8, each the naturals of its `count` columns
+ * then their room changes; `rows` of them, the last all zeros) summed into
+ * naturals and room (zeroed), the room with each column's `base` room added.
+ * counts: the hand's concealed naturals by kind (a dict); first_row: each of
+ * the `kinds` kinds' first row. Where held_kind is not NULL, each kind held,
+ * its row and the row of one fewer are kept there. Returns how many kinds
+ * are held, or -1 with an exception set. */
+static Py_ssize_t
+sum_hand(PyObject *counts, const int32_t *first_row, Py_ssize_t kinds, const int8_t *table,
+         Py_ssize_t rows, Py_ssize_t count, const int16_t *base, int32_t *naturals,
+         int32_t *room, Py_ssize_t *held_kind, Py_ssize_t *row_now, Py_ssize_t *row_less)
+{
+    Py_ssize_t pos = 0, h = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(counts, &pos, &key, &value)) {
+        Py_ssize_t k = PyLong_AsSsize_t(key), c = PyLong_AsSsize_t(value);
+        if (PyErr_Occurred())
+            return -1;
+        if (k < 0 || k >= kinds || c < 1 || first_row[k] < 0
+            || first_row[k] + c - 1 >= rows - 1) {
+            PyErr_SetString(PyExc_IndexError, "a hand's count past the table");
+            return -1;
+        }
+        Py_ssize_t now = first_row[k] + c - 1;
+        if (held_kind != NULL) {
+            held_kind[h] = k;
+            row_now[h] = now;
+            row_less[h] = c >= 2 ? now - 1 : rows - 1;  /* the zero row: none left */
+        }
+        const int8_t *row = table + now * 2 * count;
+        for (Py_ssize_t col = 0; col < count; col++)
+            naturals[col] += row[col];
+        for (Py_ssize_t col = 0; col < count; col++)
+            room[col] += row[count + col];
+        h++;
+    }
+    for (Py_ssize_t col = 0; col < count; col++)
+        room[col] += base[col];
+    return h;
+}
+
+/* A table as a hand is weighed on it: dense, its int8 rows (2-d, two lanes
+ * a column, a zero row last); row_of, each kind's first row (int32); base,
+ * each column's joker room (int16). Returns its columns, the three buffers
+ * held; or 0 with an exception set and none held. */
+static Py_ssize_t
+table_buffers(PyObject *dense_rows, PyObject *first_rows, PyObject *base_room, Py_buffer *dense,
+              Py_buffer *row_of, Py_buffer *base, const char *who)
+{
+    if (int_buffer(dense_rows, dense, 1, "b", 0, "dense") < 0)
+        return 0;
+    if (dense->ndim != 2 || dense->shape[1] % 2 || dense->shape[1] == 0 || dense->shape[0] < 2) {
+        PyBuffer_Release(dense);
+        PyErr_Format(PyExc_TypeError, "%s: dense rows of 2 lanes a column, and a zero row", who);
+        return 0;
+    }
+    Py_ssize_t count = dense->shape[1] / 2;
+    if (int_buffer(first_rows, row_of, 4, "i", 1, "row_of") < 0) {
+        PyBuffer_Release(dense);
+        return 0;
+    }
+    if (int_buffer(base_room, base, 2, "h", count, "base") < 0) {
+        PyBuffer_Release(row_of);
+        PyBuffer_Release(dense);
+        return 0;
+    }
+    return count;
+}
+
+/* discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed,
+ *                  line_of, lines, exposed, most): runtime/matching/discards.py's
+ * weigh() in one call. dense: the table's rows (int8, 2-d), each the naturals
+ * of its n columns then their room changes, the last row all zeros; row_of:
+ * each kind's first row (int32); counts: the hand's concealed naturals by kind
+ * (a dict); jokers held, and the joker's kind (-1: none); tiles: the kinds
+ * weighed; base: each column's joker room when nothing is held and needed the
+ * tiles its line needs beyond the `exposed` ones (int16); line_of: each
+ * column's line (int32), below `lines`. Returns (best, many, near, lines at
+ * near): per tile the hand less it, then the hand itself; or None when more
+ * than `most` columns are within a tile of the nearest, or one of them scores
+ * nothing (the caller then weighs every column). */
+static PyObject *
+discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "discard_nearness(dense, row_of, counts, jokers, "
+                        "joker, tiles, base, needed, line_of, lines, exposed, most) takes 12 "
+                        "arguments");
+        return NULL;
+    }
+    PyObject *counts = args[2], *tiles = args[5], *out = NULL;
+    Py_ssize_t jokers = PyLong_AsSsize_t(args[3]), joker = PyLong_AsSsize_t(args[4]);
+    Py_ssize_t lines = PyLong_AsSsize_t(args[9]), exposed = PyLong_AsSsize_t(args[10]);
+    Py_ssize_t most = PyLong_AsSsize_t(args[11]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(tiles) || jokers < 0 || lines <= 0) {
+        PyErr_SetString(PyExc_TypeError, "discard_nearness: a dict of counts, a list of tiles");
+        return NULL;
+    }
+    Py_buffer dense, row_of, base, sizes, line_of;
+    Py_ssize_t count = table_buffers(args[0], args[1], args[6], &dense, &row_of, &base,
+                                     "discard_nearness");
+    if (count == 0)
+        return NULL;
+    if (int_buffer(args[7], &sizes, 2, "h", count, "needed") < 0)
+        goto release3;
+    if (int_buffer(args[8], &line_of, 4, "i", count, "line_of") < 0)
+        goto release4;
+
+    const int8_t *table = (const int8_t *)dense.buf;
+    const int32_t *first_row = (const int32_t *)row_of.buf;
+    const int16_t *room0 = (const int16_t *)base.buf, *size_of = (const int16_t *)sizes.buf;
+    const int32_t *line_at = (const int32_t *)line_of.buf;
+    Py_ssize_t kinds = row_of.len / 4, rows = dense.len / (2 * count);
+    Py_ssize_t words = (kinds + 63) / 64, held_kinds = PyDict_GET_SIZE(counts);
+    /* one block: the hand's kinds, their rows (count held and one fewer), the
+     * summed naturals and room, each line's distance and tiles lowering it */
+    size_t block = sizeof(Py_ssize_t) * 3 * (size_t)(held_kinds + 1)
+        + sizeof(int32_t) * 2 * (size_t)count + sizeof(int32_t) * (size_t)lines
+        + sizeof(uint64_t) * (size_t)(lines * words + words);
+    char *memory = PyMem_Calloc(1, block);
+    if (memory == NULL) {
+        PyErr_NoMemory();
+        goto release5;
+    }
+    uint64_t *lowers_of = (uint64_t *)memory, *lowers = lowers_of + lines * words;
+    Py_ssize_t *held_kind = (Py_ssize_t *)(lowers + words), *row_now = held_kind + held_kinds + 1;
+    Py_ssize_t *row_less = row_now + held_kinds + 1;
+    int32_t *naturals = (int32_t *)(row_less + held_kinds + 1), *room = naturals + count;
+    int32_t *far_of = room + count;
+
+    Py_ssize_t h = sum_hand(counts, first_row, kinds, table, rows, count, room0, naturals, room,
+                            held_kind, row_now, row_less);
+    if (h < 0)
+        goto done;
+    /* each column's tiles away, the nearest, and how many columns are within a tile */
+    int32_t near = INT32_MAX;
+    for (Py_ssize_t col = 0; col < count; col++) {
+        int32_t score = naturals[col] + (jokers < room[col] ? (int32_t)jokers : room[col]);
+        int32_t away = size_of[col] - score;
+        if (away < near)
+            near = away;
+    }
+    Py_ssize_t candidates = 0;
+    for (Py_ssize_t col = 0; col < count; col++) {
+        int32_t score = naturals[col] + (jokers < room[col] ? (int32_t)jokers : room[col]);
+        candidates += size_of[col] - score <= near + 1;
+    }
+    if (candidates > most) {
+        Py_INCREF(Py_None);
+        out = Py_None;
+        goto done;
+    }
+    for (Py_ssize_t li = 0; li < lines; li++)
+        far_of[li] = INT32_MAX;  /* no column of the line is this near */
+    Py_ssize_t n = PyList_GET_SIZE(tiles);  /* none: the hand's own nearness alone */
+    for (Py_ssize_t col = 0; col < count; col++) {
+        int32_t held_naturals = naturals[col], held_room = room[col];
+        int32_t held_score = held_naturals + (jokers < held_room ? (int32_t)jokers : held_room);
+        int32_t far = size_of[col] - held_score;
+        if (far > near + 1)
+            continue;
+        if (held_score + exposed <= 0) {
+            Py_INCREF(Py_None);
+            out = Py_None;
+            goto done;
+        }
+        Py_ssize_t li = line_at[col];
+        if (li < 0 || li >= lines) {
+            PyErr_SetString(PyExc_IndexError, "discard_nearness: a column's line past the lines");
+            goto done;
+        }
+        if (far_of[li] < far)
+            continue;  /* not one of its line's nearest columns */
+        if (n == 0) {
+            far_of[li] = far;
+            continue;
+        }
+        /* a tile lowers the score when the naturals it leaves fall short of it
+         * with the jokers held, or with the joker room it leaves */
+        int32_t shortfall = held_score - (int32_t)jokers, short_room = held_score - held_room;
+        memset(lowers, 0, sizeof(uint64_t) * (size_t)words);
+        if (jokers && held_naturals + jokers - 1 < held_score && joker >= 0 && joker < kinds)
+            lowers[joker / 64] |= (uint64_t)1 << (joker % 64);
+        for (Py_ssize_t i = 0; i < h; i++) {
+            const int8_t *now = table + row_now[i] * 2 * count;
+            const int8_t *less = table + row_less[i] * 2 * count;
+            int32_t left = held_naturals - (now[col] - less[col]);
+            if (left < shortfall || left + (less[count + col] - now[count + col]) < short_room)
+                lowers[held_kind[i] / 64] |= (uint64_t)1 << (held_kind[i] % 64);
+        }
+        uint64_t *known = lowers_of + li * words;
+        if (far < far_of[li]) {
+            far_of[li] = far;
+            memcpy(known, lowers, sizeof(uint64_t) * (size_t)words);
+        } else {
+            for (Py_ssize_t w = 0; w < words; w++)
+                known[w] &= lowers[w];
+        }
+    }
+    /* per tile: the lines at the nearest it leaves there, or else the lines a
+     * tile further it leaves there */
+    Py_ssize_t at_near = 0, seen = 0;
+    for (Py_ssize_t li = 0; li < lines; li++) {
+        at_near += far_of[li] == near;
+        seen += far_of[li] != INT32_MAX;
+    }
+    PyObject *best = PyList_New(n), *many = PyList_New(n);
+    if (best == NULL || many == NULL) {
+        Py_XDECREF(best);
+        Py_XDECREF(many);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t t = PyLong_AsSsize_t(PyList_GET_ITEM(tiles, i));
+        if (t == -1 && PyErr_Occurred()) {
+            Py_DECREF(best);
+            Py_DECREF(many);
+            goto done;
+        }
+        Py_ssize_t lost = 0, lost_next = 0;
+        if (t >= 0 && t < kinds) {
+            uint64_t bit = (uint64_t)1 << (t % 64);
+            for (Py_ssize_t li = 0; li < lines; li++) {
+                if (far_of[li] == INT32_MAX || !(lowers_of[li * words + t / 64] & bit))
+                    continue;
+                if (far_of[li] == near)
+                    lost++;
+                else
+                    lost_next++;
+            }
+        }
+        Py_ssize_t stay = at_near - lost;
+        PyObject *away = PyLong_FromLong(stay ? near : near + 1);
+        PyObject *lines_near = PyLong_FromSsize_t(stay ? stay : seen - lost_next);
+        if (away == NULL || lines_near == NULL) {
+            Py_XDECREF(away);
+            Py_XDECREF(lines_near);
+            Py_DECREF(best);
+            Py_DECREF(many);
+            goto done;
+        }
+        PyList_SET_ITEM(best, i, away);
+        PyList_SET_ITEM(many, i, lines_near);
+    }
+    out = Py_BuildValue("(OOin)", best, many, (int)near, at_near);
+    Py_DECREF(best);
+    Py_DECREF(many);
+done:
+    PyMem_Free(memory);
+release5:
+    PyBuffer_Release(&line_of);
+release4:
+    PyBuffer_Release(&sizes);
+release3:
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&row_of);
+    PyBuffer_Release(&dense);
+    return out;
+}
+
+/* line_best(dense, row_of, counts, jokers, base, exposed, starts): each line's
+ * best column for one hand, as Columns.exposed() scores it. dense, row_of,
+ * counts and base as discard_nearness reads them; exposed: the tiles in the
+ * hand's exposures, added to every score; starts: each line's first column
+ * (a list, rising; the last line runs to the table's end). Returns per line
+ * its best score min(naturals + jokers, naturals + room) + exposed and the
+ * first of its columns reaching it, as two lists. */
+static PyObject *
+line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "line_best(dense, row_of, counts, jokers, base, "
+                        "exposed, starts) takes 7 arguments");
+        return NULL;
+    }
+    PyObject *counts = args[2], *starts = args[6], *out = NULL, *scores = NULL, *firsts = NULL;
+    Py_ssize_t jokers = PyLong_AsSsize_t(args[3]), exposed = PyLong_AsSsize_t(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(starts) || jokers < 0) {
+        PyErr_SetString(PyExc_TypeError, "line_best: a dict of counts, a list of starts");
+        return NULL;
+    }
+    Py_buffer dense, row_of, base;
+    Py_ssize_t count = table_buffers(args[0], args[1], args[4], &dense, &row_of, &base,
+                                     "line_best");
+    if (count == 0)
+        return NULL;
+    int32_t *naturals = PyMem_Calloc(2 * (size_t)count, sizeof(int32_t));
+    if (naturals == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int32_t *room = naturals + count;
+    if (sum_hand(counts, (const int32_t *)row_of.buf, row_of.len / 4,
+                 (const int8_t *)dense.buf, dense.shape[0], count, (const int16_t *)base.buf,
+                 naturals, room, NULL, NULL, NULL) < 0)
+        goto done;
+    Py_ssize_t lines = PyList_GET_SIZE(starts);
+    scores = PyList_New(lines);
+    firsts = PyList_New(lines);
+    if (scores == NULL || firsts == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < lines; i++) {
+        Py_ssize_t from, to;
+        if (line_range(starts, i, count, &from, &to, "line_best") < 0)
+            goto done;
+        int32_t best = INT32_MIN;
+        Py_ssize_t first = from;
+        for (Py_ssize_t col = from; col < to; col++) {
+            int32_t score = naturals[col] + (jokers < room[col] ? (int32_t)jokers : room[col]);
+            if (score > best) {
+                best = score;
+                first = col;
+            }
+        }
+        PyObject *score = PyLong_FromLong((long)best + (long)exposed);
+        PyObject *column = PyLong_FromSsize_t(first);
+        if (score == NULL || column == NULL) {
+            Py_XDECREF(score);
+            Py_XDECREF(column);
+            goto done;
+        }
+        PyList_SET_ITEM(scores, i, score);
+        PyList_SET_ITEM(firsts, i, column);
+    }
+    out = PyTuple_Pack(2, scores, firsts);
+done:
+    Py_XDECREF(scores);
+    Py_XDECREF(firsts);
+    PyMem_Free(naturals);
+    PyBuffer_Release(&base);
+    PyBuffer_Release(&row_of);
+    PyBuffer_Release(&dense);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
      "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
@@ -276,6 +649,11 @@ static PyMethodDef methods[] = {
      "line_keys(lanes, rows, width, count, starts, joker_keys): each line's best key."},
     {"extend_each", (PyCFunction)(void (*)(void))extend_each, METH_FASTCALL,
      "extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in keys]."},
+    {"discard_nearness", (PyCFunction)(void (*)(void))discard_nearness, METH_FASTCALL,
+     "discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, "
+     "lines, exposed, most): (best, many) a tile, the hand's (near, lines), or None."},
+    {"line_best", (PyCFunction)(void (*)(void))line_best, METH_FASTCALL,
+     "line_best(dense, row_of, counts, jokers, base, exposed, starts): (scores, firsts)."},
     {NULL, NULL, 0, NULL},
 };
 

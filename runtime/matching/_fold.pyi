@@ -11,3 +11,11 @@ def extend_each(cls: type[T], heads: list[tuple[Any, ...]], keys: list[int],
 
 def line_keys(lanes: Any, rows: list[int], width: int, count: int, starts: list[int],
               joker_keys: Any) -> list[int]: ...
+
+def discard_nearness(dense: Any, row_of: Any, counts: dict[int, int], jokers: int, joker: int,
+                     tiles: list[int], base: Any, needed: Any, line_of: Any, lines: int,
+                     exposed: int, most: int
+                     ) -> tuple[list[int], list[int], int, int] | None: ...
+
+def line_best(dense: Any, row_of: Any, counts: dict[int, int], jokers: int, base: Any,
+              exposed: int, starts: list[int]) -> tuple[list[int], list[int]]: ...

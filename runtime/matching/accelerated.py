@@ -5,6 +5,12 @@ where a C compiler is found) or, without it, the same in Python.
   lookups then sum one key in Python: runtime/matching/lookup.py);
 - line_keys: Columns.line_keys (each line's best key of the keyed table)
   as a list in one call, or None (NumPy's calls, then tolist());
+- discard_nearness: discards.weigh() (the hand less each tile weighed
+  from the columns within a tile of its nearest, and the hand itself) in
+  one call, or None (NumPy, then a loop over those columns in Python);
+- line_best: each line's best column for one hand on the card's table or
+  on the cut its exposures sit on (Columns.line_scores, exposed()) in one
+  call, or None (NumPy's calls, or for a few columns plain Python);
 - extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
   keys], a query's Match objects made from the start of their tuples and the
   hand; in C one allocation a Match, where Python makes three.
@@ -33,10 +39,18 @@ def extend_each_python(cls: type[T], heads: list[tuple[Any, ...]], keys: list[in
 compiled_fold: Fold | None
 line_keys: Callable[[np.ndarray, list[int], int, int, list[int], np.ndarray | None],
                     list[int]] | None
+# (dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, lines, exposed, most)
+discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, list[int],
+                            np.ndarray, np.ndarray, np.ndarray, int, int, int],
+                           tuple[list[int], list[int], int, int] | None] | None
+# (dense, row_of, counts, jokers, base, exposed, starts)
+line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, int, list[int]],
+                    tuple[list[int], list[int]]] | None
 try:
     from jongg.runtime.matching import _fold
     compiled_fold, line_keys = _fold.fold, _fold.line_keys
+    discard_nearness, line_best = _fold.discard_nearness, _fold.line_best
     extend_each = _fold.extend_each
 except ImportError:  # a machine without a C compiler
-    compiled_fold = line_keys = None
+    compiled_fold = line_keys = discard_nearness = line_best = None
     extend_each = extend_each_python

@@ -8,7 +8,6 @@ column's score min(N + J, N + R) at once.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,13 +16,21 @@ import numpy as np
 
 from jongg.runtime.card import Card, Slots, Variation
 from jongg.runtime.matching import accelerated
+from jongg.runtime.matching.discards import (
+    MANY_NEAR,
+    Terms,
+    Weighed,
+    Weighing,
+    each_line_best,
+    kind_terms,
+    weigh,
+)
 from jongg.runtime.matching.structure import NO_PIN, Pin, _slot_score
 
 # hands scored together: enough to share the work, small enough for the cache
 CHUNK, CHUNK_CELLS = 64, 1 << 18
 SMALL = 64  # at most this many columns: a lookup per kind beats gathering rows
 FEW = 24  # at most this many seated columns: a hand is scored in plain Python
-MANY_NEAR = 64  # past this many columns near a hand, its discards are weighed on arrays
 
 
 def set_bits(mask: int) -> Iterator[int]:
@@ -127,9 +134,12 @@ class Seat:
     seated: Seated | None
 
 
+# Where other groups hold an exposed kind too: the kind, those columns, and
+# per count held what its concealed tiles fill there and the room they leave
+Partial = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 # A placing of exposures (Columns._place): their Seat without its cut, the
 # seated columns, each column's joker room, and the kinds other groups hold too
-Placed = tuple[Seat, np.ndarray, np.ndarray, list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]]
+Placed = tuple[Seat, np.ndarray, np.ndarray, list[Partial]]
 
 
 @dataclass
@@ -153,9 +163,9 @@ class Seated:
     # columns as (column, variation, joker room when nothing is held, and per
     # kind that counts there: naturals and change in joker room by count held)
     few: list[tuple[int, list[tuple[int, int, int, Terms]]]] | None = None
-
-
-Terms = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+    # the cut as one hand is weighed on it (its discards, its nearness, each
+    # line's best), once built
+    weighing: Weighing | None = None
 
 
 @dataclass(frozen=True)
@@ -196,22 +206,6 @@ def _few_scores(few: list[tuple[int, list[tuple[int, int, int, Terms]]]], counts
     return out
 
 
-def _terms(by_count: np.ndarray, n: int) -> list[Terms]:
-    """Per column, for each kind that counts there: the naturals it fills
-    and the change in joker room by count held, from (kind, count held,
-    naturals of the n columns | room change of the n columns)."""
-    naturals, room = by_count[:, :, :n], by_count[:, :, n:]
-    used = np.logical_or(naturals.any(axis=1), room.any(axis=1))  # kind, column
-    cols, kinds = np.nonzero(used.T)  # by column, then kind
-    # only the (kind, column) pairs that count are read out, by count held
-    filled: list[list[int]] = naturals[kinds, :, cols].tolist()
-    change: list[list[int]] = room[kinds, :, cols].tolist()
-    terms: list[Terms] = [[] for _ in range(n)]
-    for i, k, f, c in zip(cols.tolist(), kinds.tolist(), filled, change, strict=True):
-        terms[i].append((k, tuple(f), tuple(c)))
-    return terms
-
-
 class Columns:
     """The concrete variations of a card, scored for many hands at once."""
 
@@ -234,6 +228,8 @@ class Columns:
         # placings seat_bare() worked out, for seat() to cut if a hand is scored with them
         self._placed: dict[tuple[tuple[tuple[int, ...], ...], bool], Placed | None] = {}
         self._seat_bits: dict[tuple[int, int, bool], int] = {}
+        self._placings: dict[tuple[int, int, bool],
+                             tuple[np.ndarray, np.ndarray, frozenset[int], Partial | None]] = {}
         self._able_one: dict[tuple[tuple[int, ...], int | None], tuple[int, int]] = {}
         self._joker_added: dict[tuple[int, int], np.ndarray] = {}
 
@@ -258,6 +254,16 @@ class Columns:
         filled: np.ndarray = np.minimum(naturals + jokers,
                                         naturals + summed[self.count:] + self._base)
         return filled
+
+    def line_scores(self, counts: dict[int, int], jokers: int) -> list[tuple[int, int, int]]:
+        """(line, best score, variation) of each line with columns for one
+        hand without exposures: line_best() as plain numbers, in one call of
+        C where the accelerator is built."""
+        found = each_line_best(self._weighing, self._row_of_int32, counts, jokers)
+        if found is not None:
+            return found
+        scores, variations = self.line_best(counts, jokers)
+        return list(zip(self.line_of_start, scores.tolist(), variations.tolist(), strict=True))
 
     def line_best(self, counts: dict[int, int], jokers: int) -> tuple[np.ndarray, np.ndarray]:
         """scores() then best() for one hand without exposures, in as few
@@ -522,44 +528,66 @@ class Columns:
         if not self.count:
             return Seat(tuple(kinds), [], 0, None), np.zeros(0, dtype=np.intp), \
                 np.zeros(0, dtype=np.int16), []
-        index = self._seat_index
         v = self.count
         seated = np.ones(v, dtype=bool)
         slow: set[int] = set()
         room = np.zeros(v, dtype=np.int16)
         partial = []
         for exposure, k in zip(exposures, kinds, strict=True):
-            here = np.zeros(v, dtype=bool)
-            welcome = (True,) if joker in exposure else (True, False)
-            for w in welcome:
-                cols = index.fits.get((k, len(exposure), w))
-                if cols is not None:
-                    here[cols] = True
-            room -= index.room0[k]  # the exposed group takes kind k's slots away
-            # where other groups hold kind k too, they keep what it fills
-            rest: dict[int, np.ndarray] = {}
-            for w in welcome:
-                found = index.partial.get((k, len(exposure), w))
-                if found is not None:
-                    for col, rows in zip(found[0].tolist(), found[1], strict=True):
-                        if col in rest:
-                            slow.add(col)  # the exposure could be either group
-                        rest[col] = rows
-            cols = np.array(sorted(set(rest) - slow), dtype=np.intp)
-            if len(cols):
-                here[cols] = True
-                rows = np.stack([rest[c] for c in cols.tolist()])  # (n, copies + 1, 2)
-                empty = rows[:, 0, 1]
-                room[cols] += empty
-                partial.append((k, cols, rows[:, :, 0].T.copy(),
-                                (rows[:, :, 1] - rows[:, :, 0] - empty[:, None]).T.copy()))
+            here, taken, own_slow, kept = self._placing(k, len(exposure), joker in exposure)
             seated &= here
+            room += taken
+            slow |= own_slow
+            if kept is not None:
+                partial.append(kept)
         if not open_hands:
             seated &= ~self._concealed
         seated[sorted(slow)] = False
         return Seat(tuple(kinds),
                     [(self.column_line[c], self.column_variation[c]) for c in sorted(slow)],
                     sum(map(len, exposures)), None), np.flatnonzero(seated), room, partial
+
+    def _placing(self, k: int, size: int, jokered: bool
+                 ) -> tuple[np.ndarray, np.ndarray, frozenset[int], Partial | None]:
+        """Where one exposure of kind k (with a joker or not) can be a whole
+        group, whatever beside it: the columns, what it changes in each
+        column's joker room, the columns where it could be either of two
+        groups, and where other groups hold kind k too what they keep (kept
+        per exposure: a claim window asks of the same few again and again).
+        Columns another exposure makes slow are read by no one after."""
+        key = (k, size, jokered)
+        known = self._placings.get(key)
+        if known is not None:
+            return known
+        index, v = self._seat_index, self.count
+        here = np.zeros(v, dtype=bool)
+        welcome = (True,) if jokered else (True, False)
+        for w in welcome:
+            cols = index.fits.get((k, size, w))
+            if cols is not None:
+                here[cols] = True
+        taken = -index.room0[k]  # the exposed group takes kind k's slots away
+        # where other groups hold kind k too, they keep what it fills
+        rest: dict[int, np.ndarray] = {}
+        slow: set[int] = set()
+        for w in welcome:
+            found = index.partial.get((k, size, w))
+            if found is not None:
+                for col, rows in zip(found[0].tolist(), found[1], strict=True):
+                    if col in rest:
+                        slow.add(col)  # the exposure could be either group
+                    rest[col] = rows
+        kept = None
+        cols = np.array(sorted(set(rest) - slow), dtype=np.intp)
+        if len(cols):
+            here[cols] = True
+            rows = np.stack([rest[c] for c in cols.tolist()])  # (n, copies + 1, 2)
+            empty = rows[:, 0, 1]
+            taken[cols] += empty
+            kept = (k, cols, rows[:, :, 0].T.copy(),
+                    (rows[:, :, 1] - rows[:, :, 0] - empty[:, None]).T.copy())
+        known = self._placings[key] = (here, taken, frozenset(slow), kept)
+        return known
 
     def _cut(self, cols: np.ndarray, room: np.ndarray,
              partial: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]) -> Seated:
@@ -579,19 +607,13 @@ class Columns:
         return Seated(cols, [lines[i] for i in starts], np.array(starts, dtype=np.intp), dense,
                       base, tuple(kept))
 
-    def _few(self, cols: np.ndarray, dense: np.ndarray, base: np.ndarray, kinds: Sequence[int],
-             partial: Sequence[tuple[int, np.ndarray, np.ndarray, np.ndarray]]
+    def _few(self, cut: Seated, weighing: Weighing
              ) -> list[tuple[int, list[tuple[int, int, int, Terms]]]]:
         """A cut's columns as plain numbers (Seated.few): what each kind held
         c times adds to a column, after the exposures took their groups."""
-        n = len(cols)
-        by_count = dense[self._count_rows].astype(np.int16)  # kind, count held, column
-        by_count[list(kinds)] = 0  # an exposed kind fills only what `partial` says
-        for k, at, filled, spare in partial:
-            for j, i in enumerate(at.tolist()):
-                by_count[k, 1:len(filled), i] = filled[1:, j]
-                by_count[k, 1:len(spare), n + i] = spare[1:, j]
-        terms = _terms(by_count, n)
+        cols, base, n = cut.cols, cut.base, len(cut.cols)
+        by_count = weighing.dense[self._count_rows].astype(np.int16)  # kind, count held, column
+        terms = kind_terms(by_count, n)
         out: list[tuple[int, list[tuple[int, int, int, Terms]]]] = []
         for i, col in enumerate(cols.tolist()):
             li = self.column_line[col]
@@ -620,22 +642,17 @@ class Columns:
         cut = seat.seated
         if cut is None:
             return {}
+        found = each_line_best(self._seated_weighing(seat), self._row_of_int32, counts, jokers)
+        if found is not None:  # in one call of C
+            return {li: (s, vi) for li, s, vi in found if s >= 0}
         if len(cut.cols) <= FEW and (counts or cut.few is not None):
             if cut.few is None:
-                cut.few = self._few(cut.cols, cut.dense, cut.base, seat.kinds, cut.partial)
+                cut.few = self._few(cut, self._seated_weighing(seat))
             return _few_scores(cut.few, counts, jokers, seat.size)
-        row_of, dense, n = self._row_of, cut.dense, len(cut.cols)
-        summed = dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(axis=0,
-                                                                            dtype=np.int16)
-        for k in seat.kinds:  # concealed tiles of an exposed kind fill only what it left
-            held = counts.get(k, 0)
-            if held:
-                summed -= dense[row_of[k] + held - 1]
-        for k, at, filled, spare in cut.partial:
-            held = counts.get(k, 0)
-            if held:
-                summed[at] += filled[held]
-                summed[n + at] += spare[held]
+        row_of, n = self._row_of, len(cut.cols)
+        # the cut's rows with an exposed kind's saying what its concealed tiles fill
+        summed = self._seated_weighing(seat).dense[[row_of[k] + c - 1 for k, c in counts.items()]
+                                                    ].sum(axis=0, dtype=np.int16)
         naturals = summed[:n]
         score = np.minimum(naturals + np.int16(jokers), naturals + summed[n:] + cut.base) \
             + np.int16(seat.size)
@@ -746,86 +763,79 @@ class Columns:
         return self._apply(summed, left)
 
     def discard_nearness(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
-                         joker: int | None) -> tuple[list[int], list[int]] | None:
-        """For one hand without exposures less one of each of these tiles
-        (held): the fewest tiles away of any column and how many lines are
-        that near, from the columns near the whole hand alone. A tile fills
-        at most one slot, so losing it leaves a column where it was or one
-        tile further: only the columns at most one tile further than the
-        nearest can be nearest after a discard, and a line stays as near as
-        it was unless the tile lowers every one of its nearest columns.
-        None when many columns are that near (less_each() is quicker then),
-        or one of them scores nothing (losing a tile may rule it out)."""
-        if not tiles:
-            return [], []
-        row_of, v = self._row_of, self.count
-        summed = self._dense[[row_of[k] + c - 1 for k, c in counts.items()]].sum(
-            axis=0, dtype=np.int16)
-        naturals = summed[:v]
-        score = np.minimum(naturals + np.int16(jokers), naturals + summed[v:] + self._base)
-        away = self._column_sizes - score
-        near = int(away.min())
-        cand = np.flatnonzero(away <= near + 1)
-        if len(cand) > MANY_NEAR:
+                         joker: int | None, seat: Seat | None = None
+                         ) -> tuple[list[int], list[int]] | None:
+        """For one hand less one of each of these tiles (held): the fewest
+        tiles away of any column and how many lines are that near, from the
+        columns near the whole hand alone (runtime/matching/discards.py);
+        with `seat`, the hand's exposures seated so, on the columns they sit
+        on. None when many columns are that near (less_each() or
+        batch_exposed() are quicker then), or one of them scores nothing
+        (losing a tile may rule it out)."""
+        weighed = self._weigh(counts, jokers, tiles, joker, seat)
+        return None if weighed is None else (weighed[0], weighed[1])
+
+    def nearness(self, counts: dict[int, int], jokers: int, joker: int | None,
+                 seat: Seat | None = None) -> tuple[int, int] | None:
+        """For one hand (with exposures seated so, when `seat`): the fewest
+        tiles away of any column and how many lines are that near, from
+        the columns within a tile of its nearest (discard_nearness()'s pass
+        with no tile weighed). None when one of them scores nothing."""
+        weighed = self._weigh(counts, jokers, (), joker, seat, most=self.count)
+        return None if weighed is None else (weighed[2], weighed[3])
+
+    def _weigh(self, counts: dict[int, int], jokers: int, tiles: Sequence[int],
+               joker: int | None, seat: Seat | None, most: int = MANY_NEAR) -> Weighed | None:
+        if seat is None:
+            return weigh(self._weighing, self._row_of_int32, counts, jokers, tiles, joker, most)
+        if seat.seated is None:
             return None
-        drops, line_of = self._column_drops, self.column_line
-        base, sizes = self._base_list, self._column_sizes_list
-        # per line this near: how far, and the tiles whose loss lowers all its nearest columns
-        lines: dict[int, tuple[int, set[int | None]]] = {}
-        picked = summed.reshape(2, v)[:, cand].tolist()  # naturals, room change
-        for c, held_naturals, held_room in zip(cand.tolist(), *picked, strict=True):
-            held_room += base[c]
-            held_score = held_naturals + (jokers if jokers < held_room else held_room)
-            if held_score <= 0:
-                return None
-            far = sizes[c] - held_score
-            known = lines.get(line_of[c])
-            if known is not None and known[0] < far:
-                continue  # not one of its line's nearest columns
-            # a tile lowers the score when the naturals it leaves fall short of
-            # it with the jokers held, or with the joker room it leaves
-            short, short_room = held_score - jokers, held_score - held_room
-            lowers: set[int | None] = set()
-            if jokers and held_naturals + jokers - 1 < held_score:
-                lowers.add(joker)
-            for k, naturals_lost, room_lost in drops[c]:
-                h = counts.get(k)
-                if h:
-                    left = held_naturals - naturals_lost[h]
-                    if left < short or left + room_lost[h] < short_room:
-                        lowers.add(k)
-            if known is None or far < known[0]:
-                lines[line_of[c]] = (far, lowers)
-            else:
-                known[1].intersection_update(lowers)
-        at_near = [lowers for far, lowers in lines.values() if far == near]
-        lost = Counter(t for lowers in at_near for t in lowers)
-        lost_next = Counter(t for far, lowers in lines.values() if far > near for t in lowers)
-        best, many = [], []
-        for t in tiles:
-            stay = len(at_near) - lost[t]
-            best.append(near if stay else near + 1)
-            many.append(stay or len(lines) - lost_next[t])
-        return best, many
+        return weigh(self._seated_weighing(seat), self._row_of_int32, counts, jokers, tiles,
+                     joker, most)
 
     @cached_property
-    def _base_list(self) -> list[int]:
-        return self._base.tolist()  # type: ignore[no-any-return]
+    def _weighing(self) -> Weighing:
+        return Weighing(self._dense, self._base, self._column_sizes,
+                        np.ascontiguousarray(self.tables.columns[:, 0], dtype=np.int32),
+                        len(self.card.lines), 0, self._count_rows, self.column_variation,
+                        list(zip(self.line_of_start, self._starts, strict=True)))
+
+    def _seated_weighing(self, seat: Seat) -> Weighing:
+        """A cut as one hand is weighed on it (it has columns; kept in the
+        cut): an exposed kind's rows hold what its concealed tiles still
+        fill once the exposures took their groups (nothing, but where other
+        groups hold it too)."""
+        cut = seat.seated
+        assert cut is not None
+        if cut.weighing is None:
+            cols = cut.cols
+            cut.weighing = Weighing(
+                self._seated_dense(cut, seat.kinds), np.ascontiguousarray(cut.base, dtype=np.int16),
+                (self._column_sizes[cols] - seat.size).astype(np.int16),
+                np.ascontiguousarray(self.tables.columns[cols, 0], dtype=np.int32),
+                len(self.card.lines), seat.size, self._count_rows,
+                [self.column_variation[c] for c in cols.tolist()],
+                list(zip(cut.lines, cut.starts.tolist(), strict=True)))
+        return cut.weighing
+
+    def _seated_dense(self, cut: Seated, kinds: Sequence[int]) -> np.ndarray:
+        """The cut's rows with each exposed kind's saying what its concealed
+        tiles fill after the exposures took their groups (Seated.partial)."""
+        n = len(cut.cols)
+        dense = cut.dense.copy()
+        for k in kinds:  # an exposed kind fills only what `partial` says
+            first = self._row_of[k]
+            dense[first:first + self.card.deck.kinds[k].copies] = 0
+        for k, at, filled, spare in cut.partial:
+            first = self._row_of[k]
+            for held in range(1, len(filled)):
+                dense[first + held - 1, at] = filled[held]
+                dense[first + held - 1, n + at] = spare[held]
+        return dense
 
     @cached_property
-    def _column_sizes_list(self) -> list[int]:
-        return self._column_sizes.tolist()  # type: ignore[no-any-return]
-
-    @cached_property
-    def _column_drops(self) -> list[Terms]:
-        """Per column and kind whose loss can tell there, by count held:
-        the naturals one tile fewer loses, and the joker room it gains."""
-        by_count = self._dense[self._count_rows].astype(np.int16)  # kind, count held, column
-        v = self.count
-        lost = np.zeros_like(by_count)
-        lost[:, 1:, :v] = by_count[:, 1:, :v] - by_count[:, :-1, :v]
-        lost[:, 1:, v:] = by_count[:, :-1, v:] - by_count[:, 1:, v:]
-        return _terms(lost, v)
+    def _row_of_int32(self) -> np.ndarray:
+        return np.ascontiguousarray(self.tables.row_of, dtype=np.int32)
 
     @cached_property
     def _column_sizes(self) -> np.ndarray:

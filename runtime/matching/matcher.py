@@ -157,9 +157,7 @@ class Matcher:
                      ) -> list[tuple[int, int, int]]:
         """scores() without the lookups."""
         if not hand.exposures and self._table_alone:
-            found, variations = self.columns.line_best(*self._held(hand))
-            return list(zip(self.columns.line_of_start, found.tolist(), variations.tolist(),
-                            strict=True))
+            return self.columns.line_scores(*self._held(hand))
         open_hands = self.open_hands if open_hands is None else open_hands
         counts, jokers = self._held(hand)
         best: Best = {}
@@ -210,19 +208,18 @@ class Matcher:
         from the table's arrays when the table settles every line."""
         open_hands = self.open_hands if open_hands is None else open_hands
         exposures = tuple(map(tuple, hand.exposures))
-        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
-        if not self.columns.count or (exposures and seat is None) or (
-                self._seated_plans(exposures, seat, open_hands) if exposures
-                else self.programme.structural):
+        settled, seat = self._settled(exposures, open_hands)
+        if not settled:
             sizes = self._sizes
             return {t: nearness(found, sizes) for t, found in
                     self.discard_scores(hand, open_hands=open_hands).items()}
         options = sorted(set(hand.concealed))
-        if seat is None:  # one hand's rows summed, less each tile's: no gathering per hand
-            counts, jokers = self._held(hand)
-            weighed = self.columns.discard_nearness(counts, jokers, options, self.joker)
-            if weighed is not None:
-                return {t: (b, n) for t, b, n in zip(options, *weighed, strict=True)}
+        counts, jokers = self._held(hand)
+        # one hand's rows summed, and the columns near it weighed: no gathering per hand
+        weighed = self.columns.discard_nearness(counts, jokers, options, self.joker, seat)
+        if weighed is not None:
+            return {t: (b, n) for t, b, n in zip(options, *weighed, strict=True)}
+        if seat is None:
             lines = self.columns.line_of_start
             scores = np.maximum.reduceat(  # each line's best score (which variation: no matter)
                 self.columns.less_each(counts, jokers, options, self.joker),
@@ -235,6 +232,32 @@ class Matcher:
         near = (away == best[:, None]).sum(axis=1)
         return {t: (b, n) if b < FAR else None
                 for t, b, n in zip(options, best.tolist(), near.tolist(), strict=True)}
+
+    def nearness(self, hand: Hand, *, open_hands: bool | None = None) -> tuple[int, int] | None:
+        """The hand's tiles away from the nearest line and how many lines are
+        that near (None: no line), as answers.nearness() reads scores():
+        from the columns within a tile of its nearest when the table
+        settles every line (Columns.nearness)."""
+        open_hands = self.open_hands if open_hands is None else open_hands
+        found = self._near_columns(hand, open_hands)
+        if found is not None:
+            return found
+        return nearness(self.scores(hand, open_hands=open_hands), self._sizes)
+
+    def _near_columns(self, hand: Hand, open_hands: bool) -> tuple[int, int] | None:
+        """Columns.nearness() of the hand where the table settles every line
+        its exposures allow; None where it does not, or cannot tell."""
+        settled, seat = self._settled(tuple(map(tuple, hand.exposures)), open_hands)
+        return self.columns.nearness(*self._held(hand), self.joker, seat) if settled else None
+
+    def _settled(self, exposures: tuple[tuple[int, ...], ...], open_hands: bool
+                 ) -> tuple[bool, Seat | None]:
+        """Whether the table settles every line a hand with these exposures
+        may make (no plan to score one by one), and where they sit in it."""
+        seat = self.columns.seat(exposures, self.joker, open_hands) if exposures else None
+        return bool(self.columns.count) and not (exposures and seat is None) and not (
+            self._seated_plans(exposures, seat, open_hands) if exposures
+            else self.programme.structural), seat
 
     def _less_each_counts(self, hand: Hand, tiles: Sequence[int]
                           ) -> tuple[np.ndarray, np.ndarray]:
@@ -484,6 +507,9 @@ class Matcher:
         if hand.size != self.card.hand_size:
             return None
         if hand.exposures:
+            near = self._near_columns(hand, self.open_hands if open_hands is None else open_hands)
+            if near is not None and near[0] > 0:
+                return None  # a tile or more from every line: no line is scored
             done = self.completions(hand, open_hands=open_hands)
             return done[0] if done else None
         counts, jokers = self._held(hand)

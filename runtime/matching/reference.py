@@ -433,6 +433,12 @@ class ReferenceMatcher:
         return {t: nearness(found, sizes)
                 for t, found in self.discard_scores(hand, open_hands=open_hands).items()}
 
+    def nearness(self, hand: Hand, *, open_hands: bool = False) -> tuple[int, int] | None:
+        """scores() as tiles away from the nearest line and how many lines
+        are that near (None: no line)."""
+        return nearness(self.scores(hand, open_hands=open_hands),
+                        [line.size for line in self.card.lines])
+
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of the line."""
         filled = match_variation(line.variations[variation], hand, self.card.deck,
