@@ -185,15 +185,16 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
 
 
 def test_a_claim_window_asks_the_matcher_once_per_exposures() -> None:
-    """Which lines a hand may make depends on its exposures alone: the
-    matcher keeps the answer (Matcher.allows) for every match it serves,
-    and it is the reference's answer."""
+    """Which lines a hand may make depends on its exposures alone: a claim
+    window asks it of each set beside a rack's exposures
+    (Matcher.allows_beside), the matcher keeps the answer (Matcher.allows)
+    for every match it serves, and it is the reference's answer."""
     g = game("mjcg", 4)
     counting = _Counting(g.matcher)
     played = Game(g.spec, counting)
     play_match(played, 1, ["random"])
-    asked = counting.asked["allows"]
-    assert asked > 0
+    asked = counting.asked["allows_beside"]
+    assert asked > 0 and g.matcher._allowed
     reference = ReferenceMatcher(g.matcher.card)
     for exposures in list(g.matcher._allowed)[:40]:
         assert g.matcher.allows(exposures[0], open_hands=exposures[1]) == \
@@ -209,8 +210,10 @@ def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table(
     not worked out again."""
     g = game("mjcg-advanced", 4)
     columns = g.matcher.columns
-    play_match(Game(g.spec, g.matcher), 2, ["random"])
-    asked = list(g.matcher._allowed)[:40]
+    _, state = play_match(Game(g.spec, g.matcher), 2, ["random"])
+    # what its claim windows asked: a set beside each rack's exposures
+    asked = [(tuple(sorted((*held, tuple(sorted((tile, *tiles)))))), g.spec.open_hands)
+             for held, tile, tiles in list(state.rules._fits._known)[:40]]
     reference = ReferenceMatcher(g.matcher.card)
     g.matcher._allowed.clear()
     columns._seats.clear()
