@@ -82,6 +82,10 @@ class Weighing:
         return [start for _, start in self.line_starts]
 
     @cached_property
+    def line_ids(self) -> list[int]:
+        return [li for li, _ in self.line_starts]
+
+    @cached_property
     def listed(self) -> tuple[list[int], list[int], list[int]]:
         """base, needed and line_of as lists, for the loop in Python."""
         return self.base.tolist(), self.needed.tolist(), self.line_of.tolist()
@@ -166,6 +170,4 @@ def each_line_best(w: Weighing, row_of: np.ndarray, counts: dict[int, int], joke
         return None
     scores, firsts = accelerated.line_best(w.dense, row_of, counts, jokers, w.base, w.exposed,
                                            w.starts)
-    variations = w.variations
-    return [(li, s, variations[c])
-            for (li, _), s, c in zip(w.line_starts, scores, firsts, strict=True)]
+    return list(zip(w.line_ids, scores, map(w.variations.__getitem__, firsts), strict=True))
