@@ -131,6 +131,18 @@ def _greedy_siamese(g: Any, counting: _Counting, seed: int = 5
         state.apply(seat, agents[seat].act(seen, legal))
 
 
+def _planning_turns(g: Any, counting: _Counting, count: int) -> Iterator[Observation]:
+    """What the seat sees at the first `count` turns of that seeded match
+    where it has won no rack yet (both racks still to plan)."""
+    found = 0
+    for state, seen, _ in _greedy_siamese(g, counting):
+        if found == count:
+            return
+        if state.step.value == "turn" and seen.me.mahjongs == 0:
+            found += 1
+            yield seen
+
+
 def test_the_greedy_agent_weighs_every_discard_in_one_pass() -> None:
     """Before a discard the agent asks once for the hand less each tile
     (Matcher.discard_nearness), not once per tile; and it plays the same
@@ -239,20 +251,17 @@ def test_a_rack_plan_fills_a_line_only_where_it_changes_the_answer() -> None:
     g = game("siamese", 2)
     counting = _Counting(g.matcher)
     checked = 0
-    for state, seen, _ in _greedy_siamese(g, counting):
-        if checked == 20:
-            break
-        if state.step.value == "turn" and seen.me.mahjongs == 0:
-            planner = RackPlanner()
-            pool = seen.me.concealed()
-            before = counting.asked["explain"]
-            away = planner.away(seen, pool)
-            # two racks to win: the first rack's options are filled, the second's never
-            assert counting.asked["explain"] - before <= TOP_K
-            plan = planner.plan(seen, pool)
-            assert (plan.away, len(plan.lines)) == (away, 2)
-            assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
-            checked += 1
+    for seen in _planning_turns(g, counting, 20):
+        planner = RackPlanner()
+        pool = seen.me.concealed()
+        before = counting.asked["explain"]
+        away = planner.away(seen, pool)
+        # two racks to win: the first rack's options are filled, the second's never
+        assert counting.asked["explain"] - before <= TOP_K
+        plan = planner.plan(seen, pool)
+        assert (plan.away, len(plan.lines)) == (away, 2)
+        assert sum(plan.reserved.values()) <= len(pool) and set(plan.missing) <= {0, 1}
+        checked += 1
     assert checked == 20
 
 
@@ -297,26 +306,23 @@ def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
     counting = _Counting(g.matcher)
     fillings = {"exact": 0, "bounded": 0}
     checked = 0
-    for state, seen, _ in _greedy_siamese(g, counting):
-        if checked == 30:
-            break
-        if state.step.value == "turn" and seen.me.mahjongs == 0:
-            pool = seen.me.concealed()
-            for tile in sorted(set(pool))[:3]:
-                less = list(pool)
-                less.remove(tile)
+    for seen in _planning_turns(g, counting, 30):
+        pool = seen.me.concealed()
+        for tile in sorted(set(pool))[:3]:
+            less = list(pool)
+            less.remove(tile)
+            g.matcher._explained.clear()
+            before = counting.asked["explain"]
+            exact = RackPlanner().away(seen, tuple(less))
+            fillings["exact"] += counting.asked["explain"] - before
+            for below in (exact - 1, exact, exact + 1, exact + 5):
                 g.matcher._explained.clear()
                 before = counting.asked["explain"]
-                exact = RackPlanner().away(seen, tuple(less))
-                fillings["exact"] += counting.asked["explain"] - before
-                for below in (exact - 1, exact, exact + 1, exact + 5):
-                    g.matcher._explained.clear()
-                    before = counting.asked["explain"]
-                    bounded = RackPlanner().away(seen, tuple(less), below=below)
-                    if below == exact:
-                        fillings["bounded"] += counting.asked["explain"] - before
-                    assert bounded == exact if exact < below else bounded >= below
-            checked += 1
+                bounded = RackPlanner().away(seen, tuple(less), below=below)
+                if below == exact:
+                    fillings["bounded"] += counting.asked["explain"] - before
+                assert bounded == exact if exact < below else bounded >= below
+        checked += 1
     assert checked == 30
     assert fillings["bounded"] < fillings["exact"]
 
@@ -363,23 +369,20 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
     counting = _Counting(g.matcher)
     fillings = {"floor": 0, "none": 0}
     checked = 0
-    for state, seen, _ in _greedy_siamese(g, counting):
-        if checked == 40:
-            break
-        if state.step.value == "turn" and seen.me.mahjongs == 0:
-            pool = seen.me.concealed()
-            plans = []
-            for floor in fillings:
-                if floor == "none":
-                    monkeypatch.setattr("jongg.runtime.agents.planner._least_rest",
-                                        lambda *_: 0)
-                g.matcher._explained.clear()
-                before = counting.asked["explain"]
-                plans.append(RackPlanner().plan(seen, pool))
-                fillings[floor] += counting.asked["explain"] - before
-                monkeypatch.undo()
-            assert plans[0] == plans[1]
-            checked += 1
+    for seen in _planning_turns(g, counting, 40):
+        pool = seen.me.concealed()
+        plans = []
+        for floor in fillings:
+            if floor == "none":
+                monkeypatch.setattr("jongg.runtime.agents.planner._least_rest",
+                                    lambda *_: 0)
+            g.matcher._explained.clear()
+            before = counting.asked["explain"]
+            plans.append(RackPlanner().plan(seen, pool))
+            fillings[floor] += counting.asked["explain"] - before
+            monkeypatch.undo()
+        assert plans[0] == plans[1]
+        checked += 1
     assert checked == 40
     assert fillings["floor"] < fillings["none"]
 

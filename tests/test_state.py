@@ -303,7 +303,9 @@ def test_a_claim_windows_kept_sets_are_those_worked_out_afresh(
                      tile, counts[tile], counts[joker] if joker is not None else 0, after,
                      partners if rules.claim_runs else ())
                  for rack, exposures in claims.rack_exposures(me).items()
-                 if not must_fit or rules.admits((*exposures, tuple(sorted((tile, *tiles)))))]
+                 if not must_fit or rules.judge.allows(
+                     tuple(sorted((*exposures, tuple(sorted((tile, *tiles)))))),
+                     open_hands=spec.open_hands)]
         assert found == fresh
         windows.append(bool(found))
         return found

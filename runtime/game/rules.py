@@ -120,7 +120,8 @@ class Rules:
         # the most tiles a set claimed takes from the hand, beside the discard
         self.claim_need = max((size - 1 for k in kinds for size in k.sizes), default=0)
         self.claim_runs = any(k.runs for k in kinds)
-        self._options: dict[tuple[Any, ...], tuple[tuple[str, tuple[int, ...]], ...]] = {}
+        self._options: Memo[tuple[Any, ...], tuple[tuple[str, tuple[int, ...]], ...]] = Memo(
+            20_000)
         self._fits: Memo[tuple[Any, ...], bool] = Memo(50_000)
         # a claim window's exposures, by the sets the seat can make and its racks
         self.claims_kept: Memo[tuple[Any, ...], list[Action]] = Memo(20_000)
@@ -159,13 +160,6 @@ class Rules:
             [(li, v) for li, s, v in self.scores(hand) if s == self.sizes[li]],
             key=lambda d: (-(self.lines[d[0]].value or 0), d[0])))
 
-    def admits(self, exposures: tuple[tuple[int, ...], ...]) -> bool:
-        """Whether some line can still be made with these exposures. Which
-        lines a hand may make depends on its exposures alone (its concealed
-        tiles only say how near), so the matcher keeps the answer for every
-        match it serves."""
-        return self.judge.allows(tuple(sorted(exposures)), open_hands=self.spec.open_hands)
-
     def fits(self, exposures: tuple[tuple[int, ...], ...], tile: int,
              tiles: tuple[int, ...]) -> bool:
         """Whether some line can still use a rack with these exposures once
@@ -180,11 +174,8 @@ class Rules:
         make with `held` of it and `jokers` jokers in hand (a run with the
         `partners` held), the seat next in turn or not (`after`), whatever
         its racks."""
-        key = (tile, held, jokers, after, partners)
-        known = self._options.get(key)
-        if known is None:
-            known = self._options[key] = self._claim_options(*key)
-        return known
+        return self._options.get((tile, held, jokers, after, partners),
+                                 lambda: self._claim_options(tile, held, jokers, after, partners))
 
     def _claim_options(self, tile: int, held: int, jokers: int, after: bool,
                        partners: tuple[tuple[int, int], ...]
