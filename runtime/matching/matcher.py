@@ -22,7 +22,7 @@ import numpy as np
 
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import lookup
+from jongg.runtime.matching import accelerated, lookup
 from jongg.runtime.matching.accelerated import extend_each
 from jongg.runtime.matching.answers import Nearness, Slot, nearness
 from jongg.runtime.matching.building import Progress
@@ -295,7 +295,9 @@ class Matcher:
         columns = self.columns
         for exposures, members in groups.items():
             seat = columns.seat(exposures, self.joker, open_hands) if exposures else None
-            if exposures and seat is None:  # the table cannot seat them: one by one
+            if exposures and (seat is None or len(members) < self._one_by_one):
+                # the table cannot seat them, or too few share them for the
+                # table's NumPy passes to beat one call of C a hand
                 for i in members:
                     out[i] = self.scores(hands[i], open_hands=open_hands)
                 continue
@@ -315,6 +317,14 @@ class Matcher:
                     rows[j] = [(li, s, v) for li, (s, v) in sorted(best.items())]
                 out[i] = rows[j]
         return out
+
+    @property
+    def _one_by_one(self) -> int:
+        """Below this many hands with the same exposures, scores_many()
+        scores them one at a time: with the C accelerator one exposed hand
+        of the sample card takes about 5 us, a NumPy pass for a group about
+        30 us and 2-3 us a hand more (even at about a dozen)."""
+        return 12 if accelerated.line_best is not None else 1
 
     def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
                       open_hands: bool) -> list[Plan]:
