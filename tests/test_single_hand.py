@@ -251,23 +251,27 @@ def test_the_discards_weighed_in_c_refuse_what_they_cannot_read() -> None:
 @pytest.mark.skipif(accelerated.line_best is None, reason="the C accelerator is not built here")
 def test_each_lines_best_in_c_refuses_what_it_cannot_read() -> None:
     """_fold.line_best (its answers: the tests of line_scores() and of the
-    seated columns, beside the Python ways) refuses starts that do not rise
-    within the columns, a count past the table and arrays of the wrong
-    type, instead of reading out of bounds."""
+    seated columns, beside the Python ways) keeps the lines scoring its
+    least or more, and refuses starts that do not rise within the columns,
+    a count past the table, arrays of the wrong type and lists of lines or
+    variations that do not match the table, instead of reading out of
+    bounds."""
     best = accelerated.line_best
     assert best is not None
     m = compile_matcher(card("sample"))
     table = m.columns._weighing
-    args = [table.dense, m.columns._row_of_int32, {0: 1}, 1, table.base, 0, table.starts]
-    scores, firsts = best(*args)
-    assert len(scores) == len(firsts) == len(table.starts)
+    args = [table.dense, m.columns._row_of_int32, {0: 1}, 1, table.base, 0, table.starts,
+            table.line_ids, table.variations, -(1 << 31)]
+    found = best(*args)
+    assert [li for li, _, _ in found] == table.line_ids
+    assert [li for li, _, _ in best(*args[:-1], 1)] == [li for li, s, _ in found if s >= 1]
 
     def scored(at: int, value: object) -> object:
         return best(*args[:at], value, *args[at + 1:])
 
     for starts in ([1, 0], [0, table.count], [-1]):
         with pytest.raises(ValueError):
-            scored(6, starts)
+            best(*args[:6], starts, list(range(len(starts))), *args[8:])
     with pytest.raises(IndexError):
         scored(2, {0: len(table.dense)})
     with pytest.raises(TypeError):
@@ -276,3 +280,9 @@ def test_each_lines_best_in_c_refuses_what_it_cannot_read() -> None:
         scored(0, table.dense.astype(np.int16))
     with pytest.raises(TypeError):
         scored(6, tuple(table.starts))
+    with pytest.raises(TypeError):
+        scored(7, table.line_ids[:-1])  # a line short of the starts
+    with pytest.raises(TypeError):
+        scored(8, table.variations[:-1])  # a column without its variation
+    with pytest.raises(TypeError):
+        best(*args[:-1])

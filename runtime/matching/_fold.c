@@ -565,27 +565,36 @@ release3:
     return out;
 }
 
-/* line_best(dense, row_of, counts, jokers, base, exposed, starts): each line's
- * best column for one hand, as Columns.exposed() scores it. dense, row_of,
- * counts and base as discard_nearness reads them; exposed: the tiles in the
- * hand's exposures, added to every score; starts: each line's first column
- * (a list, rising; the last line runs to the table's end). Returns per line
- * its best score min(naturals + jokers, naturals + room) + exposed and the
- * first of its columns reaching it, as two lists. */
+/* line_best(dense, row_of, counts, jokers, base, exposed, starts, lines,
+ *           variations, least): each line's best column for one hand, as
+ * Columns.exposed() scores it. dense, row_of, counts and base as
+ * discard_nearness reads them; exposed: the tiles in the hand's exposures,
+ * added to every score; starts: each line's first column (a list, rising; the
+ * last line runs to the table's end); lines: each line's index on the card (a
+ * list as long as starts); variations: each column's variation (a list, one
+ * per column). Returns [(line, score, variation)] of every line whose best
+ * score min(naturals + jokers, naturals + room) + exposed is `least` or more,
+ * in order, the variation that of the first of its columns reaching it (the
+ * answer as the matcher hands it on: no list is zipped in Python). */
 static PyObject *
 line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 7) {
+    if (nargs != 10) {
         PyErr_SetString(PyExc_TypeError, "line_best(dense, row_of, counts, jokers, base, "
-                        "exposed, starts) takes 7 arguments");
+                        "exposed, starts, lines, variations, least) takes 10 arguments");
         return NULL;
     }
-    PyObject *counts = args[2], *starts = args[6], *out = NULL, *scores = NULL, *firsts = NULL;
+    PyObject *counts = args[2], *starts = args[6], *line_ids = args[7], *variations = args[8];
+    PyObject *out = NULL, *found = NULL;
     Py_ssize_t jokers = PyLong_AsSsize_t(args[3]), exposed = PyLong_AsSsize_t(args[5]);
+    Py_ssize_t least = PyLong_AsSsize_t(args[9]);
     if (PyErr_Occurred())
         return NULL;
-    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(starts) || jokers < 0) {
-        PyErr_SetString(PyExc_TypeError, "line_best: a dict of counts, a list of starts");
+    if (!PyDict_CheckExact(counts) || !PyList_CheckExact(starts) || jokers < 0
+        || !PyList_CheckExact(line_ids) || !PyList_CheckExact(variations)
+        || PyList_GET_SIZE(line_ids) != PyList_GET_SIZE(starts)) {
+        PyErr_SetString(PyExc_TypeError, "line_best: a dict of counts, lists of starts and "
+                        "of as many lines, a list of variations");
         return NULL;
     }
     Py_buffer dense, row_of, base;
@@ -593,10 +602,14 @@ line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                                      "line_best");
     if (count == 0)
         return NULL;
+    if (PyList_GET_SIZE(variations) != count) {
+        PyErr_SetString(PyExc_TypeError, "line_best: a variation for every column");
+        goto release;
+    }
     int32_t *naturals = PyMem_Calloc(2 * (size_t)count, sizeof(int32_t));
     if (naturals == NULL) {
         PyErr_NoMemory();
-        goto done;
+        goto release;
     }
     int32_t *room = naturals + count;
     if (sum_hand(counts, (const int32_t *)row_of.buf, row_of.len / 4,
@@ -604,9 +617,8 @@ line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                  naturals, room, NULL, NULL, NULL) < 0)
         goto done;
     Py_ssize_t lines = PyList_GET_SIZE(starts);
-    scores = PyList_New(lines);
-    firsts = PyList_New(lines);
-    if (scores == NULL || firsts == NULL)
+    found = PyList_New(0);
+    if (found == NULL)
         goto done;
     for (Py_ssize_t i = 0; i < lines; i++) {
         Py_ssize_t from, to;
@@ -621,21 +633,25 @@ line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 first = col;
             }
         }
-        PyObject *score = PyLong_FromLong((long)best + (long)exposed);
-        PyObject *column = PyLong_FromSsize_t(first);
-        if (score == NULL || column == NULL) {
-            Py_XDECREF(score);
-            Py_XDECREF(column);
+        long total = (long)best + (long)exposed;
+        if (total < least)
+            continue;
+        PyObject *score = PyLong_FromLong(total);
+        PyObject *triple = score == NULL ? NULL : PyTuple_Pack(
+            3, PyList_GET_ITEM(line_ids, i), score, PyList_GET_ITEM(variations, first));
+        Py_XDECREF(score);
+        if (triple == NULL || PyList_Append(found, triple) < 0) {
+            Py_XDECREF(triple);
             goto done;
         }
-        PyList_SET_ITEM(scores, i, score);
-        PyList_SET_ITEM(firsts, i, column);
+        Py_DECREF(triple);
     }
-    out = PyTuple_Pack(2, scores, firsts);
+    out = found;
+    found = NULL;
 done:
-    Py_XDECREF(scores);
-    Py_XDECREF(firsts);
+    Py_XDECREF(found);
     PyMem_Free(naturals);
+release:
     PyBuffer_Release(&base);
     PyBuffer_Release(&row_of);
     PyBuffer_Release(&dense);
@@ -653,7 +669,8 @@ static PyMethodDef methods[] = {
      "discard_nearness(dense, row_of, counts, jokers, joker, tiles, base, needed, line_of, "
      "lines, exposed, most): (best, many) a tile, the hand's (near, lines), or None."},
     {"line_best", (PyCFunction)(void (*)(void))line_best, METH_FASTCALL,
-     "line_best(dense, row_of, counts, jokers, base, exposed, starts): (scores, firsts)."},
+     "line_best(dense, row_of, counts, jokers, base, exposed, starts, lines, variations, "
+     "least): [(line, score, variation)] of each line scoring least or more."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,9 +43,10 @@ line_keys: Callable[[np.ndarray, list[int], int, int, list[int], np.ndarray | No
 discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, list[int],
                             np.ndarray, np.ndarray, np.ndarray, int, int, int],
                            tuple[list[int], list[int], int, int] | None] | None
-# (dense, row_of, counts, jokers, base, exposed, starts)
-line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, int, list[int]],
-                    tuple[list[int], list[int]]] | None
+# (dense, row_of, counts, jokers, base, exposed, starts, lines, variations, least)
+line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, int, list[int],
+                     list[int], list[int], int],
+                    list[tuple[int, int, int]]] | None
 try:
     from jongg.runtime.matching import _fold
     compiled_fold, line_keys = _fold.fold, _fold.line_keys

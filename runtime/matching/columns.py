@@ -642,9 +642,10 @@ class Columns:
         cut = seat.seated
         if cut is None:
             return {}
-        found = each_line_best(self._seated_weighing(seat), self._row_of_int32, counts, jokers)
+        found = each_line_best(self._seated_weighing(seat), self._row_of_int32, counts, jokers,
+                               least=0)
         if found is not None:  # in one call of C
-            return {li: (s, vi) for li, s, vi in found if s >= 0}
+            return {li: (s, vi) for li, s, vi in found}
         if len(cut.cols) <= FEW and (counts or cut.few is not None):
             if cut.few is None:
                 cut.few = self._few(cut, self._seated_weighing(seat))

@@ -43,6 +43,9 @@ def kind_terms(by_count: np.ndarray, n: int) -> list[Terms]:
     return terms
 
 
+ALL = -(1 << 31)  # each_line_best's least: every line, whatever it scores
+
+
 @dataclass(frozen=True)
 class Weighing:
     """A table as one hand is weighed on it (its discards, its nearness,
@@ -161,13 +164,13 @@ def weigh(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
     return best, many, near, len(at_near)
 
 
-def each_line_best(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int
-              ) -> list[tuple[int, int, int]] | None:
+def each_line_best(w: Weighing, row_of: np.ndarray, counts: dict[int, int], jokers: int,
+                   least: int = ALL) -> list[tuple[int, int, int]] | None:
     """(line, best score with the exposed tiles, variation) of each line of
-    `w` for one hand, the first column reaching a line's best giving the
-    variation: in one call of C; None where the accelerator is not built."""
+    `w` scoring `least` or more for one hand, the first column reaching a
+    line's best giving the variation: in one call of C; None where the
+    accelerator is not built."""
     if accelerated.line_best is None:
         return None
-    scores, firsts = accelerated.line_best(w.dense, row_of, counts, jokers, w.base, w.exposed,
-                                           w.starts)
-    return list(zip(w.line_ids, scores, map(w.variations.__getitem__, firsts), strict=True))
+    return accelerated.line_best(w.dense, row_of, counts, jokers, w.base, w.exposed, w.starts,
+                                 w.line_ids, w.variations, least)
