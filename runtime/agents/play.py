@@ -16,6 +16,7 @@ from jongg.runtime.agents.registry import (
     agent_name,
     make_agents,
 )
+from jongg.runtime.collector import fewer_collections
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
@@ -64,14 +65,15 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
                            overwrite=overwrite)
     problems: list[str] = violations(state) if check else []
     try:
-        while not state.is_terminal() and state.decisions < DECISION_LIMIT:
-            seat, _, action = decide(state, seats)
-            if writer is not None:
-                writer.action(state, seat, action)
-            if check:
-                problems.extend(violations(state))
-                if len(problems) > 20:
-                    break
+        with fewer_collections():  # a match's objects make no cycles (runtime/collector.py)
+            while not state.is_terminal() and state.decisions < DECISION_LIMIT:
+                seat, _, action = decide(state, seats)
+                if writer is not None:
+                    writer.action(state, seat, action)
+                if check:
+                    problems.extend(violations(state))
+                    if len(problems) > 20:
+                        break
     finally:
         if writer is not None:
             writer.close()
@@ -129,9 +131,10 @@ def play_first_round(game: Game, seed: int,
     state = game.new_match(seed, mode)
     seats = make_agents(agents, seed, game.spec.players)
     last: list[Observation | None] = [None] * game.spec.players
-    while not state.results and not state.is_terminal() and state.decisions < DECISION_LIMIT:
-        seat, seen, _ = decide(state, seats)
-        last[seat] = seen
+    with fewer_collections():
+        while not state.results and not state.is_terminal() and state.decisions < DECISION_LIMIT:
+            seat, seen, _ = decide(state, seats)
+            last[seat] = seen
     return FirstRound(state, last)
 
 

@@ -312,8 +312,8 @@ int_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t itemsize, const char *format,
  * are held, or -1 with an exception set. */
 static Py_ssize_t
 sum_hand(PyObject *counts, const int32_t *first_row, Py_ssize_t kinds, const int8_t *table,
-         Py_ssize_t rows, Py_ssize_t count, const int16_t *base, int32_t *naturals,
-         int32_t *room, Py_ssize_t *held_kind, Py_ssize_t *row_now, Py_ssize_t *row_less)
+         Py_ssize_t rows, Py_ssize_t count, const int16_t *base, int16_t *naturals,
+         int16_t *room, Py_ssize_t *held_kind, Py_ssize_t *row_now, Py_ssize_t *row_less)
 {
     Py_ssize_t pos = 0, h = 0;
     PyObject *key, *value;
@@ -432,8 +432,10 @@ discard_nearness(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     uint64_t *lowers_of = (uint64_t *)memory, *lowers = lowers_of + lines * words;
     Py_ssize_t *held_kind = (Py_ssize_t *)(lowers + words), *row_now = held_kind + held_kinds + 1;
     Py_ssize_t *row_less = row_now + held_kinds + 1;
-    int32_t *naturals = (int32_t *)(row_less + held_kinds + 1), *room = naturals + count;
-    int32_t *far_of = room + count;
+    /* the sums in 16 bits (a column's naturals and room are at most a line's
+     * tiles): twice the lanes of a vector add, in a region sized for 32 */
+    int16_t *naturals = (int16_t *)(row_less + held_kinds + 1), *room = naturals + count;
+    int32_t *far_of = (int32_t *)(naturals + 4 * count);
 
     Py_ssize_t h = sum_hand(counts, first_row, kinds, table, rows, count, room0, naturals, room,
                             held_kind, row_now, row_less);
@@ -606,12 +608,12 @@ line_best(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "line_best: a variation for every column");
         goto release;
     }
-    int32_t *naturals = PyMem_Calloc(2 * (size_t)count, sizeof(int32_t));
+    int16_t *naturals = PyMem_Calloc(2 * (size_t)count, sizeof(int16_t));
     if (naturals == NULL) {
         PyErr_NoMemory();
         goto release;
     }
-    int32_t *room = naturals + count;
+    int16_t *room = naturals + count;
     if (sum_hand(counts, (const int32_t *)row_of.buf, row_of.len / 4,
                  (const int8_t *)dense.buf, dense.shape[0], count, (const int16_t *)base.buf,
                  naturals, room, NULL, NULL, NULL) < 0)
