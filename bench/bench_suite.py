@@ -28,7 +28,7 @@ from timing import goal_line
 
 ROOT = Path(__file__).resolve().parents[1]
 GOAL = 240.0  # seconds of wall time, on the 2-core machine
-DURATION = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(\S+)")
+DURATION = re.compile(r"^\s*([\d.]+)s (setup|call|teardown)\s+(.+?)\s*$")  # ids hold spaces
 SUMMARY = re.compile(r"^=*\s*(\d+ (?:passed|failed|error).*?) in [\d.]+s")
 
 
