@@ -322,8 +322,10 @@ class Matcher:
     def _one_by_one(self) -> int:
         """Below this many hands with the same exposures, scores_many()
         scores them one at a time: with the C accelerator one exposed hand
-        of the sample card takes about 5 us, a NumPy pass for a group about
-        30 us and 2-3 us a hand more (even at about a dozen)."""
+        of the sample card takes about 5 us, and the table's NumPy passes
+        over a group about 30 us plus 2-3 us a hand, so the table wins only
+        from about a dozen hands on (without C a hand alone costs more than
+        a place in a group)."""
         return 12 if accelerated.line_best is not None else 1
 
     def _seated_plans(self, exposures: tuple[tuple[int, ...], ...], seat: Seat | None,
