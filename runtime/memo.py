@@ -12,6 +12,7 @@ from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+_UNKNOWN = object()  # no answer kept (None may be one)
 
 
 class Memo(Generic[K, V]):
@@ -33,10 +34,15 @@ class Memo(Generic[K, V]):
         known[key] = value
 
     def get(self, key: K, compute: Callable[[], V]) -> V:
-        """The answer for `key`, computed (and kept) the first time."""
+        """The answer for `key`, computed (and kept) the first time. The key
+        is hashed once when known, twice when not (a hand's hash walks all
+        its tiles, and is not kept)."""
         known = self._known
-        if key in known:
-            return known[key]
+        value = known.get(key, _UNKNOWN)
+        if value is not _UNKNOWN:
+            return value  # type: ignore[return-value]
         value = compute()
-        self.keep(key, value)
+        if len(known) >= self.limit:
+            known.clear()
+        known[key] = value
         return value
