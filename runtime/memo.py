@@ -29,7 +29,7 @@ class Memo(Generic[K, V]):
     def keep(self, key: K, value: V) -> None:
         """Keep an answer worked out elsewhere (a batch that answered it)."""
         known = self._known
-        if key not in known and len(known) >= self.limit:
+        if len(known) >= self.limit and key not in known:  # the key hashed again only when full
             known.clear()
         known[key] = value
 
@@ -37,12 +37,9 @@ class Memo(Generic[K, V]):
         """The answer for `key`, computed (and kept) the first time. The key
         is hashed once when known, twice when not (a hand's hash walks all
         its tiles, and is not kept)."""
-        known = self._known
-        value = known.get(key, _UNKNOWN)
+        value = self._known.get(key, _UNKNOWN)
         if value is not _UNKNOWN:
             return value  # type: ignore[return-value]
         value = compute()
-        if len(known) >= self.limit:
-            known.clear()
-        known[key] = value
+        self.keep(key, value)
         return value
