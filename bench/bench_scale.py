@@ -5,7 +5,7 @@ Run: python bench/bench_scale.py [--card sample] [--variant mjcg-card]
                                  [--rounds 40] [--agents greedy] [--jobs 2] [--no-ray]
 
 Plays the card report's job (the first round of each seed's match, counted
-per line) through jongg.scale, after compiling the game once, and prints
+per line) through jongg.runs.scale, after compiling the game once, and prints
 rounds per second, rounds per second per core, and how much the second core
 adds. Ray (the cluster extra) is started here with --jobs CPUs (`--cluster
 local`); its start is timed apart from its rounds. Every run must give the
@@ -19,9 +19,9 @@ import importlib.util
 import time
 from functools import partial
 
-from jongg import scale
-from jongg.card_report import card_source
-from jongg.card_tally import Table, Tally, encode, merge, play_rounds, table_game
+from jongg.cardlab.report import card_source
+from jongg.cardlab.tally import Table, Tally, encode, merge, play_rounds, table_game
+from jongg.runs import scale
 
 
 def timed(table: Table, seeds: range, **where: object) -> tuple[Tally, float]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from jongg.runtime.errors import Diagnostic, JonggError, Location, Severity
+from jongg.runtime.errors import Diagnostic, JonggError, Location, Severity, counted
 
 __all__ = ["Diagnostic", "JonggError", "LoadError", "Location", "NotationError", "SchemaError",
-           "SemanticError", "Severity", "UsageError", "raise_if_errors"]
+           "SemanticError", "Severity", "UsageError", "counted", "raise_if_errors"]
 
 
 class LoadError(JonggError):
@@ -52,11 +52,6 @@ def raise_if_errors(diagnostics: Iterable[Diagnostic], error: type[JonggError]) 
     found = list(diagnostics)
     if any(d.is_error for d in found):
         raise error(found)
-
-
-def counted(n: int, noun: str) -> str:
-    """`1 line`, `2 lines`: a count with its noun in the right number."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -17,17 +17,36 @@ jongg.runtime (matching, the game).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+# The compiler's services. The command line, the web table and the card lab
+# reach the compiler only through this module (tests/test_layers.py holds
+# them to it), so what a tool does with a ruleset a Python user can do too.
+from jongg.compiler import cache, pattern, registry
+from jongg.compiler.cache import cache_dir
+from jongg.compiler.card import check_card, load_ruleset
+from jongg.compiler.card import load_card as read_card  # the card's model, not compiled
+from jongg.compiler.deck import load_deck
+from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, did_you_mean
+from jongg.compiler.game import load_game
+from jongg.compiler.notation import parse as parse_pattern
+from jongg.compiler.registry import shipped as _shipped
+from jongg.compiler.source import Document, PathKey, load_file
+from jongg.compiler.variant import (
+    Resolved,
+    Variant,
+    check_variant,
+    compile_variant,
+    notes,
+    player_counts,
+    resolve,
+)
+from jongg.compiler.variant import load_variant as _load_variant
 from jongg.present.filling import filling_text
 from jongg.runtime.card import Line
-from jongg.runtime.game.game import Game
+from jongg.runtime.errors import counted
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.matcher import Match, Matcher
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
-
-if TYPE_CHECKING:
-    from jongg.compiler.variant import Variant
 
 HandLike = Hand | str
 
@@ -111,32 +130,34 @@ def load_card(name: str, deck: str | None = None) -> Card:
     """A shipped card by name ("sample") or a card file by path, compiled
     (once: the matcher is kept in the user's cache). JonggError lists every
     problem of a card that does not compile."""
-    from jongg.compiler import cache
-
     return Card(cache.matcher(name, deck).matcher)
 
 
-def load_game(name: str, players: int | None = None) -> Game:
-    """A shipped variant by name ("nymj") or a variant file by path, compiled
-    for `players` (default: the variant's), with its card's matcher."""
-    from jongg.compiler.game import load_game as compile_game
-
-    return compile_game(name, players)
+# load_game(name, players=None, card=None, *, progress=None) -> Game: a shipped
+# variant by name ("nymj") or a variant file by path, compiled for `players`
+# (default: the variant's), with its card's matcher (jongg.compiler.game).
 
 
 def load_variant(name: str) -> Variant:
     """A variant's deck and card (for any player count); see load_game to play it."""
-    from jongg.compiler.variant import load_variant as compile_variant
-
-    return compile_variant(name)
+    return _load_variant(name)
 
 
 def shipped(kind: str) -> Sequence[str]:
     """The names of the shipped rulesets of a kind: "card", "deck" or "variant"."""
-    from jongg.compiler.registry import shipped as names
-
-    return names(kind)
+    return _shipped(kind)
 
 
-__all__ = ["Card", "Deck", "Hand", "Match", "TileError", "load_card", "load_game",
-           "load_variant", "parse_hand", "shipped"]
+__all__ = [
+    # the front door
+    "Card", "Deck", "Hand", "Match", "TileError", "load_card", "load_game", "load_variant",
+    "parse_hand", "shipped",
+    # for tools: checking, resolving and compiling rulesets, and the errors they raise
+    "Diagnostic", "Document", "JonggError", "LoadError", "PathKey", "Resolved", "UsageError",
+    "cache_dir", "check_card", "check_variant", "compile_variant", "counted", "did_you_mean",
+    "load_deck", "load_file", "load_ruleset", "notes", "parse_pattern", "player_counts",
+    "read_card", "resolve",
+    # the compiler's modules a tool may use whole: compiled artifacts and their cache,
+    # finding rulesets by name or path, and the notation's tree
+    "cache", "pattern", "registry",
+]

@@ -1,7 +1,7 @@
 """The `jongg` command: a thin front door over the compiler and the runtime.
 
 Every command's arguments are declared here, and only here; what a command
-does lives in jongg/card_commands.py or jongg/game_commands.py, imported
+does lives in jongg/commands/card.py or jongg/commands/game.py, imported
 when it runs. So `jongg --help` and a mistyped argument answer at once, and
 `card check` never loads the game or the matcher.
 """
@@ -15,9 +15,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from . import __version__
-from .play_help import COMMANDS, EXAMPLES
-from .web import PACE
+from jongg import __version__
+from jongg.present.guide import COMMANDS, EXAMPLES
+from jongg.web import PACE
 
 # the game modes (jongg.runtime.game.rules.Mode), written out so that the
 # parser needs no game; tests/test_cli.py holds the two together
@@ -41,13 +41,13 @@ def _say_notes() -> None:
 
 
 def _variants() -> str:
-    from jongg.compiler.shelf import shipped
+    from jongg.compiler.shelf import shipped  # names only: the help answers at once
 
     return ", ".join(shipped("variant"))
 
 
 def _where_it_runs(parser: argparse.ArgumentParser) -> None:
-    """--jobs and --cluster (jongg.scale): where the work runs, never what it finds."""
+    """--jobs and --cluster (jongg.runs.scale): where the work runs, never what it finds."""
     parser.add_argument("--jobs", type=int, default=1,
                         help="processes, at most the cores (results do not change); with "
                              "--cluster local, the CPUs of the Ray instance")
@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="+", metavar="FILE")
     check.add_argument("--deck", help="check against this deck instead of the card's own")
     check.add_argument("--strict", action="store_true", help="warnings fail too")
-    check.set_defaults(run="card_commands:cmd_card_check")
+    check.set_defaults(run="commands.card:cmd_card_check")
     show = card_commands.add_parser("show", help="list a card's lines, or one line's variations")
     show.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     show.add_argument("--line", metavar="ID", help="print this line's variations as tiles")
@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true",
                       help="print every line (or the --line) with its variations as tile lists "
                            "and the groups jokers may fill")
-    show.set_defaults(run="card_commands:cmd_card_show")
+    show.set_defaults(run="commands.card:cmd_card_show")
     diff = card_commands.add_parser(
         "diff", help="compare two cards, or a card and an expansion given as JSON")
     diff.add_argument("old", metavar="OLD", help="a card (name or path) or a .json expansion")
@@ -86,13 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--show", type=int, default=5,
                       help="how many gained or lost variations to list a line (default 5)")
     diff.add_argument("--check", action="store_true", help="exit 1 when they differ")
-    diff.set_defaults(run="card_commands:cmd_card_diff")
+    diff.set_defaults(run="commands.card:cmd_card_diff")
     render = card_commands.add_parser("render", help="write the card as a printable HTML page")
     render.add_argument("card", metavar="CARD", help="a shipped card name or a path")
     render.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file")
     render.add_argument("--deck", help="expand against this deck")
     render.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    render.set_defaults(run="card_commands:cmd_card_render")
+    render.set_defaults(run="commands.card:cmd_card_render")
     report = card_commands.add_parser(
         "report", help="play a card with bots and report how each line plays (HTML, CSV, JSON)")
     report.add_argument("card", metavar="CARD", help="a shipped card name or a path")
@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="replace report files in DIR that no card report wrote")
     report.add_argument("--quiet", action="store_true", help="no progress bar")
     _where_it_runs(report)
-    report.set_defaults(run="card_report:command")
+    report.set_defaults(run="commands.report:command")
 
     match = commands.add_parser("match", help="which lines a hand completes, and how near it is")
     source = match.add_mutually_exclusive_group()
@@ -128,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--explain", action="store_true", help="show how the tiles fill each line")
     match.add_argument("--reference", action="store_true",
                        help="answer with the brute-force reference matcher (slow; for checking)")
-    match.set_defaults(run="card_commands:cmd_match")
+    match.set_defaults(run="commands.card:cmd_match")
 
     comp = commands.add_parser(
         "compile", help="compile a card or variant's matcher (into the cache, or to a file)")
@@ -136,11 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("-o", "--output", metavar="FILE", help="write the compiled matcher here")
     comp.add_argument("--kind", choices=("card", "variant"),
                       help="what RULESET is, when a card and a variant share its name")
-    comp.set_defaults(run="card_commands:cmd_compile")
+    comp.set_defaults(run="commands.card:cmd_compile")
 
     tiles = commands.add_parser("tiles", help="list the tile codes of a variant or a deck")
     tiles.add_argument("name", metavar="VARIANT", help="a variant or a deck name")
-    tiles.set_defaults(run="card_commands:cmd_tiles")
+    tiles.set_defaults(run="commands.card:cmd_tiles")
 
     variant = commands.add_parser("variant", help="inspect and check variants")
     actions = variant.add_subparsers(dest="variant_command", required=True, metavar="ACTION")
@@ -150,10 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--resolved", action="store_true", help="fill in every default")
     show.add_argument("--players", type=int, help="the player count to resolve for")
     show.add_argument("--json", action="store_true", help="print JSON instead of YAML")
-    show.set_defaults(run="variant_commands:cmd_variant_show")
+    show.set_defaults(run="commands.variant:cmd_variant_show")
     check = actions.add_parser("check", help="check variants at every player count they allow")
     check.add_argument("variants", nargs="+", metavar="VARIANT")
-    check.set_defaults(run="variant_commands:cmd_variant_check")
+    check.set_defaults(run="commands.variant:cmd_variant_check")
 
     sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
     sim.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}"
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "(VARIANT-Np-SEED.jsonl; a run that would replace a log is refused)")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.set_defaults(run="game_commands:cmd_simulate")
+    sim.set_defaults(run="commands.game:cmd_simulate")
 
     arena = commands.add_parser("arena", help="play agents against each other, seats rotated, "
                                 "and rank them")
@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "command with the same FILE goes on where it stopped")
     arena.add_argument("--json", action="store_true", help="print the standings as JSON")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
-    arena.set_defaults(run="arena_command:cmd_arena")
+    arena.set_defaults(run="commands.arena:cmd_arena")
 
     play = commands.add_parser("play", help="play a variant at the terminal against bots",
                                epilog=COMMANDS.format(**EXAMPLES),
@@ -217,12 +217,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--overwrite", action="store_true",
                       help="start over in the --log FILE that is there (its game is lost)")
     play.add_argument("--resume", metavar="LOG", help="continue a game from its log")
-    play.set_defaults(run="game_commands:cmd_play")
+    play.set_defaults(run="commands.game:cmd_play")
 
     rep = commands.add_parser("replay", help="rebuild a game from its log and check it")
     rep.add_argument("log", metavar="LOG", help="a log written by simulate --log-dir or play")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
-    rep.set_defaults(run="game_commands:cmd_replay")
+    rep.set_defaults(run="commands.game:cmd_replay")
 
     serve = commands.add_parser("serve", help="a web table: play any variant in the browser, "
                                 "against bots and other people (needs jongg[web])")
@@ -251,7 +251,7 @@ def _command(name: str) -> Callable[[argparse.Namespace], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     _say_notes()
-    from jongg.compiler.errors import JonggError
+    from jongg.runtime.errors import JonggError
 
     try:
         return _command(args.run)(args)

@@ -64,3 +64,8 @@ class JonggError(Exception):
             return
         self.diagnostics = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def counted(n: int, noun: str) -> str:
+    """`1 line`, `2 lines`: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

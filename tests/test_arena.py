@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from jongg.arena import Bouts, arena
-from jongg.arena_command import _percent
-from jongg.standings import Interval
+from jongg.commands.arena import _percent
+from jongg.runs.arena import Bouts, arena
+from jongg.runs.standings import Interval
 
 from .conftest import run_cli
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from jongg.card_exact import exact
-from jongg.card_report import OUTPUTS
-from jongg.card_tally import CardSource, Table, Tally, encode, play_rounds, table_game
+from jongg.cardlab.exact import exact
+from jongg.cardlab.report import OUTPUTS
+from jongg.cardlab.tally import CardSource, Table, Tally, encode, play_rounds, table_game
+from jongg.runs.scale import gather
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import parse_tiles
-from jongg.scale import gather
 
 from .conftest import TEST_CARDS, interruptible, run_cli
 

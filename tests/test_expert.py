@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from jongg.runs.standings import Played, from_record, margin, schedule
 from jongg.runtime.agents.expert import FAR, ExpertAgent, Reading
 from jongg.runtime.agents.outlook import (
     Prospects,
@@ -31,7 +32,6 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.spec import Courtesy, Direction, Pass, Phase, Vote
 from jongg.runtime.game.view import Observation
-from jongg.standings import Played, from_record, margin, schedule
 
 from .rig import act, game, rigged, texts
 

@@ -110,3 +110,119 @@ def test_the_oracle_borrows_no_engine_code() -> None:
             if target.startswith("jongg.runtime.matching.")
             and not target.startswith("jongg.runtime.matching.answers")]
     assert used == []
+
+
+# -- the compiler and the front doors -------------------------------------------------
+# The front doors, highest first: a module may import its own package, lower ones,
+# and the runtime; the compiler only through jongg.api, the one gateway a Python
+# user calls too.
+FRONT = {
+    "jongg.cli": 9,
+    "jongg.commands": 8,
+    "jongg.web": 7,
+    "jongg.terminal": 7,
+    "jongg.cardlab": 6,
+    "jongg.runs": 5,
+    "jongg.api": 4,
+    "jongg.present": 3,
+}
+# (module, import, why): the only compiler imports the front doors make beside jongg.api
+GATEWAY_EXCEPTIONS = {
+    ("jongg.cli", "jongg.compiler.shelf"): "the help lists the shipped names at once, "
+                                            "without loading the compiler",
+}
+LINKED = {"compiler", "runtime", "grammar", "rulesets"}
+
+
+def front_files() -> list[Path]:
+    return sorted(p for p in (ROOT / "jongg").rglob("*.py")
+                  if p.relative_to(ROOT / "jongg").parts[0] not in LINKED)
+
+
+def front_module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts).removesuffix(".__init__")
+
+
+def front_imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), str(path))
+    package = front_module(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")
+                parent = parent[: len(parent) - node.level + 1]
+                base = ".".join([*parent, *([base] if base else [])])
+            found.append((node.lineno, base))
+    return found
+
+
+def front_layer(module: str) -> tuple[str, int] | None:
+    for package, level in FRONT.items():
+        if module == package or module.startswith(package + "."):
+            return package, level
+    return None
+
+
+def front_problems(module: str, found: list[tuple[int, str]]) -> list[str]:
+    mine = front_layer(module)
+    if mine is None:  # jongg/__init__.py and __main__.py: the package's own door
+        return []
+    wrong = []
+    for line, target in found:
+        if target.startswith("jongg.compiler") and mine[0] != "jongg.api":
+            if (mine[0], target) not in GATEWAY_EXCEPTIONS:
+                wrong.append(f"line {line}: {target} (front doors reach the compiler "
+                             "through jongg.api)")
+            continue
+        theirs = front_layer(target)
+        if theirs is not None and theirs[0] != mine[0] and theirs[1] >= mine[1]:
+            wrong.append(f"line {line}: {target} is not below {mine[0]}")
+    return wrong
+
+
+@pytest.mark.parametrize("path", front_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_front_doors_point_down_and_reach_the_compiler_through_the_api(path: Path) -> None:
+    assert front_problems(front_module(path), front_imports(path)) == []
+
+
+def test_every_front_door_has_a_layer() -> None:
+    """A new sub-package of jongg/ must be given its place before it is used."""
+    packages = {p.parent for p in front_files() if p.parent != ROOT / "jongg"}
+    modules = {p for p in front_files() if p.parent == ROOT / "jongg"}
+    named = {front_layer(front_module(p)) for p in (*packages, *modules)
+             if p.name not in ("__init__.py", "__main__.py")}
+    assert None not in {front_layer(front_module(p / "__init__.py")) for p in packages}
+    assert None not in named
+
+
+def compiler_files() -> list[Path]:
+    return sorted((ROOT / "compiler").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", compiler_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_compiler_imports_no_front_door_and_no_agent(path: Path) -> None:
+    """The compiler knows its target (the runtime's model, its game and matching
+    artifacts) and nothing above: no agent, no front door."""
+    wrong = [f"line {line}: {target}" for line, target in imports(path)
+             if target.startswith("jongg.runtime.agents")
+             or (target.startswith("jongg.") and not target.startswith(
+                 ("jongg.runtime", "jongg.compiler", "jongg.grammar", "jongg.rulesets")))]
+    assert wrong == []
+
+
+def test_the_front_door_scan_catches_a_shortcut() -> None:
+    """The scan itself bites: a shortcut into the compiler and an upward import
+    are both caught, and the gateway passes."""
+    assert front_problems("jongg.web.server", [(3, "jongg.compiler.card")]) == [
+        "line 3: jongg.compiler.card (front doors reach the compiler through jongg.api)"]
+    assert front_problems("jongg.runs.simulate", [(5, "jongg.commands.game")]) == [
+        "line 5: jongg.commands.game is not below jongg.runs"]
+    assert front_problems("jongg.web.server", [(1, "jongg.api"), (2, "jongg.present.text"),
+                                              (4, "jongg.runtime.game.state")]) == []

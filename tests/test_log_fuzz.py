@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from jongg import game_commands, terminal
+from jongg import terminal
 from jongg.cli import main
+from jongg.commands import game as game_commands
 from jongg.compiler.game import load_game
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode

@@ -1,4 +1,4 @@
-"""jongg.scale, the chunk runner: the same answer in one process, in a pool or
+"""jongg.runs.scale, the chunk runner: the same answer in one process, in a pool or
 on Ray; a journal that keeps every finished chunk and lets a stopped run go
 on where it stopped; a journal of another run refused, a torn line dropped."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from jongg.compiler.errors import JonggError
-from jongg.scale import Journal, LostChunk, gather, run, spans
+from jongg.runs.scale import Journal, LostChunk, gather, run, spans
 
 
 def digits(seeds: range) -> Counter[int]:

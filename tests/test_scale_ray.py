@@ -125,7 +125,7 @@ DYING = """
 import os, sys
 from collections import Counter
 from pathlib import Path
-from jongg.scale import LostChunk, gather
+from jongg.runs.scale import LostChunk, gather
 
 def digits(seeds):
     return Counter(s * s % 10 for s in seeds)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from jongg.simulate import cores
+from jongg.runs.simulate import cores
 
 from .conftest import interruptible, run_cli
 from .rig import game
@@ -125,7 +125,7 @@ def test_jobs_is_capped_at_the_cores(capsys: pytest.CaptureFixture[str]) -> None
 def test_seeds_are_handed_out_as_they_are_played_not_listed(jobs: int) -> None:
     """A billion matches asked for: the first come at once, in little memory."""
     script = ("from itertools import islice\n"
-              "from jongg.simulate import Job, run\n"
+              "from jongg.runs.simulate import Job, run\n"
               "from jongg.runtime.game.state import Mode\n"
               "job = Job('nymj', 4, ('random',), Mode.GUARDED, None, False)\n"
               f"print([r.seed for r in islice(run(job, 10**9, 7, {jobs}), 3)])\n")

@@ -8,8 +8,7 @@ from collections import Counter
 
 import pytest
 
-from jongg.runtime.agents.play import play_match
-from jongg.standings import (
+from jongg.runs.standings import (
     BASE,
     Played,
     Seating,
@@ -21,6 +20,7 @@ from jongg.standings import (
     schedule,
     standings,
 )
+from jongg.runtime.agents.play import play_match
 
 from .rig import game
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from jongg import waiting
+from jongg.commands import console as waiting
 
 from .conftest import run_cli
 

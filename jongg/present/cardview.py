@@ -4,7 +4,7 @@ with the hand's nearest filling of it."""
 
 from __future__ import annotations
 
-from jongg.compiler.errors import counted
+from jongg.runtime.errors import counted
 from jongg.present import words as w
 from jongg.present.filling import filled, groups_spans
 from jongg.present.seen import Seen

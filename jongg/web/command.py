@@ -10,7 +10,7 @@ import ipaddress
 import sys
 from pathlib import Path
 
-from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.api import Diagnostic, UsageError
 from jongg.runtime.agents.registry import UnknownAgent, agent_maker
 
 from . import INSTALL, missing

@@ -12,10 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.errors import JonggError
-from jongg.compiler.game import load_game
-from jongg.compiler.registry import shipped
-from jongg.compiler.variant import compile_variant, player_counts, resolve
+from jongg.api import JonggError, compile_variant, load_game, player_counts, resolve, shipped
 from jongg.runtime.agents.play import HUMAN, resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game

@@ -31,10 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from jongg.compiler.card import check_card
-from jongg.compiler.errors import JonggError
-from jongg.compiler.registry import load as load_ruleset
-from jongg.compiler.variant import check_variant
+from jongg.api import JonggError, check_card, check_variant, load_ruleset
 from jongg.runtime.game.log import LogError, parse_log
 from jongg.runtime.tiles import TileError
 

@@ -12,8 +12,7 @@ from typing import Any
 
 import yaml
 
-from jongg.compiler.source import PathKey
-from jongg.compiler.variant import Resolved
+from jongg.api import PathKey, Resolved
 
 ALIGN = 56  # the column comments line up on, when the value is shorter
 

@@ -11,16 +11,24 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jongg.compiler import registry
-from jongg.compiler.card import check_card, load_card, load_ruleset
-from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
-from jongg.compiler.registry import shipped
-from jongg.compiler.source import load_file
+from jongg.api import (
+    Diagnostic,
+    JonggError,
+    LoadError,
+    UsageError,
+    check_card,
+    counted,
+    load_deck,
+    load_file,
+    load_ruleset,
+    read_card,
+    registry,
+    shipped,
+)
+from jongg.cardlab import diff, render
+from jongg.commands import printing
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
-
-from . import card_diff, card_render, report
 
 if TYPE_CHECKING:
     from jongg.runtime.card import Card
@@ -60,7 +68,7 @@ def cmd_card_check(args: argparse.Namespace) -> int:
 
 
 def cmd_card_show(args: argparse.Namespace) -> int:
-    card = load_card(args.card, args.deck)
+    card = read_card(args.card, args.deck)
     line = None
     if args.line:
         try:
@@ -70,32 +78,32 @@ def cmd_card_show(args: argparse.Namespace) -> int:
                                                f"{args.line!r}", hint="see 'jongg card show "
                                                f"{args.card}' for the ids")]) from None
     if args.json:
-        _out(json.dumps(report.card_json(card, None if line is None else [line])))
+        _out(json.dumps(printing.card_json(card, None if line is None else [line])))
     elif line is not None:
-        _out(report.line_variations(card, line))
+        _out(printing.line_variations(card, line))
     else:
-        _out(report.card_table(card))
+        _out(printing.card_table(card))
     return 0
 
 
 def cmd_card_diff(args: argparse.Namespace) -> int:
     if args.show < 1:
         raise UsageError("--show: give a number of variations, 1 or more")
-    text, differ = card_diff.diff_text(card_diff.load_side(args.old),
-                                       card_diff.load_side(args.new), args.show)
+    text, differ = diff.diff_text(diff.load_side(args.old),
+                                       diff.load_side(args.new), args.show)
     _out(text)
     return 1 if differ and args.check else 0
 
 
 def cmd_card_render(args: argparse.Namespace) -> int:
-    card = load_card(args.card, args.deck)
+    card = read_card(args.card, args.deck)
     data = load_ruleset("card", args.card).data
     year = data.get("year") if isinstance(data.get("year"), int) else None
     out = Path(args.output)
     if out.exists() and not args.force:
         raise UsageError(f"-o: {out} exists; give --force to replace it")
     try:
-        out.write_text(card_render.card_html(card, year), encoding="utf-8")
+        out.write_text(render.card_html(card, year), encoding="utf-8")
     except OSError as error:
         raise UsageError(f"-o: cannot write {out}: {error.strerror or error}") from None
     _out(f"card {card.name!r}: {counted(len(card.lines), 'line')} -> {out}")
@@ -137,7 +145,7 @@ Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
 def _ruleset(name: str, kind: str | None) -> Ruleset:
     """(kind, card, deck, open hands, flags of the lines played) of a card or
     variant given by name or path."""
-    from jongg.compiler.variant import load_variant
+    from jongg.api import load_variant
 
     if kind is None:
         if name.endswith((".yaml", ".yml")):
@@ -158,7 +166,7 @@ def _ruleset(name: str, kind: str | None) -> Ruleset:
 
 
 def _load_matcher(args: argparse.Namespace) -> Matcher:
-    from jongg.compiler import cache
+    from jongg.api import cache
     from jongg.runtime.matching import artifact
 
     if args.matcher:
@@ -186,25 +194,24 @@ def cmd_match(args: argparse.Namespace) -> int:
     card = matcher.card
     hand = read_hand(card, args.hand, args.exposed or [])
     if args.reference:  # the brute-force oracle, for comparison
-        nearest: list[report.Nearness] = list(match_card(card, hand,
+        nearest: list[printing.Nearness] = list(match_card(card, hand,
                                                          open_hands=matcher.open_hands))
-        done: list[report.Nearness] = list(completed(card, hand, open_hands=matcher.open_hands))
+        done: list[printing.Nearness] = list(completed(card, hand, open_hands=matcher.open_hands))
     else:
         nearest = list(matcher.tiles_away(hand))
         done = list(matcher.completions(hand))
     shown = nearest[: args.top]
     if args.json:
-        _out(json.dumps(report.match_json(card, hand, done, shown, args.explain), indent=2))
+        _out(json.dumps(printing.match_json(card, hand, done, shown, args.explain), indent=2))
     else:
-        _out(report.match_text(card, hand, done, shown, args.explain))
+        _out(printing.match_text(card, hand, done, shown, args.explain))
     return 0
 
 
 # -- compile ----------------------------------------------------------------------
 def cmd_compile(args: argparse.Namespace) -> int:
-    from jongg.compiler import cache
-
-    from .waiting import table_building
+    from jongg.api import cache
+    from jongg.commands.console import table_building
 
     kind, card, deck, open_hands, flags = _ruleset(args.ruleset, args.kind)
     if args.output:
@@ -238,7 +245,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 # -- tiles ------------------------------------------------------------------------
 def cmd_tiles(args: argparse.Namespace) -> int:
-    from jongg.compiler.variant import load_variant
+    from jongg.api import load_variant
 
     if args.name in shipped("variant"):
         deck = load_variant(args.name).deck
@@ -251,5 +258,5 @@ def cmd_tiles(args: argparse.Namespace) -> int:
             raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
                                          hint="variants: " + ", ".join(shipped("variant")) +
                                          "; decks: " + ", ".join(shipped("deck")))]) from None
-    _out(report.tiles_table(deck))
+    _out(printing.tiles_table(deck))
     return 0

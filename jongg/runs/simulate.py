@@ -1,7 +1,7 @@
 """`jongg simulate`: many matches, over several processes, and their summary.
 
 Match i plays seed S + i, so any match of a run can be replayed alone; results
-are gathered in match order (jongg.scale), so neither `--jobs` nor
+are gathered in match order (jongg.runs.scale), so neither `--jobs` nor
 `--cluster` ever changes the summary.
 """
 
@@ -17,14 +17,13 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.game import load_game
+from jongg.api import load_game
+from jongg.runs import scale
+from jongg.runs.intervals import wilson
+from jongg.runs.scale import cores as cores  # where it was first found
 from jongg.runtime.agents.play import MatchRecord, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
-
-from . import scale
-from .scale import cores as cores  # where it was first found
-from .stats import wilson
 
 CHUNK = 20  # matches a worker plays per task, at most
 
@@ -85,7 +84,7 @@ def run(job: Job, games: int, seed: int, jobs: int = 1,
         progress: Callable[[int], None] | None = None, cluster: str | None = None
         ) -> Iterator[MatchRecord]:
     """The records of `games` matches, in match order, played in this
-    process, on `jobs` processes or on a Ray `cluster` (jongg.scale)."""
+    process, on `jobs` processes or on a Ray `cluster` (jongg.runs.scale)."""
     for _, records in scale.run(partial(play_many, job), range(seed, seed + games), jobs=jobs,
                                 cluster=cluster, size=CHUNK, progress=progress):
         yield from records

@@ -2,7 +2,7 @@
 counted per line, with the card's exact flags, written as report.html
 (plots embedded), lines.csv and report.json in one folder.
 
-The rounds of each player count are a run of jongg.scale with a journal in
+The rounds of each player count are a run of jongg.runs.scale with a journal in
 the folder (rounds-4p.jsonl): every chunk finished is on disk at once, so a
 report stopped any way is continued by giving the same command again (more
 --rounds extend it), and the report always says how many rounds it covers.
@@ -15,7 +15,6 @@ import hashlib
 import io
 import json
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -23,15 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from jongg import __version__
-from jongg.compiler import registry
-from jongg.compiler.errors import Diagnostic, UsageError
-from jongg.compiler.variant import compile_variant
+from jongg.api import Diagnostic, UsageError, compile_variant, registry
+from jongg.cardlab.exact import exact
+from jongg.cardlab.figures import Figures, figures
+from jongg.cardlab.tally import (
+    CardSource,
+    Table,
+    Tally,
+    decode,
+    encode,
+    merge,
+    play_rounds,
+    table_game,
+)
+from jongg.runs import scale
 from jongg.runtime.matching.matcher import Matcher
-
-from . import scale
-from .card_exact import exact
-from .card_stats import Figures, figures
-from .card_tally import CardSource, Table, Tally, decode, encode, merge, play_rounds, table_game
 
 CHUNK = 10  # rounds a worker plays per task, at most
 OUTPUTS = ("report.html", "lines.csv", "report.json")
@@ -194,64 +199,9 @@ def _replace(path: Path, text: str) -> None:
 
 
 def write(request: Request, result: Result) -> None:
-    from .card_report_html import report_html  # matplotlib only here
+    from jongg.cardlab.html import report_html  # matplotlib only here
 
     data = report_json(request, result)
     _replace(request.out / "report.json", json.dumps(data, indent=1))
     _replace(request.out / "lines.csv", lines_csv(data))
     _replace(request.out / "report.html", report_html(data, result.figures))
-
-
-# -- the command ---------------------------------------------------------------------
-def _players(text: str | None) -> tuple[int | None, ...]:
-    if text is None:
-        return (None,)
-    counts: list[int] = []
-    for word in text.split(","):
-        if not word.strip().isdecimal():
-            raise UsageError([Diagnostic(None, f"--players: {word.strip()!r} is not a count",
-                                         hint="give counts separated by commas: 3,4,5")])
-        if int(word) not in counts:
-            counts.append(int(word))
-    return tuple(counts)
-
-
-def default_out(card: str) -> str:
-    """The folder a report goes to when none is given: the card's name (a
-    file's stem) and -report, in the current folder."""
-    name = Path(card).name
-    for suffix in (".yaml", ".yml"):
-        name = name.removesuffix(suffix)
-    return f"{name}-report"
-
-
-def command(args: Any) -> int:
-    """`jongg card report`: play, write the folder, say where and how much."""
-    from .game_commands import agents_arg
-    from .waiting import progress_bar
-
-    if args.rounds < 1:
-        raise UsageError("--rounds: give at least 1")
-    request = Request(args.card, args.variant, _players(args.players), args.rounds,
-                      agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
-                      scale.workers(args.jobs), args.cluster, args.force)
-    with progress_bar(args.quiet) as bar:
-        tasks: dict[int, Any] = {}
-
-        def tell(players: int, rounds: int) -> None:
-            if players not in tasks:
-                tasks[players] = bar.add_task(f"{players} players", total=request.rounds)
-            bar.advance(tasks[players], rounds)
-
-        result = run_report(request, tell)
-    for f, resumed in zip(result.figures, result.resumed, strict=True):
-        again = f" ({resumed} of them from an earlier run)" if resumed else ""
-        print(f"{f.players} players: {f.tally.rounds} rounds{again}, {f.wins} won, "
-              f"{f.tally.walls} wall games; {len(f.rows)} lines, "
-              f"{sum(1 for r in f.rows if not r.tally.wins)} never won")
-    print(f"report: {request.out / 'report.html'} (and lines.csv, report.json)")
-    if result.partial:
-        print(f"jongg: interrupted: the report covers the rounds above of {request.rounds} "
-              "asked; give the same command again to continue", file=sys.stderr)
-        return 130
-    return 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from html import escape
 
-from jongg.compiler import pattern as p
-from jongg.compiler.notation import parse
+from jongg.api import parse_pattern as parse
+from jongg.api import pattern as p
 from jongg.runtime.card import Card, Line
 
 COLOURS = {"a": "#11804a", "b": "#c8102e", "c": "#1d4fc4", "d": "#7a3db8", "e": "#c46a00"}

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.card import load_card
-from jongg.compiler.errors import Diagnostic, UsageError, counted
+from jongg.api import Diagnostic, UsageError, counted, read_card
 from jongg.runtime.card import Card
 
 Tiles = tuple[str, ...]  # a variation's tile codes, sorted
@@ -111,7 +110,7 @@ def _json_side(path: str) -> Side:
 def load_side(name: str) -> Side:
     if name.endswith(".json"):
         return _json_side(name)
-    return _card_side(name, load_card(name))
+    return _card_side(name, read_card(name))
 
 
 def _changes(old: LineView, new: LineView) -> list[str]:

@@ -2,9 +2,9 @@
 and their standings.
 
 Deal d plays seed S + d as one match in every seating of the rotation
-(jongg.standings.lineups: A agents, A matches, the same tiles each time), so
+(jongg.runs.standings.lineups: A agents, A matches, the same tiles each time), so
 each agent holds each seat equally and the luck of the deal cancels. The
-deals are a run of jongg.scale (this process, a process pool or a Ray
+deals are a run of jongg.runs.scale (this process, a process pool or a Ray
 cluster): a chunk is a few deals with all their seatings, so where a deal
 was played never changes the standings. Given a file, each finished chunk
 is written there as it arrives, and a run given the same file again plays
@@ -18,13 +18,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.game import load_game
+from jongg.api import load_game
+from jongg.runs import scale
+from jongg.runs.standings import (
+    Interval,
+    Played,
+    Standing,
+    from_record,
+    margin,
+    schedule,
+    standings,
+)
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
-from jongg.standings import Interval, Played, Standing, from_record, margin, schedule, standings
-
-from . import scale
 
 CHUNK = 4  # deals a worker plays per task, at most (each in every seating)
 
@@ -37,7 +44,7 @@ def _game(variant: str, players: int | None) -> Game:
 @dataclass(frozen=True)
 class Bouts:
     """The arena's job: a range of deals, each played in every seating
-    (a picklable function of the deals, as jongg.scale wants)."""
+    (a picklable function of the deals, as jongg.runs.scale wants)."""
 
     variant: str
     players: int

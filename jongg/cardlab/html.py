@@ -7,8 +7,8 @@ import base64
 from html import escape
 from typing import Any
 
-from .card_plots import PLOTS
-from .card_stats import Figures
+from jongg.cardlab.figures import Figures
+from jongg.cardlab.plots import PLOTS
 
 STYLE = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5em; color: #111; }

@@ -20,8 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.cache import cache_dir
-from jongg.compiler.game import load_game
+from jongg.api import cache_dir, load_game
 from jongg.runtime.agents.play import FirstRound, play_first_round
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game

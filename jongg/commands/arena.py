@@ -1,5 +1,5 @@
 """`jongg arena`: the command that plays agents against each other and
-prints their standings (jongg/arena.py plays, jongg/standings.py judges)."""
+prints their standings (jongg/runs/arena.py plays, jongg/runs/standings.py judges)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,13 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from jongg.compiler.errors import Diagnostic, UsageError
-from jongg.compiler.game import load_game
-from jongg.compiler.variant import compile_variant
+from jongg.api import Diagnostic, UsageError, compile_variant, load_game
+from jongg.commands.args import agents_arg
+from jongg.commands.console import plain_console, progress_bar, table_building
+from jongg.runs.arena import Bouts, Result, arena
+from jongg.runs.scale import workers
+from jongg.runs.standings import Interval
 from jongg.runtime.game.state import Mode
-from jongg.standings import Interval
-
-from .arena import Bouts, Result, arena
-from .game_commands import agents_arg
-from .scale import workers
-from .waiting import plain_console, progress_bar, table_building
 
 NEXT = "\n"  # between an estimate and its interval in a table cell
 

@@ -19,11 +19,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.cardlab.exact import Exact
+from jongg.cardlab.tally import LineTally, Tally
+from jongg.runs.intervals import never_bound, wilson
 from jongg.runtime.card import Card
-
-from .card_exact import Exact
-from .card_tally import LineTally, Tally
-from .stats import never_bound, wilson
 
 STEP = 5  # printed values are multiples of 5
 DRIFT = 3.0  # a line more than this many times its even share of the seats' aims

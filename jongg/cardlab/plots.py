@@ -13,7 +13,7 @@ matplotlib.use("Agg")  # no display: files only, on any machine
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 from matplotlib.figure import Figure  # noqa: E402
 
-from .card_stats import Figures  # noqa: E402
+from jongg.cardlab.figures import Figures  # noqa: E402
 
 
 def _png(figure: Figure) -> bytes:

@@ -10,9 +10,8 @@ from typing import Any
 
 import yaml
 
-from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
-
-from .resolved import annotated
+from jongg.api import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.commands.resolved import annotated
 
 
 def _clauses(node: Any, found: set[str]) -> set[str]:

@@ -16,37 +16,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from jongg.compiler.errors import Diagnostic, JonggError, UsageError
-from jongg.compiler.game import load_game
-from jongg.compiler.variant import compile_variant
+from jongg.api import Diagnostic, JonggError, UsageError, compile_variant, load_game
+from jongg.commands.args import agents_arg
+from jongg.commands.console import plain_console, progress_bar, table_building
+from jongg.runs.intervals import wilson
+from jongg.runs.scale import workers
+from jongg.runs.simulate import Job, clashes, file_stem, simulate
 from jongg.runtime.agents.play import resume_match
-from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import Header, LogError, LogWriter, read_log, replay, short
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import Mode
 
-from .scale import workers
-from .simulate import Job, clashes, file_stem, simulate
-from .stats import wilson
-from .waiting import plain_console, progress_bar, table_building
-
 if TYPE_CHECKING:
-    from . import terminal
-
-
-def agents_arg(text: str) -> tuple[str, ...]:
-    """Agents by seat from --agents: shipped names or module:Class."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    if not names:
-        raise UsageError([Diagnostic(None, f"--agents: no agent named in {text!r}",
-                                     hint=f"agents: {', '.join(SHIPPED)}, or module:Class")])
-    for name in names:
-        try:
-            agent_maker(name)
-        except UnknownAgent as error:
-            raise UsageError(f"--agents: {error}") from None
-    return names
+    from jongg import terminal
 
 
 def _log_game(path: str, header: Header) -> Game:
@@ -198,7 +181,7 @@ def resume_command(path: Path) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from . import terminal
+    from jongg import terminal
 
     console = plain_console()
     table = _resumed(args, console) if args.resume else _started(args, console)
@@ -222,7 +205,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
-    from . import terminal
+    from jongg import terminal
 
     if not args.variant:
         raise UsageError("play: name a variant (or --resume LOG)")
@@ -254,7 +237,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
 
 
 def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
-    from . import terminal
+    from jongg import terminal
 
     given = [name for name, value in (("VARIANT", args.variant), ("--seed", args.seed),
                                       ("--log", args.log), ("--overwrite", args.overwrite),

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from jongg.compiler.errors import Diagnostic, JonggError, UsageError
+from jongg.api import Diagnostic, JonggError, UsageError
 
 T = TypeVar("T")
 Job = Callable[[range], T]

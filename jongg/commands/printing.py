@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from jongg.compiler.errors import counted
+from jongg.api import counted
 from jongg.present.cardview import JOKER_MARK, variation_text
 from jongg.present.filling import LEGEND, filling_text
 from jongg.runtime.card import Card, Line, Variation

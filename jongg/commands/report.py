@@ -1,0 +1,65 @@
+"""`jongg card report` on the command line: the arguments read, the report
+run (jongg.cardlab.report) with a progress bar, and what was written said."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from jongg.api import Diagnostic, UsageError
+from jongg.cardlab.report import Request, run_report
+from jongg.commands.args import agents_arg
+from jongg.commands.console import progress_bar
+from jongg.runs import scale
+
+
+def _players(text: str | None) -> tuple[int | None, ...]:
+    if text is None:
+        return (None,)
+    counts: list[int] = []
+    for word in text.split(","):
+        if not word.strip().isdecimal():
+            raise UsageError([Diagnostic(None, f"--players: {word.strip()!r} is not a count",
+                                         hint="give counts separated by commas: 3,4,5")])
+        if int(word) not in counts:
+            counts.append(int(word))
+    return tuple(counts)
+
+
+def default_out(card: str) -> str:
+    """The folder a report goes to when none is given: the card's name (a
+    file's stem) and -report, in the current folder."""
+    name = Path(card).name
+    for suffix in (".yaml", ".yml"):
+        name = name.removesuffix(suffix)
+    return f"{name}-report"
+
+
+def command(args: Any) -> int:
+    """`jongg card report`: play, write the folder, say where and how much."""
+    if args.rounds < 1:
+        raise UsageError("--rounds: give at least 1")
+    request = Request(args.card, args.variant, _players(args.players), args.rounds,
+                      agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
+                      scale.workers(args.jobs), args.cluster, args.force)
+    with progress_bar(args.quiet) as bar:
+        tasks: dict[int, Any] = {}
+
+        def tell(players: int, rounds: int) -> None:
+            if players not in tasks:
+                tasks[players] = bar.add_task(f"{players} players", total=request.rounds)
+            bar.advance(tasks[players], rounds)
+
+        result = run_report(request, tell)
+    for f, resumed in zip(result.figures, result.resumed, strict=True):
+        again = f" ({resumed} of them from an earlier run)" if resumed else ""
+        print(f"{f.players} players: {f.tally.rounds} rounds{again}, {f.wins} won, "
+              f"{f.tally.walls} wall games; {len(f.rows)} lines, "
+              f"{sum(1 for r in f.rows if not r.tally.wins)} never won")
+    print(f"report: {request.out / 'report.html'} (and lines.csv, report.json)")
+    if result.partial:
+        print(f"jongg: interrupted: the report covers the rounds above of {request.rounds} "
+              "asked; give the same command again to continue", file=sys.stderr)
+        return 130
+    return 0
