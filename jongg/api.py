@@ -16,18 +16,18 @@ jongg.runtime (matching, the game).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 # The compiler's services. The command line, the web table and the card lab
 # reach the compiler only through this module (tests/test_layers.py holds
 # them to it), so what a tool does with a ruleset a Python user can do too.
-from jongg.compiler import cache, pattern, registry
-from jongg.compiler.cache import cache_dir
+from jongg.compiler import pattern, registry
 from jongg.compiler.card import check_card, load_ruleset
 from jongg.compiler.card import load_card as read_card  # the card's model, not compiled
 from jongg.compiler.deck import load_deck
 from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, did_you_mean
-from jongg.compiler.game import load_game
 from jongg.compiler.notation import parse as parse_pattern
 from jongg.compiler.registry import shipped as _shipped
 from jongg.compiler.source import Document, PathKey, load_file
@@ -45,8 +45,31 @@ from jongg.present.filling import filling_text
 from jongg.runtime.card import Line
 from jongg.runtime.errors import counted
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching.matcher import Match, Matcher
 from jongg.runtime.tiles import Deck, TileError, check_supply, parse_tiles
+
+if TYPE_CHECKING:
+    from jongg.compiler import cache
+    from jongg.compiler.cache import cache_dir
+    from jongg.compiler.game import load_game
+    from jongg.runtime.matching.matcher import Match, Matcher
+
+# Loaded when first asked for: they bring NumPy and the game, which checking a
+# card or printing the help must not pay for (tests/test_cli_start.py).
+_LATER = {"cache": ("jongg.compiler.cache", None),
+          "cache_dir": ("jongg.compiler.cache", "cache_dir"),
+          "load_game": ("jongg.compiler.game", "load_game"),
+          "Match": ("jongg.runtime.matching.matcher", "Match"),
+          "Matcher": ("jongg.runtime.matching.matcher", "Matcher")}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module 'jongg.api' has no attribute {name!r}")
+    module, attribute = _LATER[name]
+    found = importlib.import_module(module)
+    value = found if attribute is None else getattr(found, attribute)
+    globals()[name] = value
+    return value
 
 HandLike = Hand | str
 
@@ -130,6 +153,8 @@ def load_card(name: str, deck: str | None = None) -> Card:
     """A shipped card by name ("sample") or a card file by path, compiled
     (once: the matcher is kept in the user's cache). JonggError lists every
     problem of a card that does not compile."""
+    from jongg.compiler import cache
+
     return Card(cache.matcher(name, deck).matcher)
 
 
