@@ -389,3 +389,19 @@ def load_hand_scoring(name: str) -> HandScoring:
                                         "e.g. riichi")])
     _LOADED[key] = compiler.hand_scoring
     return compiler.hand_scoring
+
+
+def played(name: str) -> bool:
+    """Whether the engine plays a variant (its status is not scoring-only)."""
+    from .variant import resolve
+
+    return not scoring_only(resolve(name).data)
+
+
+def shipped_played() -> list[str]:
+    """The shipped variants the engine plays: every one but the scoring-only
+    ones, which conformance, golden logs and the tables leave out by their
+    status (and tests/test_score.py scores)."""
+    from .registry import shipped
+
+    return [name for name in shipped("variant") if played(name)]

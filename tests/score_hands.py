@@ -92,14 +92,15 @@ class Sampler:
             suit = r.choice(SUITS)
             sets = [self.suited_set(suit, all_numbers, 0.5) if r.random() < 0.7
                     else self.honour_set(HONOURS) for _ in range(4)]
-            pair = [r.choice(HONOURS)] * 2 if r.random() < 0.5 else [_tile(suit, r.randint(1, 9))] * 2
+            pair = [r.choice(HONOURS)] * 2 if r.random() < 0.5 \
+                else [_tile(suit, r.randint(1, 9))] * 2
         elif theme == "simples":
             sets = [self.suited_set(SUITS, range(2, 9), 0.6) for _ in range(4)]
             pair = [_tile(r.choice(SUITS), r.randint(2, 8))] * 2
         elif theme in ("outside", "terminals"):
             for _ in range(4):
                 kind = r.random()
-                if kind < 0.55:
+                if kind < 0.55 and theme == "outside":
                     sets.append(_run(r.choice(SUITS), r.choice([1, 7])))
                 elif kind < 0.8 or theme == "terminals":
                     sets.append([_tile(r.choice(SUITS), r.choice([1, 9]))] * 3)
@@ -116,10 +117,7 @@ class Sampler:
         elif theme == "dragons":
             dragons = r.sample(["WD", "GD", "RD"], 3)
             sets = [[d] * 3 for d in dragons[: r.choice([2, 3])]]
-            if len(sets) == 2 and r.random() < 0.7:
-                pair = [dragons[2]] * 2
-            else:
-                pair = self.any_pair()
+            pair = [dragons[2]] * 2 if len(sets) == 2 and r.random() < 0.7 else self.any_pair()
             sets += [self.suited_set(SUITS, all_numbers, 0.6) for _ in range(4 - len(sets))]
         elif theme == "winds":
             winds = r.sample(["E", "S", "W", "N"], 4)
@@ -236,13 +234,13 @@ class Sampler:
                 d.declared.add("ippatsu")
         if r.random() < 0.05:
             d.declared.add("last_tile")
-        if self_drawn and (called or kongs) and r.random() < 0.3 and \
-                any(len(groups[i]) == 4 for i in [*called, *kongs]) and "last_tile" not in d.declared:
+        kong = any(len(groups[i]) == 4 for i in [*called, *kongs])
+        if self_drawn and kong and r.random() < 0.3 and "last_tile" not in d.declared:
             d.declared.add("kan_replacement")
-        if not self_drawn and r.random() < 0.04 and "last_tile" not in d.declared \
+        if not self_drawn and r.random() < 0.06 and "last_tile" not in d.declared \
                 and tiles[winning] == 1:
             d.declared.add("robbed_kan")
-        if self_drawn and not called and not kongs and r.random() < 0.03 \
+        if self_drawn and not called and not kongs and r.random() < 0.05 \
                 and not d.declared & {"riichi", "double_riichi", "ippatsu", "last_tile"}:
             d.declared.add("first_draw")
         every = [_tile(s, n) for s in SUITS for n in range(1, 10)] + HONOURS
