@@ -44,6 +44,9 @@ LIMIT_FACTS = ("han", "fu", "yakuman")
 PAYMENT_FACTS = (*LIMIT_FACTS, "basic", "self_drawn", "winner_is_dealer", "payer_is_dealer",
                  "honba", "sticks")
 
+# how dear a condition is to test: flags before counts, counts before waits
+COST = {"form": 0, "flag": 0, "declared": 0, "option": 0, "yaku": 0, "wait": 0, "fu": 0,
+        "waits": 3, "any": 2, "all": 2, "not": 2}
 Problem = Callable[..., None]  # (path, message, hint=None, *, text=False)
 
 
@@ -180,6 +183,8 @@ class _HandCompiler:
                 parts.append(("alike", item["of"], self.where(item.get("where"), (*at, "where")),
                               tuple(item.get("same", [])), tuple(item.get("differ", [])),
                               *self.compare(item), item.get("times")))
+        # the cheap tests first: a reading fails most yaku on one of them
+        parts.sort(key=lambda part: COST.get(str(part[0]), 1))
         return parts[0] if len(parts) == 1 else ("all", tuple(parts))
 
     def needs_comparison(self, item: dict[str, Any], path: PathKey) -> None:

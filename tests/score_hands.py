@@ -328,10 +328,9 @@ def ours(d: Drawn, s: Scored) -> dict[str, Any]:
             "limit": s.limit}
 
 
-def theirs(d: Drawn, options: dict[str, bool]) -> dict[str, Any]:
-    """The mahjong package's HandCalculator on the same hand, its options set
-    to ours."""
-    from mahjong.hand_calculating.hand import HandCalculator
+def their_input(d: Drawn, options: dict[str, bool]) -> tuple[Any, ...]:
+    """The package's arguments for a hand (HandCalculator.estimate_hand_value's),
+    its options set to ours."""
     from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
     from mahjong.meld import Meld
 
@@ -382,8 +381,11 @@ def theirs(d: Drawn, options: dict[str, bool]) -> dict[str, Any]:
         kyoutaku_number=d.sticks, tsumi_number=d.honba, options=rules)
     dora = [_index34(t) * 4 + 3 for t in d.dora]
     ura = [_index34(t) * 4 + 3 for t in d.ura]
-    result = HandCalculator.estimate_hand_value(tiles, win_candidates[-1], melds, dora, config,
-                                                ura_dora_indicators=ura)
+    return tiles, win_candidates[-1], melds, dora, config, ura
+
+
+def their_answer(result: Any) -> dict[str, Any]:
+    """The package's answer, in the terms `ours` gives."""
     if result.error:
         return {"wins": False, "error": result.error}
     yakuman = any(y.is_yakuman for y in result.yaku)
@@ -394,6 +396,15 @@ def theirs(d: Drawn, options: dict[str, bool]) -> dict[str, Any]:
     return {"wins": True, "yaku": sorted(yaku), "han": result.han,
             "fu": None if yakuman else result.fu, "total": result.cost["total"],
             "limit": result.cost["yaku_level"]}
+
+
+def theirs(d: Drawn, options: dict[str, bool]) -> dict[str, Any]:
+    """The mahjong package's HandCalculator on the same hand."""
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    tiles, win, melds, dora, config, ura = their_input(d, options)
+    return their_answer(HandCalculator.estimate_hand_value(tiles, win, melds, dora, config,
+                                                           ura_dora_indicators=ura))
 
 
 def their_options(rules: HandScoring, d: Drawn) -> dict[str, bool]:

@@ -3,7 +3,7 @@ dora and limits are written in (see jongg.runtime.scoring.rules)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .readings import KONG, PUNG, Group, Reading
@@ -22,26 +22,32 @@ class Scene:
     dealer: bool
     declared: frozenset[str]
     options: dict[str, bool]
-    classes: Callable[[int], frozenset[str]]
-    suit: Callable[[int], str | None]
-    number: Callable[[int], int | None]
+    classes: Sequence[frozenset[str]]  # by kind
+    suit: Sequence[str | None]
+    number: Sequence[int | None]
     waits: Callable[[], int]  # tiles the hand waited on, counted when asked
     scored: set[str] = field(default_factory=set)
     fu: int | None = None
+    made: dict[str, Sequence[Group]] = field(default_factory=dict)
 
-    def elements(self, of: str) -> Iterable[Group]:
+    def elements(self, of: str) -> Sequence[Group]:
+        found = self.made.get(of)
+        if found is not None:
+            return found
         groups = self.reading.groups
         if of == "groups":
-            return groups
-        if of == "sets":
-            return [g for g in groups if g.kind in ("run", PUNG, KONG)]
-        tiles = []
-        for g in groups:
-            win = g.winning
-            for t in g.tiles:
-                tiles.append(Group("tile", (t,), g.called, g.open, win))
-                win = False  # one copy is the winning tile
-        return tiles
+            found = groups
+        elif of == "sets":
+            found = [g for g in groups if g.kind in ("run", PUNG, KONG)]
+        else:
+            found = []
+            for g in groups:
+                win = g.winning
+                for t in g.tiles:
+                    found.append(Group("tile", (t,), g.called, g.open, win))
+                    win = False  # one copy is the winning tile
+        self.made[of] = found
+        return found
 
 
 def _within(n: int, low: object, high: object) -> bool:
@@ -51,9 +57,9 @@ def _within(n: int, low: object, high: object) -> bool:
 def _attribute(scene: Scene, element: Group, name: str) -> object:
     first = element.tiles[0]
     if name == "suit":
-        return scene.suit(first)
+        return scene.suit[first]
     if name == "number":
-        return scene.number(first)
+        return scene.number[first]
     if name == "kind":
         return element.kind
     return first
@@ -74,13 +80,14 @@ def matches(scene: Scene, element: Group, where: Where) -> bool:
     first = element.tiles[0]
     if tiles is not None and first not in tiles:  # type: ignore[operator]
         return False
-    if suits is not None and scene.suit(first) not in suits:  # type: ignore[operator]
+    if suits is not None and scene.suit[first] not in suits:  # type: ignore[operator]
         return False
-    if numbers is not None and scene.number(first) not in numbers:  # type: ignore[operator]
+    if numbers is not None and scene.number[first] not in numbers:  # type: ignore[operator]
         return False
-    if every is not None and not all(scene.classes(t) & every for t in element.tiles):  # type: ignore[operator]
+    classes = scene.classes
+    if every is not None and not all(classes[t] & every for t in element.tiles):  # type: ignore[operator]
         return False
-    if some is not None and not any(scene.classes(t) & some for t in element.tiles):  # type: ignore[operator]
+    if some is not None and not any(classes[t] & some for t in element.tiles):  # type: ignore[operator]
         return False
     return negated is None or not matches(scene, element, negated)  # type: ignore[arg-type]
 

@@ -93,6 +93,7 @@ class Scorer:
         self.last = {k.index for k in deck.kinds if k.suit and k.number == ends[k.suit][1]}
         self.suits = [k.suit for k in deck.kinds]
         self.numbers = [k.number for k in deck.kinds]
+        self.worth: dict[tuple[tuple[str, bool], ...], list[tuple[int, int, bool]]] = {}
 
     # --- input
     def check(self, win: Win) -> None:
@@ -150,13 +151,9 @@ class Scorer:
         seat = win.seat if win.seat != -1 else rules.winds[0]
         round_ = win.round if win.round != -1 else rules.winds[0]
         dealer = seat == rules.winds[0]
-        extra = {seat: frozenset({"seat-wind"})}
-        extra[round_] = extra.get(round_, frozenset()) | {"round-wind"}
-        base_classes = rules.classes
-
-        def classes(kind: int) -> frozenset[str]:
-            more = extra.get(kind)
-            return base_classes[kind] | more if more else base_classes[kind]
+        classes = list(rules.classes)
+        classes[seat] = classes[seat] | {"seat-wind"}
+        classes[round_] = classes[round_] | {"round-wind"}
 
         counts = [0] * len(rules.deck.kinds)
         for t in win.hand:
@@ -185,7 +182,7 @@ class Scorer:
         for reading in readings(counts, called, win.winning, win.self_drawn, rules.runs,
                                 rules.orphans, self.first, self.last):
             scene = Scene(reading, concealed, win.self_drawn, dealer, win.declared, options,
-                          classes, self.suits.__getitem__, self.numbers.__getitem__, waits)
+                          classes, self.suits, self.numbers, waits)
             scored = self._reading(scene, win, options, dealer, seat)
             if best is None or scored.key() > best.key():
                 best = scored
@@ -193,18 +190,29 @@ class Scorer:
             return Scored(False, "the tiles do not make a winning hand")
         return best
 
+    def _worth(self, options: dict[str, bool]) -> list[tuple[int, int, bool]]:
+        """Each yaku's (closed, open, yakuman) worth under these options."""
+        key = tuple(sorted(options.items()))
+        worth = self.worth.get(key)
+        if worth is None:
+            worth = []
+            for y in self.rules.yaku:
+                if y.yakuman is not None:
+                    n = y.yakuman(options)
+                    worth.append((n, n, True))
+                else:
+                    assert y.closed is not None
+                    worth.append((y.closed(options), y.open(options) if y.open else 0, False))
+            self.worth[key] = worth
+        return worth
+
     def _yaku(self, scene: Scene, options: dict[str, bool]) -> list[tuple[str, int, bool]]:
         found: list[tuple[str, int, bool]] = []
-        for y in self.rules.yaku:
-            if not holds(scene, y.when):
+        for y, (closed, opened, yakuman) in zip(self.rules.yaku, self._worth(options),
+                                                 strict=True):
+            value = closed if scene.concealed else opened
+            if value <= 0 or not holds(scene, y.when):
                 continue
-            if y.yakuman is not None:
-                value, yakuman = y.yakuman(options), True
-            elif scene.concealed:
-                assert y.closed is not None
-                value, yakuman = y.closed(options), False
-            else:
-                value, yakuman = (y.open(options) if y.open is not None else 0), False
             if value > 0:
                 found.append((y.name, value, yakuman))
                 scene.scored.add(y.name)
@@ -250,7 +258,7 @@ class Scorer:
                     "pung": e.kind == PUNG, "run": e.kind == RUN, "pair": e.kind == "pair"})
         held: set[str] = set()
         for t in e.tiles:
-            held |= scene.classes(t)
+            held |= scene.classes[t]
         for name in ("terminal", "honour", "simple", "suited", "dragon", "wind",
                      "seat-wind", "round-wind"):
             out[f"has_{name.replace('-', '_')}"] = name in held
