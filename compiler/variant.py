@@ -71,7 +71,7 @@ from .errors import (
 from .formula import compile_formula
 from .schema import Readable, readable, schema
 from .source import Document, PathKey
-from .yaku import compile_hand_scoring, refuse_unplayed
+from .yaku import compile_hand_scoring
 
 MAX_ROUNDS = 1000  # a match must be able to end within as many rounds
 MAX_AMOUNT = 10**9  # the most points one payment may pay
@@ -790,7 +790,6 @@ def compile_variant(name: str, players: int | None = None, card: str | None = No
     spec = compiler.compile()
     _raise(base, [*_counts_written(base, counts), *compiler.problems])
     assert spec is not None
-    refuse_unplayed(base)
     return spec
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from jongg.compiler.errors import JonggError
+from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import check_variant, compile_variant
 from jongg.compiler.yaku import load_hand_scoring, played, shipped_played
@@ -220,8 +221,9 @@ def test_riichi_is_marked_scoring_only_and_refused_for_play(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert check_variant("riichi") == []
     assert not played("riichi")
+    assert compile_variant("riichi").variant == "riichi"  # its deck and card: jongg tiles, match
     with pytest.raises(JonggError) as error:
-        compile_variant("riichi")
+        load_game("riichi")
     text = (ROOT / "rulesets/variants/riichi.yaml").read_text(encoding="utf-8")
     line, column = where(text, "scoring-only\n")
     assert f"riichi.yaml:{line}:{column}: error: 'riichi' is scored, not played, for now" \

@@ -16,6 +16,7 @@ from jongg.compiler.errors import JonggError
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import compile_variant, player_counts, resolve
+from jongg.compiler.yaku import shipped_played
 from jongg.runtime.agents.play import HUMAN, resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game
@@ -194,7 +195,7 @@ class Hall:
     def variants(self) -> list[dict[str, Any]]:
         """The variants a table may be opened for: shipped, then uploaded."""
         out = []
-        named = [(n, n, "shipped") for n in shipped("variant")]
+        named = [(n, n, "shipped") for n in shipped_played()]  # not the scoring-only ones
         named += [(p.name, str(p), "uploaded") for p in self.store.uploaded()]
         for shown, name, source in named:
             try:
