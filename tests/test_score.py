@@ -239,3 +239,22 @@ def test_every_shipped_variant_is_played_or_scored() -> None:
     assert skipped == ["riichi"]
     for name in skipped:
         assert load_hand_scoring(name).yaku
+
+
+def test_pow_and_roundup_in_formulas() -> None:
+    from jongg.compiler.bounds import bound
+    from jongg.compiler.formula import compile_formula
+
+    f = compile_formula("roundup(fu * pow(2, han + 2) * 4, 100)", ("fu", "han"))
+    assert f({"fu": 30, "han": 4}) == 7700 and f({"fu": 25, "han": 2}) == 1600
+    assert bound(f.tree, {"fu": (20, 110), "han": (1, 4)}) == (700, 28200)
+
+
+def test_a_double_wind_pair_is_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    # the dealer's East pair in an East round, on a single wait, riichi: 30 base + 2 + 2 + 2
+    hand = ["--hand", "123C 456D 789B 234B EE", "--win", "E", "--context", "riichi"]
+    assert [(i["name"], i["fu"]) for i in score(capsys, *hand)["fu_items"]] == \
+        [("base", 30), ("seat wind pair", 2), ("round wind pair", 2), ("single wait", 2)]
+    once = score(capsys, *hand, "--option", "double_wind_pair_fu=false")
+    assert (once["fu"], [i["name"] for i in once["fu_items"]]) == \
+        (40, ["base", "seat wind pair", "single wait"])

@@ -107,7 +107,8 @@ def _alike(scene: Scene, node: Condition) -> bool:
             family.append(value)
     sizes = [len(f) for f in families.values()]
     if times is not None:  # disjoint families of at least `low`
-        return sum(size // int(low) for size in sizes) >= int(times)  # type: ignore[call-overload]
+        least, wanted = int(str(low)), int(str(times))
+        return sum(size // least for size in sizes) >= wanted
     return _within(max(sizes, default=0), low, high)
 
 
@@ -137,8 +138,10 @@ def holds(scene: Scene, node: Condition) -> bool:
         return scene.fu is not None and _within(scene.fu, node[1], node[2])
     if kind == "count":
         _, of, where, low, high = node
-        n = sum(1 for e in scene.elements(str(of))
-                if where is None or matches(scene, e, where))  # type: ignore[arg-type]
+        n = 0
+        for e in scene.elements(str(of)):
+            if where is None or matches(scene, e, where):  # type: ignore[arg-type]
+                n += 1
         return _within(n, low, high)
     if kind == "every":
         return all(matches(scene, e, node[2])  # type: ignore[arg-type]

@@ -130,10 +130,10 @@ class Scorer:
         held = Counter(win.hand)
         for call in win.calls:
             held.update(call.tiles)
-        for kind, n in held.items():
-            if n > deck.kinds[kind].copies:
-                raise ScoreInputError(f"{n} of {deck.code(kind)}: the deck holds "
-                                      f"{deck.kinds[kind].copies}")
+        for tile, n in held.items():
+            if n > deck.kinds[tile].copies:
+                raise ScoreInputError(f"{n} of {deck.code(tile)}: the deck holds "
+                                      f"{deck.kinds[tile].copies}")
         for wind, what in ((win.seat, "seat"), (win.round, "round")):
             if wind != -1 and wind not in rules.winds:
                 raise ScoreInputError(f"the {what} wind {deck.code(wind)} is not one of "
