@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from jongg.runtime.game.formula import Node
+from jongg.runtime.game.formula import FUNCTIONS, Node
 
 Bound = tuple[float, float]  # lowest and highest, either may be infinite
 ANY: Bound = (-math.inf, math.inf)
@@ -47,6 +47,16 @@ def _compare(op: str, a: Bound, b: Bound) -> Bound:
     return (1, 1) if true else (0, 0) if false else TRUTH
 
 
+def _corners(f: Callable[[int, int], int], a: Bound, b: Bound) -> Bound:
+    """A function monotone in each argument on each side of 0: its range is that
+    of its values at the corners (and 0), infinite ends kept infinite."""
+    if math.inf in (abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1])) or a[0] < 0:
+        return ANY  # a negative base would alternate in sign
+    values = [f(int(x), int(y)) for x in (a[0], a[1], 0) if a[0] <= x <= a[1]
+              for y in (b[0], b[1], 0) if b[0] <= y <= b[1]]
+    return (min(values), max(values))
+
+
 def bound(node: Node, facts: Mapping[str, Bound]) -> Bound:
     """The range of a formula's value when each fact lies in its range."""
     kind = node[0]
@@ -65,6 +75,8 @@ def bound(node: Node, facts: Mapping[str, Bound]) -> Bound:
             return (min(a[0] for a in args), min(a[1] for a in args))
         if name == "max":
             return (max(a[0] for a in args), max(a[1] for a in args))
+        if name in ("pow", "roundup"):  # pow and roundup over their corners
+            return _corners(FUNCTIONS[name], args[0], args[1])
         low, high = args[0]
         if low >= 0:
             return (low, high)

@@ -27,8 +27,8 @@ MAX_DIGITS = 9  # in a number written in a formula
 SNIPPET = 60  # characters of the formula shown around a mistake
 
 SYNTAX = ("a formula is numbers and facts joined by + - *, comparisons (== != < <= > >=), "
-          "and/or/not, 'if ... then ... else ...', min(...), max(...), abs(...) and "
-          "parentheses")
+          "and/or/not, 'if ... then ... else ...', min(...), max(...), abs(...), pow(...), "
+          "roundup(...) and parentheses")
 
 
 @cache

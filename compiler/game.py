@@ -7,7 +7,8 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.matching.building import Progress
 
 from . import cache
-from .variant import compile_variant
+from .variant import compile_variant, resolve
+from .yaku import refuse_unplayed
 
 
 def load_game(name: str, players: int | None = None, card: str | None = None, *,
@@ -17,6 +18,7 @@ def load_game(name: str, players: int | None = None, card: str | None = None, *,
     lists every problem. `progress` hears (done, total) while the card's
     per-suit tables are built (once; the cache keeps them)."""
     spec = compile_variant(name, players, card)  # its deck may change with the player count
+    refuse_unplayed(resolve(name))  # a scoring-only variant is scored, not played
     compiled = cache.matcher(spec.card, spec.deck_source, open_hands=spec.open_hands,
                              flags=spec.card_flags)
     compiled.matcher.prepare(cache.tables_dir(), progress=progress)

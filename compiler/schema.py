@@ -69,6 +69,8 @@ PATTERN_WORDS = {
         "lowercase letters, digits and hyphens, starting with a letter or digit",
     "^[a-z][a-z0-9-]*$": "lowercase letters, digits and hyphens, starting with a letter",
     "^[a-z0-9][a-z0-9_-]*$": "lowercase letters, digits, hyphens and underscores",
+    "^[a-z][a-z0-9_]*$": "lowercase letters, digits and underscores, starting with a letter "
+                         "(a formula's fact)",
     "^(NYMJ|MJCG|SMJ)-[0-9]+$": "a rule clause ID, such as MJCG-15",
     "^[A-Z]$": "one capital letter",
     "^[A-Z][A-Z0-9]{0,2}$": "a capital letter, then up to two capitals or digits",

@@ -51,6 +51,7 @@ from jongg.runtime.game.spec import (
     Vote,
     Walls,
 )
+from jongg.runtime.scoring.rules import HandScoring
 from jongg.runtime.tiles import Deck
 
 from . import registry
@@ -70,6 +71,7 @@ from .errors import (
 from .formula import compile_formula
 from .schema import Readable, readable, schema
 from .source import Document, PathKey
+from .yaku import compile_hand_scoring
 
 MAX_ROUNDS = 1000  # a match must be able to end within as many rounds
 MAX_AMOUNT = 10**9  # the most points one payment may pay
@@ -329,6 +331,7 @@ class _Compiler:
         self.card_ref: str | None = None
         self.values: Bound = (0, 0)  # the lowest and highest value of the lines played
         self.unplayed_flags: list[str] = []  # flags of the card the variant does not name
+        self.hand_scoring: HandScoring | None = None
 
     def problem(self, path: PathKey, message: str, hint: str | None = None, *,
                 warning: bool = False, text: bool = False) -> None:
@@ -394,6 +397,9 @@ class _Compiler:
                               _clauses(p.get("clause")), Penalty(p["misfit_exposure"]),
                               p["all_dead"], p["dead_turn"])
         scoring = self.scoring(card)
+        if deck is not None:  # options and hand_scoring: jongg.compiler.yaku
+            self.hand_scoring = compile_hand_scoring(d, deck, self.players, self.problem,
+                                                     self.problems, self.resolved.string_start)
         match = self.match()
         racks = d["seats"]["racks"]
         for i, kind in enumerate(claims.kinds):

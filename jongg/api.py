@@ -41,6 +41,7 @@ from jongg.compiler.variant import (
     resolve,
 )
 from jongg.compiler.variant import load_variant as _load_variant
+from jongg.compiler.yaku import load_hand_scoring, scoring_only, shipped_played
 from jongg.present.filling import filling_text
 from jongg.runtime.card import Line
 from jongg.runtime.errors import counted
@@ -182,6 +183,8 @@ __all__ = [
     "cache_dir", "check_card", "check_variant", "compile_variant", "counted", "did_you_mean",
     "load_deck", "load_file", "load_ruleset", "notes", "parse_pattern", "player_counts",
     "read_card", "resolve",
+    # scoring a winning hand by a variant's hand_scoring (yaku, han, fu, limits, payments)
+    "load_hand_scoring", "scoring_only", "shipped_played",
     # the compiler's modules a tool may use whole: compiled artifacts and their cache,
     # finding rulesets by name or path, and the notation's tree
     "cache", "pattern", "registry",

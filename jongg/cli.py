@@ -155,6 +155,35 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("variants", nargs="+", metavar="VARIANT")
     check.set_defaults(run="commands.variant:cmd_variant_check")
 
+    score = commands.add_parser("score", help="score a winning hand (yaku, han, fu, limit, "
+                                "payments) by a variant's hand_scoring, e.g. riichi")
+    score.add_argument("variant", metavar="VARIANT",
+                       help="a variant with hand_scoring: name or path")
+    score.add_argument("--hand", help='the concealed tiles, the winning tile among them, e.g. '
+                       '"123C 406D 789B EEE 22B" (0 is a red five)')
+    score.add_argument("--win", help="the winning tile")
+    score.add_argument("--call", action="append", metavar="TILES",
+                       help='a set exposed by a call (repeatable), e.g. "3C 4C 5C"')
+    score.add_argument("--concealed-kong", action="append", metavar="TILE",
+                       help="a kong declared concealed (repeatable)")
+    score.add_argument("--tsumo", action="store_true",
+                       help="self-drawn (default: won on a discard)")
+    score.add_argument("--seat", help="the seat's wind (default: the dealer's)")
+    score.add_argument("--round", help="the round's wind (default: the first)")
+    score.add_argument("--context", action="append", metavar="NAMES",
+                       help="how it was won, from the variant's hand_scoring.context, e.g. "
+                            "riichi,ippatsu")
+    score.add_argument("--dora", help="dora indicators, e.g. \"3C RD\"")
+    score.add_argument("--ura", help="ura-dora indicators")
+    score.add_argument("--honba", type=int, default=0, help="honba counters")
+    score.add_argument("--sticks", type=int, default=0, help="riichi sticks on the table")
+    score.add_argument("--option", action="append", metavar="NAME=VALUE",
+                       help="a rule option for this run, e.g. kiriage=true")
+    score.add_argument("--batch", metavar="FILE",
+                       help="score the JSON lines of FILE ('-': stdin), one answer a line")
+    score.add_argument("--json", action="store_true", help="print JSON")
+    score.set_defaults(run="commands.score:cmd_score")
+
     sim = commands.add_parser("simulate", help="play many matches with bots and summarise them")
     sim.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}"
                      ", or a path")

@@ -28,6 +28,7 @@ import pytest
 
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import player_counts, resolve
+from jongg.compiler.yaku import shipped_played
 from jongg.runtime.agents.play import DECISION_LIMIT, agents_for, play_match
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.invariants import violations
@@ -37,7 +38,9 @@ from jongg.runtime.matching.reference import ReferenceMatcher
 from .golden.regenerate import agents as agents_of
 from .rig import act, game
 
-SETUPS = [(name, players) for name in shipped("variant")
+# every variant the engine plays: a scoring-only one (status: scoring-only) is refused
+# for play, and tests/test_score.py scores it
+SETUPS = [(name, players) for name in shipped_played()
           for players in player_counts(resolve(name))]
 IDS = [f"{name}-{players}p" for name, players in SETUPS]
 ROUNDS = 4  # rounds per setup in the default suite (at least one whole match)

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {
     "jongg.runtime.agents": 3,
     "jongg.runtime.game": 2,
+    "jongg.runtime.scoring": 2,  # a hand's score: reads the game's formulas
     "jongg.runtime.matching": 1,
     "jongg.runtime": 0,
 }

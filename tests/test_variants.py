@@ -23,13 +23,14 @@ from jongg.compiler.errors import (
 from jongg.compiler.registry import shipped
 from jongg.compiler.schema import schema
 from jongg.compiler.variant import check_variant, compile_variant, player_counts, resolve
+from jongg.compiler.yaku import shipped_played
 from jongg.runtime.game.spec import GameSpec
 
 from .conftest import run_cli, where
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ["classic", "imperial-siamese", "mjcg", "mjcg-advanced", "mjcg-card", "nymj",
-           "royale-siamese", "siamese"]
+           "riichi", "royale-siamese", "siamese"]
 
 # A complete variant written out in full (no extends), valid at 3 and 4 players. Each
 # bad variant below is this text with one or more pieces replaced.
@@ -613,7 +614,9 @@ def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) 
     assert out.splitlines() == ["classic: ok: 4-4 players", "imperial-siamese: ok: 2-4 players",
                                 "mjcg: ok: 3-6 players", "mjcg-advanced: ok: 3-6 players",
                                 "mjcg-card: ok: 3-6 players", "nymj: ok: 3-4 players",
-                                "royale-siamese: ok: 3-4 players", "siamese: ok: 2-2 players"]
+                                "riichi: ok: 4-4 players (scored, not played: status "
+                                "scoring-only)", "royale-siamese: ok: 3-4 players",
+                                "siamese: ok: 2-2 players"]
     for name in SHIPPED:
         assert check_variant(name) == []
 
@@ -651,7 +654,9 @@ def test_check_reports_schema_errors_each_at_its_node(
 
 
 # -- 6. every shipped variant at every player count -----------------------------------------
-COUNTS = [(name, n) for name in shipped("variant") for n in player_counts(resolve(name))]
+# the variants the engine plays; riichi is scored only (status: scoring-only), and
+# tests/test_score.py proves that compiling it for play is refused
+COUNTS = [(name, n) for name in shipped_played() for n in player_counts(resolve(name))]
 
 
 def test_the_player_counts_are_the_ones_the_files_say() -> None:

@@ -10,7 +10,14 @@ from typing import Any
 
 import yaml
 
-from jongg.api import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.api import (
+    check_variant,
+    compile_variant,
+    notes,
+    player_counts,
+    resolve,
+    scoring_only,
+)
 from jongg.commands.resolved import annotated
 
 
@@ -62,6 +69,9 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
             status = 1
             print(f"{name}: {sum(d.is_error for d in problems)} error(s)")
         else:
-            counts = player_counts(resolve(name))
-            print(f"{name}: ok: {counts.start}-{counts.stop - 1} players")
+            resolved = resolve(name)
+            counts = player_counts(resolved)
+            only = " (scored, not played: status scoring-only)" \
+                if scoring_only(resolved.data) else ""
+            print(f"{name}: ok: {counts.start}-{counts.stop - 1} players{only}")
     return status

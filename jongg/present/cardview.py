@@ -4,12 +4,12 @@ with the hand's nearest filling of it."""
 
 from __future__ import annotations
 
-from jongg.runtime.errors import counted
 from jongg.present import words as w
 from jongg.present.filling import filled, groups_spans
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, line, words
 from jongg.runtime.card import Card, Line, Variation
+from jongg.runtime.errors import counted
 from jongg.runtime.tiles import Deck
 
 JOKER_MARK = "(J)"  # after a group whose slots jokers may fill

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 
 from rich.console import Console
 
-from jongg.present.guide import COMMANDS, EXAMPLES, PLEDGE_COMMANDS, RACK_COMMANDS, fitted
 from jongg.present.cardview import card_view, line_view
+from jongg.present.guide import COMMANDS, EXAMPLES, PLEDGE_COMMANDS, RACK_COMMANDS, fitted
 from jongg.present.hints import MOST_LINES, danger, hints
 from jongg.present.narrate import Narrator
 from jongg.present.prompts import Prompt, prompt

@@ -12,7 +12,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jongg.api import JonggError, compile_variant, load_game, player_counts, resolve, shipped
+from jongg.api import (
+    JonggError,
+    compile_variant,
+    load_game,
+    player_counts,
+    resolve,
+    shipped,
+    shipped_played,
+)
 from jongg.runtime.agents.play import HUMAN, resume_match
 from jongg.runtime.agents.registry import SHIPPED, UnknownAgent, agent_maker
 from jongg.runtime.game.game import Game
@@ -191,7 +199,7 @@ class Hall:
     def variants(self) -> list[dict[str, Any]]:
         """The variants a table may be opened for: shipped, then uploaded."""
         out = []
-        named = [(n, n, "shipped") for n in shipped("variant")]
+        named = [(n, n, "shipped") for n in shipped_played()]  # not the scoring-only ones
         named += [(p.name, str(p), "uploaded") for p in self.store.uploaded()]
         for shown, name, source in named:
             try:

@@ -20,8 +20,21 @@ from jongg.runtime.errors import JonggError
 Node = tuple[object, ...]
 Value = int | bool
 
-FUNCTIONS: dict[str, Callable[..., int]] = {"min": min, "max": max, "abs": abs}
-ARITY = {"min": (2, None), "max": (2, None), "abs": (1, 1)}
+
+
+def _pow(base: int, exponent: int) -> int:
+    """base to a power of 0 to 64 (han counts double a base): a bounded exponent."""
+    return int(base ** max(0, min(exponent, 64)))
+
+
+def _roundup(value: int, step: int) -> int:
+    """value rounded up to a multiple of step (payments to the next 100)."""
+    return -(-value // step) * step if step > 0 else value
+
+
+FUNCTIONS: dict[str, Callable[..., int]] = {"min": min, "max": max, "abs": abs, "pow": _pow,
+                                            "roundup": _roundup}
+ARITY = {"min": (2, None), "max": (2, None), "abs": (1, 1), "pow": (2, 2), "roundup": (2, 2)}
 
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from jongg.compiler.game import load_game
-from jongg.compiler.registry import shipped
 from jongg.compiler.variant import player_counts, resolve
+from jongg.compiler.yaku import shipped_played
 from jongg.runtime.agents.play import play_match
 
 SEED = 2026
@@ -22,7 +22,8 @@ def golden_path(name: str, players: int) -> Path:
 
 
 def setups() -> list[tuple[str, int]]:
-    return [(name, players) for name in shipped("variant")
+    """Every shipped variant the engine plays (not the scoring-only ones)."""
+    return [(name, players) for name in shipped_played()
             for players in player_counts(resolve(name))]
 
 
