@@ -59,7 +59,15 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def suggestion(word: object, choices: Iterable[object]) -> str | None:
+    """`did you mean 'x'?` for the choice closest to a mistyped word, or None:
+    the one wording every unknown name is answered with (a fact, a key, a
+    variant, a card, a deck, a command's option)."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the closest choice, or nothing."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    found = suggestion(word, choices)
+    return f" ({found})" if found else ""

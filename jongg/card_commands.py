@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 from jongg.compiler import registry
 from jongg.compiler.card import check_card, load_card, load_ruleset
 from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, counted
+from jongg.compiler.errors import (
+    Diagnostic,
+    JonggError,
+    LoadError,
+    UsageError,
+    counted,
+    suggestion,
+)
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
 from jongg.runtime.hand import Hand
@@ -131,6 +138,16 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     return hand
 
 
+def _unnamed(name: str, other: str) -> UsageError:
+    """A name that is neither a shipped variant nor a shipped `other` (card
+    or deck): both lists, the nearest name first."""
+    variants, others = shipped("variant"), shipped(other)
+    close = suggestion(name, [*variants, *others])
+    return UsageError([Diagnostic(None, f"no variant or {other} named {name!r}",
+                                  hint=f"{close + ' ' if close else ''}variants: "
+                                  f"{', '.join(variants)}; {other}s: {', '.join(others)}")])
+
+
 Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
 
 
@@ -148,9 +165,7 @@ def _ruleset(name: str, kind: str | None) -> Ruleset:
         elif name in shipped("card"):
             kind = "card"
         else:
-            raise UsageError([Diagnostic(None, f"no variant or card named {name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; cards: " + ", ".join(shipped("card")))])
+            raise _unnamed(name, "card")
     if kind == "card":
         return kind, name, None, False, None
     variant = load_variant(name)  # every problem of the variant, reported before compiling
@@ -248,8 +263,6 @@ def cmd_tiles(args: argparse.Namespace) -> int:
         except LoadError as error:
             if any(d.location for d in error.diagnostics) or args.name.endswith((".yaml", ".yml")):
                 raise
-            raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; decks: " + ", ".join(shipped("deck")))]) from None
+            raise _unnamed(args.name, "deck") from None
     _out(report.tiles_table(deck))
     return 0

@@ -314,3 +314,69 @@ def test_a_file_that_is_not_utf8_is_located(tmp_path: Path, capsys: pytest.Captu
     line, col = 1, len(first.split("\n")[0]) + len(" # caf") + 1
     assert f"{named}:{line}:{col}: error: not UTF-8 text: the byte 0xE9 cannot be read" \
         in out + err
+
+
+# -- a mistyped option or name: the command's own usage, and the nearest word ------------
+@pytest.mark.parametrize(("argv", "usage", "meant"), [
+    (["simulate", "nymj", "--gmaes", "2"], "usage: jongg simulate ", "--games"),
+    (["simulate", "nymj", "--gmaes=2"], "usage: jongg simulate ", "--games"),
+    (["card", "check", "--stirct", "x.yaml"], "usage: jongg card check ", "--strict"),
+    (["arena", "nymj", "--sed", "1"], "usage: jongg arena ", "--seed"),
+])
+def test_a_mistyped_option_shows_its_commands_usage_and_the_nearest_option(
+        capsys: pytest.CaptureFixture[str], argv: list[str], usage: str, meant: str) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert err.startswith(usage), err
+    assert f"unrecognized arguments: {argv[2]}" in err
+    assert f"(did you mean '{meant}'?)" in err
+
+
+def test_an_extra_word_is_refused_by_its_command_without_a_guess(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "nymj", "5"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: jongg simulate ")
+    assert err.rstrip().endswith("error: unrecognized arguments: 5")
+
+
+@pytest.mark.parametrize(("argv", "meant"), [
+    (["play", "nymjj"], "nymj"), (["play", "Nymj"], "nymj"),
+    (["simulate", "nymjj", "--games", "1"], "nymj"), (["arena", "mjcg-crad"], "mjcg-card"),
+    (["variant", "show", "siamse"], "siamese"), (["variant", "check", "nymjj"], "nymj"),
+    (["card", "show", "sampel"], "sample"), (["card", "render", "sampel", "-o", "x.html"],
+                                             "sample"),
+    (["card", "report", "sampel"], "sample"),
+    (["card", "report", "sample", "--variant", "mjcg-crad"], "mjcg-card"),
+    (["card", "check", "--deck", "nymj-7", "{card}"], "nymj-75"),
+    (["match", "--card", "mjcg-beginer", "--hand", "1B"], "mjcg-beginner"),
+    (["match", "--variant", "nymjj", "--hand", "1B"], "nymj"),
+    (["compile", "sampel"], "sample"), (["tiles", "nymj-57"], "nymj-75"),
+    (["variant", "check", "{names_a_card}"], "sample"),
+])
+def test_a_mistyped_name_is_answered_with_the_nearest_shipped_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], meant: str) -> None:
+    monkeypatch.chdir(tmp_path)  # a report or a page is never begun
+    paths = {"card": _card(tmp_path, HEADER + GOOD_LINE),
+             "names_a_card": _card(tmp_path, "variant: v\nextends: mjcg-card\n"
+                                   "win: {card: sampel}\n", "v.yaml")}
+    status, out, err = run_cli(capsys, *[a.format(**paths) for a in argv])
+    assert status == 1
+    assert f"did you mean '{meant}'?" in out + err
+    assert list(tmp_path.iterdir()) == sorted(paths.values())
+
+
+def test_a_web_table_naming_a_mistyped_variant_hears_the_nearest(tmp_path: Path) -> None:
+    from jongg.web.hall import Hall, Refused
+    from jongg.web.store import Store
+
+    with pytest.raises(Refused, match=r"no variant 'siamse'.*did you mean 'siamese'\?"):
+        Hall(Store(tmp_path)).variant_path("siamse")

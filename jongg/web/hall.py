@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jongg.compiler.errors import JonggError
+from jongg.compiler.errors import JonggError, did_you_mean
 from jongg.compiler.game import load_game
 from jongg.compiler.registry import shipped
 from jongg.compiler.variant import compile_variant, player_counts, resolve
@@ -67,7 +67,9 @@ class Hall:
             return name
         path = self.store.rulesets / name
         if path.name != name or not path.is_file():
-            raise Refused(f"no variant {name[:60]!r}: choose a shipped one or upload it")
+            known = [*shipped("variant"), *(p.name for p in self.store.uploaded())]
+            raise Refused(f"no variant {name[:60]!r}: choose a shipped one or upload it"
+                          + did_you_mean(name[:60], known))
         return str(path)
 
     # -- opening -------------------------------------------------------------------
