@@ -10,7 +10,15 @@ from typing import Any
 
 import yaml
 
-from jongg.compiler.variant import check_variant, compile_variant, notes, player_counts, resolve
+from jongg.compiler.errors import Diagnostic, UsageError
+from jongg.compiler.variant import (
+    Resolved,
+    check_variant,
+    compile_variant,
+    notes,
+    player_counts,
+    resolve,
+)
 
 from .resolved import annotated
 
@@ -28,7 +36,17 @@ def _clauses(node: Any, found: set[str]) -> set[str]:
     return found
 
 
+def _playable(name: str, written: Resolved, players: int | None) -> None:
+    """Refuse a --players the variant is not played by, resolved or not."""
+    counts = player_counts(written)
+    if players is not None and players not in counts:
+        raise UsageError([Diagnostic(None, f"--players {players}: {name} is played by "
+                                     f"{counts.start} to {counts.stop - 1} players")])
+
+
 def cmd_variant_show(args: argparse.Namespace) -> int:
+    written = resolve(args.variant)
+    _playable(args.variant, written, args.players)
     if args.resolved:
         spec = compile_variant(args.variant, args.players)  # every problem first
         resolved = resolve(args.variant, spec.players)
@@ -36,7 +54,10 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"# {spec.variant} resolved for {spec.players} players")
     else:
-        data = resolve(args.variant).data
+        data = written.data
+        if args.players is not None and not args.json:
+            print(f"# {args.variant} as written, for every player count (its by_players "
+                  f"overrides included): --resolved shows it for {args.players} players")
     if args.json:
         print(json.dumps(data, indent=2))
         return 0

@@ -380,3 +380,20 @@ def test_a_web_table_naming_a_mistyped_variant_hears_the_nearest(tmp_path: Path)
 
     with pytest.raises(Refused, match=r"no variant 'siamse'.*did you mean 'siamese'\?"):
         Hall(Store(tmp_path)).variant_path("siamse")
+
+
+@pytest.mark.parametrize("shown", [[], ["--resolved"], ["--json"], ["--resolved", "--json"]])
+def test_variant_show_refuses_a_player_count_the_variant_is_not_played_by(
+        capsys: pytest.CaptureFixture[str], shown: list[str]) -> None:
+    status, out, err = run_cli(capsys, "variant", "show", "mjcg", "--players", "9", *shown)
+    assert status == 1
+    assert out == ""
+    assert err == "error: --players 9: mjcg is played by 3 to 6 players\n"
+
+
+def test_variant_show_as_written_says_where_a_player_count_applies(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "variant", "show", "mjcg", "--players", "4")
+    assert status == 0
+    assert out.startswith("# mjcg as written, for every player count")
+    assert "--resolved shows it for 4 players" in out.splitlines()[0]
