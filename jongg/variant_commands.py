@@ -40,8 +40,8 @@ def _playable(name: str, written: Resolved, players: int | None) -> None:
     """Refuse a --players the variant is not played by, resolved or not."""
     counts = player_counts(written)
     if players is not None and players not in counts:
-        raise UsageError([Diagnostic(None, f"--players {players}: {name} is played by "
-                                     f"{counts.start} to {counts.stop - 1} players")])
+        raise UsageError([Diagnostic(None, f"{name} is played by {counts.start} to "
+                                     f"{counts.stop - 1} players, not {players}")])
 
 
 def cmd_variant_show(args: argparse.Namespace) -> int:

@@ -388,7 +388,7 @@ def test_variant_show_refuses_a_player_count_the_variant_is_not_played_by(
     status, out, err = run_cli(capsys, "variant", "show", "mjcg", "--players", "9", *shown)
     assert status == 1
     assert out == ""
-    assert err == "error: --players 9: mjcg is played by 3 to 6 players\n"
+    assert err == "error: mjcg is played by 3 to 6 players, not 9\n"
 
 
 def test_variant_show_as_written_says_where_a_player_count_applies(
