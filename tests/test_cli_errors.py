@@ -397,3 +397,21 @@ def test_variant_show_as_written_says_where_a_player_count_applies(
     assert status == 0
     assert out.startswith("# mjcg as written, for every player count")
     assert "--resolved shows it for 4 players" in out.splitlines()[0]
+
+
+# -- blocks shared with YAML anchors: a line's own key beats the merged one ----------
+SHARED = HEADER + ('  - &kongs {id: kongs, hand: "3[kong] [pair]", value: 50}\n'
+                   '  - {<<: *kongs, id: pungs, hand: "4[pung] [pair]", value: 75}\n')
+
+
+def test_a_card_line_that_overrides_a_shared_block_is_read_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "card", "check", str(_card(tmp_path, SHARED)))
+    assert (status, err) == (0, "")
+    assert "ok: card 'demo'" in out and "2 lines" in out
+    bad = SHARED.replace("value: 75", 'value: "lots"')
+    path = _card(tmp_path, bad, "bad.yaml")
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
+    line, col = where(bad, '"lots"')
+    assert status == 1
+    assert f"{path}:{line}:{col}: error: lines[1].value: 'lots' is not of type 'integer'" in out
