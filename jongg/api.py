@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from jongg.present.filling import filling_text
+from jongg.present.filling import exposed_jokers, filling_text
 from jongg.runtime.card import Line
 from jongg.runtime.game.game import Game
 from jongg.runtime.hand import Hand
@@ -99,7 +99,7 @@ class Card:
         found = next((m for m in self.matcher.tiles_away(h) if m.line.id == line_id), None)
         if found is None:
             raise KeyError(f"the hand cannot make line {line_id!r} (its exposures rule it out)")
-        return filling_text(found.filling())
+        return filling_text(exposed_jokers(found.filling(), h.exposures, self.deck))
 
     def __repr__(self) -> str:
         variations = sum(len(line.variations) for line in self.lines)
