@@ -67,6 +67,13 @@ def suggestion(word: object, choices: Iterable[object]) -> str | None:
     return f"did you mean {close[0]!r}?" if close else None
 
 
+def suggested(word: object, choices: Iterable[object], hint: str) -> str:
+    """A hint led by the suggestion for a mistyped word, when there is one:
+    `did you mean 'nymj'? known variants: ...`."""
+    close = suggestion(word, choices)
+    return f"{close} {hint}" if close else hint
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the closest choice, or nothing."""
     found = suggestion(word, choices)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from .errors import Diagnostic, LoadError, Location, excerpt, suggestion
+from .errors import Diagnostic, LoadError, Location, excerpt, suggested
 from .shelf import KINDS as KINDS
 from .shelf import root as _root
 from .shelf import shipped as shipped
@@ -60,8 +60,7 @@ def locate(kind: str, name: str, beside: Entry | None = None,
 def _nearest(kind: str, name: str, known: str) -> str:
     """The shipped names of a kind, the one a mistyped name most likely meant first."""
     names = shipped(kind)
-    close = suggestion(name, names)
-    return f"{close + ' ' if close else ''}{known} {KINDS[kind]}: {', '.join(names)}"
+    return suggested(name, names, f"{known} {KINDS[kind]}: {', '.join(names)}")
 
 
 def is_shipped(entry: Entry) -> bool:

@@ -20,7 +20,7 @@ from jongg.compiler.errors import (
     LoadError,
     UsageError,
     counted,
-    suggestion,
+    suggested,
 )
 from jongg.compiler.registry import shipped
 from jongg.compiler.source import load_file
@@ -74,8 +74,10 @@ def cmd_card_show(args: argparse.Namespace) -> int:
             line = card.line(args.line)
         except KeyError:
             raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
-                                               f"{args.line!r}", hint="see 'jongg card show "
-                                               f"{args.card}' for the ids")]) from None
+                                               f"{args.line!r}", hint=suggested(
+                                                   args.line, [ln.id for ln in card.lines],
+                                                   f"see 'jongg card show {args.card}' for "
+                                                   "the ids"))]) from None
     if args.json:
         _out(json.dumps(report.card_json(card, None if line is None else [line])))
     elif line is not None:
@@ -142,10 +144,9 @@ def _unnamed(name: str, other: str) -> UsageError:
     """A name that is neither a shipped variant nor a shipped `other` (card
     or deck): both lists, the nearest name first."""
     variants, others = shipped("variant"), shipped(other)
-    close = suggestion(name, [*variants, *others])
-    return UsageError([Diagnostic(None, f"no variant or {other} named {name!r}",
-                                  hint=f"{close + ' ' if close else ''}variants: "
-                                  f"{', '.join(variants)}; {other}s: {', '.join(others)}")])
+    return UsageError([Diagnostic(None, f"no variant or {other} named {name!r}", hint=suggested(
+        name, [*variants, *others], f"variants: {', '.join(variants)}; {other}s: "
+        f"{', '.join(others)}"))])
 
 
 Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]

@@ -359,6 +359,7 @@ def test_an_extra_word_is_refused_by_its_command_without_a_guess(
     (["match", "--card", "mjcg-beginer", "--hand", "1B"], "mjcg-beginner"),
     (["match", "--variant", "nymjj", "--hand", "1B"], "nymj"),
     (["compile", "sampel"], "sample"), (["tiles", "nymj-57"], "nymj-75"),
+    (["card", "show", "sample", "--line", "yaer-1"], "year-1"),
     (["variant", "check", "{names_a_card}"], "sample"),
 ])
 def test_a_mistyped_name_is_answered_with_the_nearest_shipped_one(
