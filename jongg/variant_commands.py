@@ -38,8 +38,10 @@ def _clauses(node: Any, found: set[str]) -> set[str]:
 
 def _playable(name: str, written: Resolved, players: int | None) -> None:
     """Refuse a --players the variant is not played by, resolved or not."""
+    if players is None:
+        return
     counts = player_counts(written)
-    if players is not None and players not in counts:
+    if players not in counts:
         raise UsageError([Diagnostic(None, f"{name} is played by {counts.start} to "
                                      f"{counts.stop - 1} players, not {players}")])
 
