@@ -3,13 +3,21 @@ semantic, usage); Diagnostic and JonggError live with the runtime's model."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
-from jongg.runtime.errors import Diagnostic, JonggError, Location, Severity, counted
+from jongg.runtime.errors import (
+    Diagnostic,
+    JonggError,
+    Location,
+    Severity,
+    counted,
+    suggested,
+    suggestion,
+)
 
 __all__ = ["Diagnostic", "JonggError", "LoadError", "Location", "NotationError", "SchemaError",
-           "SemanticError", "Severity", "UsageError", "counted", "raise_if_errors"]
+           "SemanticError", "Severity", "UsageError", "counted", "raise_if_errors",
+           "suggested", "suggestion"]
 
 
 class LoadError(JonggError):
@@ -56,5 +64,5 @@ def raise_if_errors(diagnostics: Iterable[Diagnostic], error: type[JonggError]) 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """` (did you mean 'x'?)` for the closest choice, or nothing."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    found = suggestion(word, choices)
+    return f" ({found})" if found else ""

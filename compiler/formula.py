@@ -7,7 +7,6 @@ and reports every problem at once, each at its column inside the YAML file.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection
 from functools import cache
 from typing import Any
@@ -17,7 +16,7 @@ from lark.exceptions import UnexpectedEOF
 
 from jongg.runtime.game.formula import ARITY, FUNCTIONS, Formula, Node
 
-from .errors import Diagnostic, Location, NotationError, excerpt
+from .errors import Diagnostic, Location, NotationError, excerpt, suggestion
 from .places import grammar_file
 
 # Bounds that keep a formula cheap to check and to evaluate, and its values
@@ -156,10 +155,9 @@ def compile_formula(text: str, facts: Collection[str], *,
             if name in facts:
                 used.add(name)
                 continue
-            close = difflib.get_close_matches(name, list(facts), n=1)
-            hint = f"did you mean {close[0]!r}?" if close else None
             problems.append(Diagnostic(at(line, column), f"unknown fact {excerpt(name)}; "
-                                       f"facts here: {', '.join(sorted(facts))}", hint=hint))
+                                       f"facts here: {', '.join(sorted(facts))}",
+                                       hint=suggestion(name, facts)))
         elif name not in FUNCTIONS:
             problems.append(Diagnostic(at(line, column), f"unknown function {excerpt(name)}; "
                                        f"functions: {', '.join(sorted(FUNCTIONS))}"))

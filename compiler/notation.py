@@ -19,6 +19,7 @@ from .errors import Diagnostic, Location, NotationError, did_you_mean
 from .places import grammar_file
 
 STRAY_SUIT = "a suit letter belongs right after its tiles, with no space"
+UNCLOSED = "a choice is missing its closing ')'"
 RESERVED = ("'{letter}' cannot name a tile or a variable: x is the times sign, and l and o "
             "look like 1 and 0; use another letter, f-z")
 LINE_KEYS = ("jokers", "concealed", "value", "section", "note", "flags", "clause")
@@ -31,11 +32,12 @@ NOTATION_ERRORS: dict[str, list[str]] = {
     "unknown tile or suit letter; tiles are 0-9 F N E W S D R G, suit letters a-e, "
     "variables f-z (not l, o, x)": ["FF X", "1111A", "22Q 33a", "11a ~", "A", "FF 11a X"],
     STRAY_SUIT: ["11a b", "2222 a 33b"],
-    "a choice is missing its closing ')'": ["(222a|555a", "(11a 22a", "11a (22a",
-                                            "(4444a 9999b|5555a 8888b"],
+    UNCLOSED: ["(222a|555a", "(11a 22a", "11a (22a",
+                                            "(4444a 9999b|5555a 8888b", "FF (1a +",
+                                            "FFFF (3333a + 9999b|4444a + 8888b = 12c"],
     "a choice holds options separated by '|', each one group or more, like (222a|555a) or "
     "(4444a 9999b|5555a 8888b)": [
-        "()", "(222a|)", "(|222a)", "(11a ; shift)", "([pung])"],
+        "()", "(222a|)", "(|222a)", "(11a ; shift)", "([pung])", "(+|222a)", "(222a|x)"],
     "a structural group is written [pung], [kong], [pair], [single], [quint], [sextet], "
     "[run] or [set], with an optional count before it: 3[set]": [
         "[chow]", "[]", "[pung", "3[kong", "[pung]]", "2[pair 22a"],
@@ -154,11 +156,22 @@ class _Build(Transformer[Token, Any]):
         return p.Group(atoms, suit, jokers, _where(token))
 
     @v_args(meta=True, inline=False)
-    def choice(self, meta: object, options: list[p.Option]) -> p.Choice:
-        return p.Choice(tuple(options), _where(meta))
+    def choice(self, meta: object, options: list[tuple[p.Option, p.Signs]]) -> p.Choice:
+        signs = tuple(gaps for _, gaps in options)
+        return p.Choice(tuple(groups for groups, _ in options), _where(meta),
+                        signs if any(any(gaps) for gaps in signs) else ())
 
-    def option(self, *groups: p.Group) -> p.Option:
-        return groups
+    def option(self, *items: p.Group | p.Decoration) -> tuple[p.Option, p.Signs]:
+        """An option's groups, and the signs printed in each gap between them."""
+        groups: list[p.Group] = []
+        gaps: list[list[str]] = [[]]
+        for item in items:
+            if isinstance(item, p.Decoration):
+                gaps[-1].append(item.text)
+            else:
+                groups.append(item)
+                gaps.append([])
+        return tuple(groups), tuple(" ".join(gap) for gap in gaps)
 
     @v_args(meta=True, inline=False)
     def free(self, meta: object, children: list[Token]) -> p.Free:
@@ -311,6 +324,10 @@ def _label(error: UnexpectedInput, text: str) -> str | None:
     if (at < len(text) and text[at] in p.SUIT_LETTERS and not text[at + 1:at + 2].isalnum()
             and at > 0 and text[at - 1].isspace() and ";" not in text[:at]):
         return STRAY_SUIT
+    token = getattr(error, "token", None)
+    items = text.split(";")[0]
+    if (token is None or token.type == "$END") and items.count("(") > items.count(")"):
+        return UNCLOSED  # the hand ends inside a choice, whatever came last in it
     try:
         label = error.match_examples(_parse_tree, NOTATION_ERRORS, use_accepts=True)
     except Exception:  # a sample that unexpectedly parses must not hide the user's error

@@ -46,18 +46,35 @@ class Group:
 
 
 Option = tuple[Group, ...]  # one option of a choice: a group, or several written together
+# The printed signs in each gap of an option, before each group and after
+# the last ("" where there are none, several joined by spaces: "+ =").
+Signs = tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One option out of several, each one group or more:
-    `(222a|555a)`, `(4444a 9999b|5555a 8888b)`."""
+    `(222a|555a)`, `(4444a 9999b|5555a 8888b)`, `(3333a + 9999b|4444a + 8888b)`.
+    The signs an option prints carry no tiles, as outside a choice: they are
+    kept (`signs`, one Signs an option; empty when no option has any) only so
+    the line prints as written."""
 
     options: tuple[Option, ...]
     at: Where = _at()
+    signs: tuple[Signs, ...] = ()
 
     def __str__(self) -> str:
-        return "(" + "|".join(" ".join(map(str, option)) for option in self.options) + ")"
+        return "(" + "|".join(" ".join(map(str, self.printed(i)))
+                              for i in range(len(self.options))) + ")"
+
+    def printed(self, index: int) -> list[Group | Decoration]:
+        """One option as printed: its groups, and its signs where they go."""
+        option = self.options[index]
+        gaps = self.signs[index] if self.signs else ("",) * (len(option) + 1)
+        out: list[Group | Decoration] = [Decoration(sign) for sign in gaps[0].split()]
+        for group, after in zip(option, gaps[1:], strict=True):
+            out += [group, *(Decoration(sign) for sign in after.split())]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

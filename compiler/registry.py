@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from .errors import Diagnostic, LoadError, Location, excerpt
+from .errors import Diagnostic, LoadError, Location, excerpt, suggested
 from .shelf import KINDS as KINDS
 from .shelf import root as _root
 from .shelf import shipped as shipped
@@ -48,14 +48,19 @@ def locate(kind: str, name: str, beside: Entry | None = None,
     if not _NAME.fullmatch(name):
         raise LoadError([Diagnostic(where, f"{excerpt(name)} is not a {kind}: give a shipped "
                                     f"name or a path to a .yaml or .yml file",
-                                    hint=f"shipped {KINDS[kind]}: {', '.join(shipped(kind))}")])
+                                    hint=_nearest(kind, name.strip().lower(), "shipped"))])
     entry = _root().joinpath(KINDS[kind], f"{name}.yaml")
     if not entry.is_file():
-        known = ", ".join(shipped(kind))
         raise LoadError([Diagnostic(where, f"unknown {kind} {excerpt(name)}",
-                                    hint=f"known {KINDS[kind]}: {known}; or give a path "
+                                    hint=_nearest(kind, name, "known") + "; or give a path "
                                     "to a .yaml file")])
     return entry
+
+
+def _nearest(kind: str, name: str, known: str) -> str:
+    """The shipped names of a kind, the one a mistyped name most likely meant first."""
+    names = shipped(kind)
+    return suggested(name, names, f"{known} {KINDS[kind]}: {', '.join(names)}")
 
 
 def is_shipped(entry: Entry) -> bool:

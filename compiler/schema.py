@@ -11,7 +11,6 @@ misspelt key or choice.
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import re
 from collections.abc import Iterable
@@ -22,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from .errors import Diagnostic, SchemaError, excerpt, raise_if_errors
+from .errors import Diagnostic, SchemaError, excerpt, raise_if_errors, suggestion
 from .source import Document, PathKey
 
 ROUNDS = 8  # removing a broken part can break its parent (a required key): a few passes
@@ -50,11 +49,6 @@ def key_path(path: Iterable[Any]) -> str:
         else:
             out += f".{part}" if out else str(part)
     return out
-
-
-def _suggest(word: Any, choices: Iterable[Any]) -> str | None:
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1)
-    return f"did you mean {close[0]!r}?" if close else None
 
 
 def _join(*parts: str | None) -> str | None:
@@ -99,7 +93,7 @@ def _message(error: jsonschema.ValidationError) -> tuple[str, str | None]:
     expected: Any = error.validator_value
     if kind == "enum":
         return (f"{excerpt(instance)} is not one of {expected}",
-                _suggest(instance, expected) if isinstance(instance, str) else None)
+                suggestion(instance, expected) if isinstance(instance, str) else None)
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
         return f"{excerpt(instance)} is not of type {', '.join(map(repr, types))}", None
@@ -134,7 +128,7 @@ def _diagnostics(doc: Document, error: jsonschema.ValidationError) -> list[Diagn
             allowed = f"allowed keys: {', '.join(sorted(props))}" if props else None
             return [Diagnostic(doc.locate_key((*path, key)),
                                _at(path, f"unknown key {excerpt(key)}"),
-                               hint=_join(_suggest(key, props), allowed))
+                               hint=_join(suggestion(key, props), allowed))
                     for key in unknown]
     if error.validator == "propertyNames":
         message, hint = _message(error)

@@ -173,7 +173,7 @@ def _load(text: str, file: str, source: Traversable | Path | None, reader: Any) 
         _screen(text, file, reader)
         loader = reader(text)
         root = loader.get_single_node()
-        doc.data = None if root is None else _build(loader, root, (), doc)
+        doc.data = None if root is None else _Builder(loader, doc).build(root, ())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
@@ -220,30 +220,76 @@ def load_file(path: str | Path) -> Document:
     return load_text(read_text(path, str(path)), str(path), path)
 
 
-def _build(loader: Any, node: yaml.Node, path: PathKey, doc: Document) -> Any:
-    doc.locations[path] = _mark(doc.file, node)
-    if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
-        raise LoadError([Diagnostic(_mark(doc.file, node), f"the tag {excerpt(node.tag)} is "
-                                    "not allowed: plain YAML only")])
-    if isinstance(node, yaml.MappingNode):
-        loader.flatten_mapping(node)  # resolves YAML merge keys (<<)
-        result: dict[Any, Any] = {}
+_MERGE = "tag:yaml.org,2002:merge"  # the key `<<`
+_VALUE = "tag:yaml.org,2002:value"  # the key `=`, an ordinary string here as in PyYAML
+
+Pair = tuple[Any, yaml.Node, yaml.Node]  # a key, its node, its value's node
+
+
+class _Builder:
+    """One document's nodes built into plain data, each path located."""
+
+    def __init__(self, loader: Any, doc: Document):
+        self.loader = loader
+        self.doc = doc
+        self.pairs: dict[int, dict[Any, Pair]] = {}  # a mapping node's pairs, merges applied
+
+    def refuse(self, node: yaml.Node, message: str) -> LoadError:
+        return LoadError([Diagnostic(_mark(self.doc.file, node), message)])
+
+    def key(self, node: yaml.Node) -> Any:
+        key = node.value if node.tag == _VALUE else self.loader.construct_object(node, deep=True)
+        if not isinstance(key, str | int) or isinstance(key, bool):
+            raise self.refuse(node, f"a key must be a string, not {excerpt(key)}")
+        return key
+
+    def merged(self, node: yaml.MappingNode) -> dict[Any, Pair]:
+        """A mapping's pairs as YAML's merge key makes them: a key the mapping
+        writes beats the same key merged in (`<<: *base` then `x: 9`), and of
+        the mappings a `<<: [*a, *b]` list merges, an earlier one beats a later
+        one. A key written twice in one mapping is still a duplicate. Merged
+        keys come first, in the order they are merged."""
+        if id(node) in self.pairs:  # an anchor merged again
+            return self.pairs[id(node)]
+        own: dict[Any, Pair] = {}
+        sources: list[yaml.Node] | None = None  # what `<<` merges, once it is read
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, str | int) or isinstance(key, bool):
-                raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"a key must be a string, not {excerpt(key)}")])
-            if key in result:
-                raise LoadError([Diagnostic(_mark(doc.file, key_node),
-                                            f"duplicate key {excerpt(key)} in this mapping")])
-            doc.key_locations[(*path, key)] = _mark(doc.file, key_node)
-            result[key] = _build(loader, value_node, (*path, key), doc)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, (*path, i), doc) for i, item in enumerate(node.value)]
-    doc.styles[path] = getattr(node, "style", None)
-    try:
-        return loader.construct_object(node, deep=True)
-    except (ValueError, OverflowError) as exc:  # a number of 5000 digits, the 45th of May
-        raise LoadError([Diagnostic(_mark(doc.file, node), f"cannot read the value "
-                                    f"{excerpt(node.value)}: {excerpt(str(exc), 60)}")]) from None
+            merge = key_node.tag == _MERGE
+            key = key_node.value if merge else self.key(key_node)
+            if (sources is not None) if merge else (key in own):
+                raise self.refuse(key_node, f"duplicate key {excerpt(key)} in this mapping")
+            if not merge:
+                own[key] = (key, key_node, value_node)
+            else:
+                sources = value_node.value if isinstance(value_node, yaml.SequenceNode) \
+                    else [value_node]
+        pairs: dict[Any, Pair] = {}
+        for source in sources or ():
+            if not isinstance(source, yaml.MappingNode):
+                raise self.refuse(source, "malformed YAML: a merge (<<) takes a mapping or a "
+                                  "list of mappings")
+            for key, pair in self.merged(source).items():
+                pairs.setdefault(key, pair)
+        pairs.update(own)
+        self.pairs[id(node)] = pairs
+        return pairs
+
+    def build(self, node: yaml.Node, path: PathKey) -> Any:
+        doc = self.doc
+        doc.locations[path] = _mark(doc.file, node)
+        if isinstance(node, yaml.MappingNode | yaml.SequenceNode) and node.tag not in _PLAIN:
+            raise self.refuse(node, f"the tag {excerpt(node.tag)} is not allowed: plain YAML only")
+        if isinstance(node, yaml.MappingNode):
+            result: dict[Any, Any] = {}
+            for key, key_node, value_node in self.merged(node).values():
+                doc.key_locations[(*path, key)] = _mark(doc.file, key_node)
+                result[key] = self.build(value_node, (*path, key))
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        doc.styles[path] = getattr(node, "style", None)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as exc:  # a number of 5000 digits, the 45th of May
+            raise self.refuse(node, f"cannot read the value {excerpt(node.value)}: "
+                              f"{excerpt(str(exc), 60)}") from None

@@ -27,7 +27,15 @@ from jongg.compiler import pattern, registry
 from jongg.compiler.card import check_card, load_ruleset
 from jongg.compiler.card import load_card as read_card  # the card's model, not compiled
 from jongg.compiler.deck import load_deck
-from jongg.compiler.errors import Diagnostic, JonggError, LoadError, UsageError, did_you_mean
+from jongg.compiler.errors import (
+    Diagnostic,
+    JonggError,
+    LoadError,
+    UsageError,
+    did_you_mean,
+    suggested,
+    suggestion,
+)
 from jongg.compiler.notation import parse as parse_pattern
 from jongg.compiler.registry import shipped as _shipped
 from jongg.compiler.source import Document, PathKey, load_file
@@ -42,7 +50,7 @@ from jongg.compiler.variant import (
 )
 from jongg.compiler.variant import load_variant as _load_variant
 from jongg.compiler.yaku import load_hand_scoring, scoring_only, shipped_played
-from jongg.present.filling import filling_text
+from jongg.present.filling import exposed_jokers, filling_text
 from jongg.runtime.card import Line
 from jongg.runtime.errors import counted
 from jongg.runtime.hand import Hand
@@ -142,7 +150,7 @@ class Card:
         found = next((m for m in self.matcher.tiles_away(h) if m.line.id == line_id), None)
         if found is None:
             raise KeyError(f"the hand cannot make line {line_id!r} (its exposures rule it out)")
-        return filling_text(found.filling())
+        return filling_text(exposed_jokers(found.filling(), h.exposures, self.deck))
 
     def __repr__(self) -> str:
         variations = sum(len(line.variations) for line in self.lines)
@@ -185,6 +193,8 @@ __all__ = [
     "read_card", "resolve",
     # scoring a winning hand by a variant's hand_scoring (yaku, han, fu, limits, payments)
     "load_hand_scoring", "scoring_only", "shipped_played",
+    # a mistyped name's nearest match, worded once for every tool
+    "suggested", "suggestion",
     # the compiler's modules a tool may use whole: compiled artifacts and their cache,
     # finding rulesets by name or path, and the notation's tree
     "cache", "pattern", "registry",

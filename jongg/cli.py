@@ -40,6 +40,26 @@ def _say_notes() -> None:
         notes.propagate = False
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's own parser. argparse hands an argument a command does not
+    know up to `jongg`, whose usage names none of the command's options; here
+    the command refuses it with its own usage and the nearest option."""
+
+    def parse_known_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            from jongg.runtime.errors import suggestion
+
+            options = [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+            close = [suggestion(e.split("=")[0], options) for e in extras if e.startswith("-")]
+            near = next((c for c in close if c), None)
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + (f" ({near})" if near
+                                                                         else ""))
+        return parsed, extras
+
+
 def _variants() -> str:
     from jongg.compiler.shelf import shipped  # names only: the help answers at once
 
@@ -62,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jongg", description="A declarative rules compiler for mahjong-family games.")
     parser.add_argument("--version", action="version", version=f"jongg {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                     parser_class=_CommandParser)
 
     card = commands.add_parser("card", help="validate and inspect hand cards")
     card_commands = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")

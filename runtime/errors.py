@@ -11,6 +11,7 @@ class.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -69,3 +70,18 @@ class JonggError(Exception):
 def counted(n: int, noun: str) -> str:
     """`1 line`, `2 lines`: a count with its noun in the right number."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def suggestion(word: object, choices: Iterable[object]) -> str | None:
+    """`did you mean 'x'?` for the choice closest to a mistyped word, or None:
+    the one wording every unknown name is answered with (a fact, a key, a
+    variant, a card, a deck, a command's option)."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def suggested(word: object, choices: Iterable[object], hint: str) -> str:
+    """A hint led by the suggestion for a mistyped word, when there is one:
+    `did you mean 'nymj'? known variants: ...`."""
+    close = suggestion(word, choices)
+    return f"{close} {hint}" if close else hint

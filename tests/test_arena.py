@@ -4,6 +4,7 @@ intervals and ratings, kept in a file as they are played and resumed from it."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -178,3 +179,37 @@ def test_the_arena_ranks_the_expert_above_random_on_shipped_variants(variant: st
     assert result.table[0].name == "expert"
     ((other, wins, points),) = result.gaps()
     assert other == "random" and wins.low > 0 and points.low > 0, (wins, points)
+
+
+@pytest.mark.parametrize(("agents", "holds"), [
+    (CHEAP, "each agent holds 2 of the 4 seats in every match"),
+    (f"{CHEAP},jongg.runtime.agents.bots:RandomAgent",
+     "each agent holds 1 or 2 of the 4 seats in a match"),
+])
+def test_the_header_says_the_counts_are_by_seat_as_the_table_counts(
+        capsys: pytest.CaptureFixture[str], agents: str, holds: str) -> None:
+    """Two agents at four seats play each match twice over: the header says
+    so, and its count of seat-matches is the table's match-wins denominator."""
+    status, out, err = run_cli(capsys, "arena", "nymj", "--agents", agents, "--rounds", "1",
+                               "--quiet")
+    assert status == 0, err
+    first, second = out.splitlines()[:2]
+    matches = len(agents.split(","))
+    assert first.startswith(f"nymj, 4 players: 1 deal, seeds 0..0, each in {matches} "
+                            f"seatings ({matches} matches)")
+    assert second == (f"{holds}, counted in each seat: match wins are out of 4 seat-matches "
+                      "an agent, rounds are seat-rounds")
+    assert re.findall(r"\b\d+/(\d+),", out) == ["4"] * matches, out
+
+
+@pytest.mark.parametrize(("agents", "players", "said"), [
+    (4, 4, "each agent holds one seat in every match"),
+    (2, 6, "each agent holds 3 of the 6 seats in every match"),
+    (4, 6, "each agent holds 1 or 2 of the 6 seats in a match"),
+    (5, 4, "each agent holds one seat in 4 of every 5 matches"),
+])
+def test_how_the_seats_are_shared_is_said_for_every_count(agents: int, players: int,
+                                                          said: str) -> None:
+    from jongg.commands.arena import seats_held
+
+    assert seats_held(agents, players) == said

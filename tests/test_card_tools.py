@@ -5,6 +5,7 @@ checked by a screenshot in headless Chromium."""
 from __future__ import annotations
 
 import json
+import re
 import struct
 import subprocess
 import zlib
@@ -144,6 +145,20 @@ def test_render_writes_sections_lines_colours_values(tmp_path: Path,
     assert 'style="color: #11804a">2026</span>' in year_1  # {year}a, in the first colour
     assert '<td class="value">25</td><td class="cx">X</td>' in year_1
     assert run_cli(capsys, "card", "render", "sample", "-o", str(out))[0] == 1  # never overwritten
+
+
+def test_render_prints_the_signs_inside_a_choice(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    card = CARD.format(sums_value=25, sums="FFFF (3333a + 9999b|4444a + 8888b) = 12c", extra="")
+    out = tmp_path / "card.html"
+    status, _, err = run_cli(capsys, "card", "render", _write(tmp_path, "t.yaml", card),
+                             "-o", str(out))
+    assert status == 0, err
+    sums = out.read_text().split('<tr id="sums">')[1].split("</tr>")[0]
+    options = re.findall(r'<span class="option">(.*?)</span>(?=\)|<span class="or">)', sums)
+    assert [re.sub(r"<[^>]+>", " ", o).split() for o in options] == [
+        ["3333", "+", "9999"], ["4444", "+", "8888"]]
+    assert sums.count('<span class="sign">') == 3  # the two in the choice, and "="
 
 
 def test_render_refuses_to_replace_a_file(tmp_path: Path,

@@ -314,3 +314,105 @@ def test_a_file_that_is_not_utf8_is_located(tmp_path: Path, capsys: pytest.Captu
     line, col = 1, len(first.split("\n")[0]) + len(" # caf") + 1
     assert f"{named}:{line}:{col}: error: not UTF-8 text: the byte 0xE9 cannot be read" \
         in out + err
+
+
+# -- a mistyped option or name: the command's own usage, and the nearest word ------------
+@pytest.mark.parametrize(("argv", "usage", "meant"), [
+    (["simulate", "nymj", "--gmaes", "2"], "usage: jongg simulate ", "--games"),
+    (["simulate", "nymj", "--gmaes=2"], "usage: jongg simulate ", "--games"),
+    (["card", "check", "--stirct", "x.yaml"], "usage: jongg card check ", "--strict"),
+    (["arena", "nymj", "--sed", "1"], "usage: jongg arena ", "--seed"),
+])
+def test_a_mistyped_option_shows_its_commands_usage_and_the_nearest_option(
+        capsys: pytest.CaptureFixture[str], argv: list[str], usage: str, meant: str) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert err.startswith(usage), err
+    assert f"unrecognized arguments: {argv[2]}" in err
+    assert f"(did you mean '{meant}'?)" in err
+
+
+def test_an_extra_word_is_refused_by_its_command_without_a_guess(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from jongg.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "nymj", "5"])
+    err = capsys.readouterr().err
+    assert err.startswith("usage: jongg simulate ")
+    assert err.rstrip().endswith("error: unrecognized arguments: 5")
+
+
+@pytest.mark.parametrize(("argv", "meant"), [
+    (["play", "nymjj"], "nymj"), (["play", "Nymj"], "nymj"),
+    (["simulate", "nymjj", "--games", "1"], "nymj"), (["arena", "mjcg-crad"], "mjcg-card"),
+    (["variant", "show", "siamse"], "siamese"), (["variant", "check", "nymjj"], "nymj"),
+    (["card", "show", "sampel"], "sample"), (["card", "render", "sampel", "-o", "x.html"],
+                                             "sample"),
+    (["card", "report", "sampel"], "sample"),
+    (["card", "report", "sample", "--variant", "mjcg-crad"], "mjcg-card"),
+    (["card", "check", "--deck", "nymj-7", "{card}"], "nymj-75"),
+    (["match", "--card", "mjcg-beginer", "--hand", "1B"], "mjcg-beginner"),
+    (["match", "--variant", "nymjj", "--hand", "1B"], "nymj"),
+    (["compile", "sampel"], "sample"), (["tiles", "nymj-57"], "nymj-75"),
+    (["card", "show", "sample", "--line", "yaer-1"], "year-1"),
+    (["variant", "check", "{names_a_card}"], "sample"),
+])
+def test_a_mistyped_name_is_answered_with_the_nearest_shipped_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], meant: str) -> None:
+    monkeypatch.chdir(tmp_path)  # a report or a page is never begun
+    paths = {"card": _card(tmp_path, HEADER + GOOD_LINE),
+             "names_a_card": _card(tmp_path, "variant: v\nextends: mjcg-card\n"
+                                   "win: {card: sampel}\n", "v.yaml")}
+    status, out, err = run_cli(capsys, *[a.format(**paths) for a in argv])
+    assert status == 1
+    assert f"did you mean '{meant}'?" in out + err
+    assert list(tmp_path.iterdir()) == sorted(paths.values())
+
+
+def test_a_web_table_naming_a_mistyped_variant_hears_the_nearest(tmp_path: Path) -> None:
+    from jongg.web.hall import Hall, Refused
+    from jongg.web.store import Store
+
+    with pytest.raises(Refused, match=r"no variant 'siamse'.*did you mean 'siamese'\?"):
+        Hall(Store(tmp_path)).variant_path("siamse")
+
+
+@pytest.mark.parametrize("shown", [[], ["--resolved"], ["--json"], ["--resolved", "--json"]])
+def test_variant_show_refuses_a_player_count_the_variant_is_not_played_by(
+        capsys: pytest.CaptureFixture[str], shown: list[str]) -> None:
+    status, out, err = run_cli(capsys, "variant", "show", "mjcg", "--players", "9", *shown)
+    assert status == 1
+    assert out == ""
+    assert err == "error: mjcg is played by 3 to 6 players, not 9\n"
+
+
+def test_variant_show_as_written_says_where_a_player_count_applies(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "variant", "show", "mjcg", "--players", "4")
+    assert status == 0
+    assert out.startswith("# mjcg as written, for every player count")
+    assert "--resolved shows it for 4 players" in out.splitlines()[0]
+
+
+# -- blocks shared with YAML anchors: a line's own key beats the merged one ----------
+SHARED = HEADER + ('  - &kongs {id: kongs, hand: "3[kong] [pair]", value: 50}\n'
+                   '  - {<<: *kongs, id: pungs, hand: "4[pung] [pair]", value: 75}\n')
+
+
+def test_a_card_line_that_overrides_a_shared_block_is_read_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "card", "check", str(_card(tmp_path, SHARED)))
+    assert (status, err) == (0, "")
+    assert "ok: card 'demo'" in out and "2 lines" in out
+    bad = SHARED.replace("value: 75", 'value: "lots"')
+    path = _card(tmp_path, bad, "bad.yaml")
+    status, out, _ = run_cli(capsys, "card", "check", str(path))
+    line, col = where(bad, '"lots"')
+    assert status == 1
+    assert f"{path}:{line}:{col}: error: lines[1].value: 'lots' is not of type 'integer'" in out

@@ -146,3 +146,13 @@ def test_shared_conditions_bind_each_alternative_in_what_it_has() -> None:
               for a, b, c in itertools.product(SUITS, repeat=3) if len({a, b, c}) in (1, 3)}
     assert _variations("NNNN EEEE 1111a 22a | 111a 222b 3333c 4444a ; suits 1,3") == \
         ones | threes
+
+
+def test_signs_inside_a_choice_carry_no_tiles() -> None:
+    """"FFFF 3333 + 9999 = 12 or FFFF 4444 + 8888 = 12, any 3 suits": the
+    printed signs of an addition line, inside a choice, as outside one."""
+    want = {_key([("F",) * 4, kong(x, a), kong(y, b), (f"1{c}", f"2{c}")])
+            for x, y in ((3, 9), (4, 8)) for a, b, c in itertools.permutations(SUITS)}
+    found = _variations("FFFF (3333a + 9999b|4444a + 8888b) = 12c")
+    assert found == want == _variations("FFFF (3333a 9999b|4444a 8888b) 12c")
+    assert len(want) == 12

@@ -157,6 +157,23 @@ def test_parsed_structure() -> None:
                               p.VarIs("m", p.Expr("n", -2)))
 
 
+def test_signs_inside_a_choice_are_kept_where_they_are_printed() -> None:
+    text = "FFFF (3333a + 9999b|4444a + 8888b) = 12c"
+    value = parse(text)
+    assert str(value) == text
+    (alt,) = value.alternatives
+    _, choice, equals, pair = alt.items
+    assert isinstance(choice, p.Choice) and equals == p.Decoration("=")
+    assert choice.options == ((p.Group(("3",) * 4, "a"), p.Group(("9",) * 4, "b")),
+                              (p.Group(("4",) * 4, "a"), p.Group(("8",) * 4, "b")))
+    assert choice.signs == (("", "+", ""), ("", "+", ""))
+    assert [g for g in alt.groups()] == [p.Group(("F",) * 4), *choice.options[0],
+                                         *choice.options[1], pair]
+    assert parse("(2b|5b)").alternatives[0].items[0] == p.Choice(((p.Group(("2",), "b"),),
+                                                                  (p.Group(("5",), "b"),)))
+    assert str(parse("(  + 1a x = 2b *|3c)")) == "(+ 1a x = 2b *|3c)"
+
+
 # -- generated values -------------------------------------------------------------
 VARIABLES = "fghijkmnpqrstuvwyz"
 ATOMS = st.sampled_from([*"0123456789", *"FNEWSDRG", *VARIABLES, p.YEAR])
@@ -166,7 +183,20 @@ variable = st.sampled_from(VARIABLES)
 groups = st.builds(p.Group, st.lists(ATOMS, min_size=1, max_size=6).map(tuple), SUITS,
                    st.booleans())
 options = st.lists(groups, min_size=1, max_size=3).map(tuple)
-choices = st.builds(p.Choice, st.lists(options, min_size=1, max_size=3).map(tuple))
+GAPS = st.sampled_from(["", "", "", "+", "=", "x", "*", "+ ="])  # the signs in a gap
+
+
+def _choice(written: list[tuple[p.Option, p.Signs]]) -> p.Choice:
+    """A choice as the parser builds it: signs kept only when an option has some."""
+    signs = tuple(gaps for _, gaps in written)
+    return p.Choice(tuple(option for option, _ in written),
+                    signs=signs if any(any(gaps) for gaps in signs) else ())
+
+
+signed_options = options.flatmap(lambda option: st.tuples(
+    st.just(option), st.lists(GAPS, min_size=len(option) + 1,
+                              max_size=len(option) + 1).map(tuple)))
+choices = st.lists(signed_options, min_size=1, max_size=3).map(_choice)
 frees = st.builds(p.Free, st.sampled_from(sorted(p.FREE_SIZES)), st.integers(1, 20),
                   st.booleans())
 decorations = st.builds(p.Decoration, st.sampled_from("+=x*"))

@@ -146,11 +146,44 @@ def test_merge_keys_are_resolved() -> None:
     assert doc.data["child"] == {"x": 1, "y": 2, "z": 3}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a key that overrides a merged (<<) key is refused "
-                                       "as a duplicate; YAML merge lets explicit keys override")
 def test_merge_keys_can_be_overridden() -> None:
     doc = load_text("base: &b {x: 1, y: 2}\nchild:\n  <<: *b\n  x: 9\n", "m.yaml")
     assert doc.data["child"] == {"x": 9, "y": 2}
+
+
+def test_a_key_overriding_a_merge_is_located_where_it_is_written() -> None:
+    text = "base: &b {x: {deep: 1}, y: 2}\nchild:\n  <<: *b\n  x: 9\n"
+    doc = load_text(text, "m.yaml")
+    assert doc.data["child"] == {"x": 9, "y": 2}
+    assert doc.locate(("child", "x")) == Location("m.yaml", 4, 6)
+    assert doc.locate_key(("child", "x")) == Location("m.yaml", 4, 3)
+    assert ("child", "x", "deep") not in doc.locations  # the merged value is replaced whole
+    assert doc.locate(("child", "y")) == Location("m.yaml", 1, 28)  # merged: where base has it
+
+
+def test_an_earlier_merged_mapping_beats_a_later_one_and_merges_nest() -> None:
+    text = ("a: &a {x: a, y: a}\nb: &b {<<: *a, x: b, z: b}\n"
+            "c: {<<: [*b, *a], w: c}\nd: *b\ne: {<<: []}\n'<<': {<<: *a, '<<': q}\n")
+    doc = load_text(text, "m.yaml")
+    assert doc.data["b"] == {"x": "b", "y": "a", "z": "b"}
+    assert doc.data["c"] == {"x": "b", "y": "a", "z": "b", "w": "c"}
+    assert doc.data["d"] == doc.data["b"]  # an alias of a mapping that overrides a merge
+    assert doc.data["e"] == {}
+    assert doc.data["<<"] == {"x": "a", "y": "a", "<<": "q"}  # a quoted '<<' is a plain key
+
+
+@pytest.mark.parametrize(("text", "line", "column", "message"), [
+    ("base: &b {x: 1}\nchild:\n  <<: *b\n  x: 9\n  x: 8\n", 5, 3, "duplicate key 'x'"),
+    ("child: {<<: {k: 1, k: 2}}\n", 1, 20, "duplicate key 'k'"),
+    ("a: &a {x: 1}\nchild: {<<: *a, <<: *a}\n", 2, 17, "duplicate key '<<'"),
+    ("child: {<<: 3}\n", 1, 13, "a merge (<<) takes a mapping or a list of mappings"),
+    ("child: {<<: [{k: 1}, 3]}\n", 1, 22, "a merge (<<) takes a mapping or a list of mappings"),
+])
+def test_a_duplicate_beside_a_merge_is_still_refused(text: str, line: int, column: int,
+                                                     message: str) -> None:
+    (d,) = _load_error(text, "m.yaml").diagnostics
+    assert d.location == Location("m.yaml", line, column)
+    assert message in d.message
 
 
 def test_missing_file(tmp_path: Path) -> None:

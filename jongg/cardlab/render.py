@@ -30,7 +30,7 @@ td {{ padding: .25em .5em; vertical-align: baseline; }}
 td.hand {{ font-family: "DejaVu Sans Mono", monospace; font-size: 1.2em; font-weight: bold;
           letter-spacing: .04em; }}
 td.hand .group {{ margin-right: .6em; }}
-td.hand .option .group:last-child {{ margin-right: 0; }}
+td.hand .option > :last-child {{ margin-right: 0; }}
 td.hand .var {{ font-style: italic; }}
 td.hand .sign {{ margin-right: .6em; color: #444; }}
 td.hand .or {{ color: #888; font-weight: normal; margin: 0 .3em; }}
@@ -62,8 +62,9 @@ def _item(item: p.Item, year: int | None) -> str:
     if isinstance(item, p.Group):
         return _group(item, year)
     if isinstance(item, p.Choice):
-        options = ['<span class="option">' + "".join(_group(g, year) for g in option) + "</span>"
-                   for option in item.options]
+        options = ['<span class="option">' + "".join(_item(part, year) for part in
+                                                     item.printed(i)) + "</span>"
+                   for i in range(len(item.options))]
         return "(" + '<span class="or">or</span>'.join(options) + ")"
     if isinstance(item, p.Free):
         count = f"{item.count} " if item.count != 1 else ""

@@ -12,7 +12,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from jongg.api import Diagnostic, UsageError, compile_variant, load_game
+from jongg.api import Diagnostic, UsageError, compile_variant, counted, load_game
 from jongg.commands.args import agents_arg
 from jongg.commands.console import plain_console, progress_bar, table_building
 from jongg.runs.arena import Bouts, Result, arena
@@ -73,15 +73,34 @@ def _percent(i: Interval, sep: str = " ", share: bool = True) -> str:
     return f"{i.estimate:.0%}{sep}[{low:.0%}, {high:.0%}]"
 
 
+def seats_held(agents: int, players: int) -> str:
+    """How the rotation shares a match's seats among the agents (each holds
+    every seat once a deal, so `players` seat-matches a deal, over `agents`
+    matches)."""
+    if players % agents == 0:
+        each = players // agents
+        return f"each agent holds {each} of the {players} seats in every match" if each > 1 \
+            else "each agent holds one seat in every match"
+    if agents > players:
+        return f"each agent holds one seat in {players} of every {agents} matches"
+    few = players // agents
+    return f"each agent holds {few} or {few + 1} of the {players} seats in a match"
+
+
 def _print_standings(result: Result, variant: str) -> None:
     console = plain_console()
     agents = result.bouts.agents
+    players = result.bouts.players
     seeds = f"seeds {result.seed}..{result.seed + result.done - 1}" if result.done else \
         "no deal finished"
     partial = f" (partial: interrupted, of {result.deals} asked)" if result.partial else ""
-    console.print(f"{variant}, {result.bouts.players} players: {result.done} deals{partial}, "
+    console.print(f"{variant}, {players} players: {counted(result.done, 'deal')}{partial}, "
                   f"{seeds}, each in {len(agents)} seatings ({len(result.matches)} matches); "
-                  "95% intervals")
+                  "95% intervals", soft_wrap=True)
+    # the table counts by seat: an agent in two seats of a match plays it twice
+    console.print(f"{seats_held(len(agents), players)}, counted in each seat: match wins "
+                  f"are out of {result.done * players} seat-matches an agent, rounds are "
+                  "seat-rounds", soft_wrap=True)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for heading in ("agent", "seat-rounds", "round wins", "points/round", "match wins",
                     "rating"):

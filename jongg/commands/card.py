@@ -24,6 +24,7 @@ from jongg.api import (
     read_card,
     registry,
     shipped,
+    suggested,
 )
 from jongg.cardlab import diff, render
 from jongg.commands import printing
@@ -75,8 +76,10 @@ def cmd_card_show(args: argparse.Namespace) -> int:
             line = card.line(args.line)
         except KeyError:
             raise UsageError([Diagnostic(None, f"--line: card {card.name!r} has no line "
-                                               f"{args.line!r}", hint="see 'jongg card show "
-                                               f"{args.card}' for the ids")]) from None
+                                               f"{args.line!r}", hint=suggested(
+                                                   args.line, [ln.id for ln in card.lines],
+                                                   f"see 'jongg card show {args.card}' for "
+                                                   "the ids"))]) from None
     if args.json:
         _out(json.dumps(printing.card_json(card, None if line is None else [line])))
     elif line is not None:
@@ -139,6 +142,15 @@ def read_hand(card: Card, hand_text: str, exposed: Sequence[str]) -> Hand:
     return hand
 
 
+def _unnamed(name: str, other: str) -> UsageError:
+    """A name that is neither a shipped variant nor a shipped `other` (card
+    or deck): both lists, the nearest name first."""
+    variants, others = shipped("variant"), shipped(other)
+    return UsageError([Diagnostic(None, f"no variant or {other} named {name!r}", hint=suggested(
+        name, [*variants, *others], f"variants: {', '.join(variants)}; {other}s: "
+        f"{', '.join(others)}"))])
+
+
 Ruleset = tuple[str, str, str | None, bool, tuple[str, ...] | None]
 
 
@@ -156,9 +168,7 @@ def _ruleset(name: str, kind: str | None) -> Ruleset:
         elif name in shipped("card"):
             kind = "card"
         else:
-            raise UsageError([Diagnostic(None, f"no variant or card named {name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; cards: " + ", ".join(shipped("card")))])
+            raise _unnamed(name, "card")
     if kind == "card":
         return kind, name, None, False, None
     variant = load_variant(name)  # every problem of the variant, reported before compiling
@@ -255,8 +265,6 @@ def cmd_tiles(args: argparse.Namespace) -> int:
         except LoadError as error:
             if any(d.location for d in error.diagnostics) or args.name.endswith((".yaml", ".yml")):
                 raise
-            raise UsageError([Diagnostic(None, f"no variant or deck named {args.name!r}",
-                                         hint="variants: " + ", ".join(shipped("variant")) +
-                                         "; decks: " + ", ".join(shipped("deck")))]) from None
+            raise _unnamed(args.name, "deck") from None
     _out(printing.tiles_table(deck))
     return 0

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from jongg.api import counted
 from jongg.present.cardview import JOKER_MARK, variation_text
-from jongg.present.filling import LEGEND, filling_text
+from jongg.present.filling import LEGEND, exposed_jokers, filling_text
 from jongg.runtime.card import Card, Line, Variation
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import Deck
@@ -74,8 +74,8 @@ def tiles_table(deck: Deck) -> str:
             _table(rows, ["code", "name", "category", "suit", "copies"]))
 
 
-def fill_text(match: Nearness) -> str:
-    return filling_text(match.groups)
+def fill_text(match: Nearness, hand: Hand, deck: Deck) -> str:
+    return filling_text(exposed_jokers(match.groups, hand.exposures, deck))
 
 
 def _wants(match: Nearness) -> list[list[str]]:
@@ -106,7 +106,7 @@ def match_text(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearn
     if explain:
         out.append(f"explain ({LEGEND}):")
         for m in nearest:
-            out.append(f"  {m.line.id}: {fill_text(m)}")
+            out.append(f"  {m.line.id}: {fill_text(m, hand, deck)}")
     return "\n".join(out)
 
 
@@ -120,7 +120,8 @@ def match_json(card: Card, hand: Hand, done: list[Nearness], nearest: list[Nearn
                                 "joker_slots": m.joker_slots, "variation": _wants(m)}
         if explain:
             item["fill"] = [[{"want": s.want, "tile": s.filled_by, "joker_ok": s.joker_ok,
-                              "exposed": s.exposed} for s in g] for g in m.groups]
+                              "exposed": s.exposed} for s in g]
+                            for g in exposed_jokers(m.groups, hand.exposures, deck)]
         return item
 
     return {

@@ -11,6 +11,9 @@ from typing import Any
 import yaml
 
 from jongg.api import (
+    Diagnostic,
+    Resolved,
+    UsageError,
     check_variant,
     compile_variant,
     notes,
@@ -34,7 +37,19 @@ def _clauses(node: Any, found: set[str]) -> set[str]:
     return found
 
 
+def _playable(name: str, written: Resolved, players: int | None) -> None:
+    """Refuse a --players the variant is not played by, resolved or not."""
+    if players is None:
+        return
+    counts = player_counts(written)
+    if players not in counts:
+        raise UsageError([Diagnostic(None, f"{name} is played by {counts.start} to "
+                                     f"{counts.stop - 1} players, not {players}")])
+
+
 def cmd_variant_show(args: argparse.Namespace) -> int:
+    written = resolve(args.variant)
+    _playable(args.variant, written, args.players)
     if args.resolved:
         spec = compile_variant(args.variant, args.players)  # every problem first
         resolved = resolve(args.variant, spec.players)
@@ -42,7 +57,10 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"# {spec.variant} resolved for {spec.players} players")
     else:
-        data = resolve(args.variant).data
+        data = written.data
+        if args.players is not None and not args.json:
+            print(f"# {args.variant} as written, for every player count (its by_players "
+                  f"overrides included): --resolved shows it for {args.players} players")
     if args.json:
         print(json.dumps(data, indent=2))
         return 0

@@ -5,6 +5,8 @@ the tiles still missing. As spans for the tables, and as the plain text
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -13,6 +15,7 @@ from jongg.runtime.card import Line
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import Slot
+from jongg.runtime.tiles import Deck
 
 Groups = tuple[tuple[Slot, ...], ...]
 
@@ -55,13 +58,59 @@ def filled(rules: Rules, hand: Hand, line_id: str) -> Near | None:
     return None
 
 
+def exposed_jokers(filling: Iterable[Sequence[Slot]], exposures: Sequence[Sequence[int]],
+                   deck: Deck) -> Groups:
+    """The groups with each exposure's jokers in their slots. The matcher
+    seats an exposure whole and fills its group with the group's tiles, so
+    which slots hold a joker is read here from the exposures themselves:
+    each is given the exposed group it fits (its naturals among the group's
+    tiles), and the slots its naturals leave are its jokers (J=x^). The
+    groups are returned unchanged where no exposure holds a joker."""
+    groups = tuple(tuple(g) for g in filling)
+    joker = deck.joker_index
+    if joker is None or not any(joker in e for e in exposures):
+        return groups
+    shown = [Counter(deck.code(t) for t in e if t != joker) for e in exposures]
+    sizes = [len(e) for e in exposures]
+    seated = [gi for gi, g in enumerate(groups) if g and all(s.exposed for s in g)]
+
+    def fits(ei: int, gi: int) -> bool:
+        wants = Counter(s.want for s in groups[gi])
+        return sizes[ei] == len(groups[gi]) and not shown[ei] - wants
+
+    def seat(ei: int, taken: tuple[int, ...]) -> tuple[int, ...] | None:
+        if ei == len(exposures):
+            return taken
+        for gi in seated:
+            if gi not in taken and fits(ei, gi):
+                found = seat(ei + 1, (*taken, gi))
+                if found is not None:
+                    return found
+        return None
+
+    places = seat(0, ())
+    if places is None:
+        return groups
+    out = list(groups)
+    for naturals, gi in zip(shown, places, strict=True):
+        left = Counter(naturals)
+        row = []
+        for slot in groups[gi]:
+            if left[slot.want]:
+                left[slot.want] -= 1
+                row.append(slot)
+            else:
+                row.append(dataclasses.replace(slot, filled_by="J"))
+        out[gi] = tuple(row)
+    return tuple(out)
+
+
 def slot_text(slot: Slot) -> str:
-    """J=x, x^, (x), (x?) or the natural that fills it."""
+    """J=x, x^, (x), (x?) or the natural that fills it; an exposed joker is J=x^."""
     if slot.filled_by is None:
         return f"({slot.want}{'?' if slot.joker_ok else ''})"
-    if slot.exposed:
-        return f"{slot.want}^"
-    return f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
+    shown = f"J={slot.want}" if slot.filled_by == "J" else slot.filled_by
+    return f"{shown}^" if slot.exposed else shown
 
 
 def filling_text(groups: Iterable[Sequence[Slot]]) -> str:

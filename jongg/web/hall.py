@@ -15,6 +15,7 @@ from typing import Any
 from jongg.api import (
     JonggError,
     compile_variant,
+    did_you_mean,
     load_game,
     player_counts,
     resolve,
@@ -72,7 +73,9 @@ class Hall:
             return name
         path = self.store.rulesets / name
         if path.name != name or not path.is_file():
-            raise Refused(f"no variant {name[:60]!r}: choose a shipped one or upload it")
+            known = [*shipped("variant"), *(p.name for p in self.store.uploaded())]
+            raise Refused(f"no variant {name[:60]!r}: choose a shipped one or upload it"
+                          + did_you_mean(name[:60], known))
         return str(path)
 
     # -- opening -------------------------------------------------------------------
