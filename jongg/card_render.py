@@ -8,13 +8,18 @@ honours and flowers in black, signs as printed, then the value and C
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from jongg.compiler import pattern as p
+from jongg.compiler.card import load_ruleset
 from jongg.compiler.notation import parse
 from jongg.runtime.card import Card, Line
 
-COLOURS = {"a": "#11804a", "b": "#c8102e", "c": "#1d4fc4", "d": "#7a3db8", "e": "#c46a00"}
+# a suit letter's colour, as printed cards have them (the card's own colours)
+SUIT_COLOURS = {"a": "green", "b": "red", "c": "blue", "d": "purple", "e": "orange"}
+COLOURS = {"green": "#11804a", "red": "#c8102e", "blue": "#1d4fc4", "purple": "#7a3db8",
+           "orange": "#c46a00"}
 INK = "#111111"
 
 STYLE = f"""
@@ -42,42 +47,95 @@ td.value, td.cx {{ text-align: right; font-weight: bold; }}
 """
 
 
-def _atom(atom: str, year: int | None) -> str:
+@dataclass(frozen=True, slots=True)
+class Atom:
+    text: str
+    variable: bool = False  # a letter standing for numbers or honours, as the note says
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """One piece of a line as printed: a group (its atoms, in its suit's
+    colour; honours and flowers in none), 'any' tiles, a sign, or a choice
+    of options (each a run of groups)."""
+
+    kind: str  # "group", "any", "sign" or "choice"
+    atoms: tuple[Atom, ...] = ()
+    suit: str | None = None  # a group's suit letter (a, b, c)
+    options: tuple[tuple[Printed, ...], ...] = ()
+
+    @property
+    def colour(self) -> str | None:
+        """The group's colour: its suit letter's (SUIT_COLOURS)."""
+        return SUIT_COLOURS.get(self.suit or "")
+
+
+def _atom(atom: str, year: int | None) -> Atom:
     if atom == p.YEAR:
-        return escape(str(year) if year is not None else "year")
+        return Atom(str(year)) if year is not None else Atom("year", True)
     if atom.startswith("{"):  # the digits of a value: {n*m}
-        return f'<span class="var">{escape(atom[1:-1].replace("*", "×"))}</span>'
-    if p.is_variable(atom):
-        return f'<span class="var">{escape(atom)}</span>'
-    return escape(atom)
+        return Atom(atom[1:-1].replace("*", "×"), True)
+    return Atom(atom, p.is_variable(atom))
 
 
-def _group(group: p.Group, year: int | None) -> str:
-    colour = COLOURS.get(group.suit or "", INK)
-    text = "".join(_atom(a, year) for a in group.atoms)
-    return f'<span class="group" style="color: {colour}">{text}</span>'
+def _group(group: p.Group, year: int | None) -> Printed:
+    return Printed("group", tuple(_atom(a, year) for a in group.atoms), group.suit)
 
 
-def _item(item: p.Item, year: int | None) -> str:
+def _printed(item: p.Item, year: int | None) -> Printed:
     if isinstance(item, p.Group):
         return _group(item, year)
     if isinstance(item, p.Choice):
-        options = ['<span class="option">' + "".join(_group(g, year) for g in option) + "</span>"
-                   for option in item.options]
-        return "(" + '<span class="or">or</span>'.join(options) + ")"
+        return Printed("choice", options=tuple(tuple(_group(g, year) for g in option)
+                                               for option in item.options))
     if isinstance(item, p.Free):
         count = f"{item.count} " if item.count != 1 else ""
-        return f'<span class="group">{escape(count)}any {escape(item.kind)}</span>'
-    return f'<span class="sign">{escape(item.text)}</span>'
+        return Printed("any", (Atom(f"{count}any {item.kind}"),))
+    return Printed("sign", (Atom(item.text),))
+
+
+def printed(line: Line, year: int | None = None) -> tuple[tuple[tuple[Printed, ...], ...], str]:
+    """The line as printed: its alternatives (any one of them makes it),
+    each a run of pieces; and its note (the card's, else its conditions)."""
+    pattern = parse(line.pattern)
+    alternatives = tuple(tuple(_printed(i, year) for i in alt.items)
+                         for alt in pattern.alternatives)
+    conditions = [str(c) for alt in pattern.alternatives for c in alt.conditions]
+    conditions += [str(c) for c in pattern.shared]
+    return alternatives, line.note or "; ".join(conditions)
+
+
+def card_year(card: str) -> int | None:
+    """The year a card's `{year}` prints as: its `year:`, when it has one."""
+    year = load_ruleset("card", card).data.get("year")
+    return year if isinstance(year, int) else None
+
+
+# -- the page -------------------------------------------------------------------------
+def _html_atom(atom: Atom) -> str:
+    return f'<span class="var">{escape(atom.text)}</span>' if atom.variable else \
+        escape(atom.text)
+
+
+def _html(piece: Printed) -> str:
+    text = "".join(_html_atom(a) for a in piece.atoms)
+    if piece.kind == "group":
+        colour = COLOURS[piece.colour] if piece.colour else INK
+        return f'<span class="group" style="color: {colour}">{text}</span>'
+    if piece.kind == "choice":
+        options = ['<span class="option">' + "".join(_html(g) for g in option) + "</span>"
+                   for option in piece.options]
+        return "(" + '<span class="or">or</span>'.join(options) + ")"
+    if piece.kind == "any":
+        return f'<span class="group">{text}</span>'
+    return f'<span class="sign">{text}</span>'
 
 
 def _hand(line: Line, year: int | None) -> tuple[str, str]:
-    """The line's groups as printed, and its conditions as a note."""
-    pattern = parse(line.pattern)
-    alternatives = [" ".join(_item(i, year) for i in alt.items) for alt in pattern.alternatives]
-    conditions = [str(c) for alt in pattern.alternatives for c in alt.conditions]
-    conditions += [str(c) for c in pattern.shared]
-    return '<span class="or">or</span>'.join(alternatives), "; ".join(conditions)
+    """The line's groups as printed, and its note."""
+    alternatives, note = printed(line, year)
+    return '<span class="or">or</span>'.join(" ".join(_html(x) for x in alt)
+                                             for alt in alternatives), note
 
 
 _COLUMNS = ('<colgroup><col class="hand"><col class="note"><col class="value"><col class="cx">'
@@ -94,8 +152,7 @@ def card_html(card: Card, year: int | None = None) -> str:
                 rows.append("</table>")
             section = line.section
             rows.append(f"<h2>{escape(section or 'Hands')}</h2>\n<table>{_COLUMNS}")
-        hand, conditions = _hand(line, year)
-        note = line.note or conditions
+        hand, note = _hand(line, year)
         value = "" if line.value is None else str(line.value)
         rows.append(f'<tr id="{escape(line.id)}"><td class="hand">{hand}</td>'
                     f'<td class="note">{"(" + escape(note) + ")" if note else ""}</td>'
