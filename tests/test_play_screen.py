@@ -307,3 +307,83 @@ def test_four_racks_and_a_pool_of_56_fit_the_screen_with_the_header_on_top(
     assert all(f" {n} " in screen or f" {n}\n" in screen for n in (1, 28, 56))
     assert re.search(r"your turn: discard a tile[^\n]*>$", screen)
     term.quit()
+
+
+CARD_GAME = "Mah Jongg Card Game (card play, the sample card)"
+
+
+def test_the_header_keeps_its_two_rows_and_a_long_hint_gets_a_page_of_its_own(
+        tmp_path: Path) -> None:
+    """The title whole on the first row and the round on the second, at a
+    pass (no one to play) as at a turn; a hint too long for the screen is
+    paged under the same header, then the table comes back."""
+    term = Terminal("mjcg-card", "--fast", "--seed", "4", "--log", "h.jsonl", cwd=tmp_path)
+    term.expect(PASS)
+    assert term.rows[0] == CARD_GAME and term.rows[1] == "round 1 · dealer: East · wall 99"
+    for typed, until in [("1 2 3", PASS), ("1 2 3", r"unseen, 0-3\? > "), ("0", PASS),
+                         ("1 2 3", r"y: yes  n: no > "), ("n", r"offer how many, 0-3\? > "),
+                         ("0", TURN)]:
+        term.type(typed, until)
+        assert term.rows[0] == CARD_GAME, term.text
+        assert term.rows[1].startswith("round 1 · dealer: East · wall "), term.text
+    assert term.rows[1].endswith(" · to play: East")
+    paged = r"Enter: (more, b: )?back to the table > "
+    screen = term.type("hint 10", paged)
+    pages = [screen]
+    while "Enter: more" in screen.rstrip().splitlines()[-1]:
+        screen = term.type("", paged)
+        pages.append(screen)
+    for page in pages:  # each page under the header
+        rows = page.splitlines()
+        assert rows[0] == CARD_GAME and rows[1].startswith("round 1 · dealer: East · wall ")
+    assert re.search(r"^[\w-]+ \(value \d+, \w+\): \d+ away; missing ", pages[0], re.M)
+    assert "suggested discard: " in pages[-1]
+    screen = term.type("", TURN)
+    assert term.rows[0] == CARD_GAME and "your hand" in screen
+    term.quit()
+
+
+def test_the_card_at_the_table_is_printed_in_its_suits_colours_the_notation_on_request(
+        tmp_path: Path) -> None:
+    term = Terminal("mjcg-card", "--fast", "--seed", "4", "--log", "v.jsonl", cwd=tmp_path)
+    term.expect(PASS)
+    screen = term.type("card", r"Enter: more, b: back to the table > ")
+    assert "C: concealed, X: exposed; colours are suits" in flat(screen)
+    (row,) = [n for n, text in enumerate(term.rows) if text.startswith("  year-2 ")]
+    assert term.rows[row].startswith("  year-2     30  X  2026 DDDD 2222 66  (2 suits; ")
+    assert "{year}" not in screen and "DDDDa" not in screen  # no notation: the card's year
+
+    def colour(word: str, text: str) -> str:
+        column = text.index(word)
+        return str(term.screen.buffer[row][column].fg)
+
+    line = term.rows[row]
+    assert colour("2026", line) == colour("DDDD", line) == "green"  # suit a
+    assert colour("2222", line) == "red"  # suit b
+    (row,) = [n for n, text in enumerate(term.rows) if text.startswith("  year-1 ")]
+    assert "blue" in colour("6666", term.rows[row])  # suit c
+    term.type("b", PASS)
+    screen = term.type("card notation", r"Enter: more, b: back to the table > ")
+    assert "  year-2     30  X  {year}a DDDDa 2222b 66b ; a not in dots" in screen
+    term.type("b", PASS)
+    screen = term.type("card year-2", r"Enter: back to the table > ")
+    assert "year-2: 2026 DDDD 2222 66  (2026, value 30, exposed, 4 variations)" in screen
+    assert "as written: {year}a DDDDa 2222b 66b ; a not in dots" in screen
+    term.type("", PASS)
+    term.quit()
+
+
+def test_what_is_typed_while_the_bots_play_is_not_read_at_the_next_question(
+        tmp_path: Path) -> None:
+    """A discard typed during the bots' turns (no --fast: they take their
+    time) is not taken for the answer to the claim window that follows."""
+    term = Terminal("nymj", "--seed", "5", "--log", "t.jsonl", cwd=tmp_path)
+    screen = term.expect(TURN)
+    held = hand_row(screen)
+    term.child.sendline("1")  # a discard, then at once another one
+    term.child.sendline(held[-1])
+    screen = term.expect(r"\? [^\n>]*p: pass > |" + TURN)
+    assert f"not read: '{held[-1]}', typed before this question was asked; type it again " \
+        "if you still mean it" in flat(screen), screen
+    assert "is not legal now" not in screen
+    term.quit()

@@ -60,7 +60,6 @@ def rack_hints(seen: Seen) -> tuple[Text, ...]:
         return tuple(out)
     out.append(words(f"the plan shares your one pool between your racks: {plan.away} "
                      "tiles away in all"))
-    out.extend(rack_discard(seen, planner, plan))
     racks = me.live_racks()
     if racks:
         chosen = {lines[li].id for _, li in plan.lines}
@@ -69,6 +68,7 @@ def rack_hints(seen: Seen) -> tuple[Text, ...]:
         if others:
             out.append(words("also near: " + ", ".join(f"{n.line.id} ({n.away} away)"
                                                        for n in others)))
+    out.extend(rack_discard(seen, planner, plan))
     return tuple(out)
 
 
