@@ -504,7 +504,7 @@ def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discard
     assert "You declare Mah Jongg on rack 1: honor-1 (value 25)" in out
     assert "You declare Mah Jongg on rack 2: even-3 (value 30)" in out
     report = out[out.index("round 1 over"):]
-    assert "You win the round with 2 Mah Jonggs, the last on East's discard" in report
+    assert "You win the round with 2 Mah Jonggs, the last on East's discard of 8B" in report
     assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
     assert "points: East -25  West 240" in report
 
