@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from jongg.compiler.game import load_game
 from jongg.present.hints import hints
 from jongg.present.prompts import prompt
 from jongg.present.seen import Seen
@@ -119,3 +122,23 @@ def test_a_round_won_on_a_discard_names_the_tile(tmp_path: Path) -> None:
     out = screen.getvalue()
     assert "Seat 2 wins with three-sets-and-a-pair (no card value), on your discard of S4" \
         in out, out[-1500:]
+
+
+@pytest.mark.clause("MJCG-05")
+def test_the_second_charleston_vote_says_what_it_plays_and_the_rule_from_the_data(
+        tmp_path: Path) -> None:
+    """The rule that decides the vote is the variant's (mjcg's any-yes is
+    said at the table, tests/test_play_screen.py), so a house that stops it
+    on one no is told so, and the passes it plays are its own."""
+    house = tmp_path / "one-no.yaml"
+    house.write_text("variant: one-no\nextends: mjcg\nbefore_play:\n"
+                     "  - phase: vote\n    question: dance again (a second Charleston)\n"
+                     "    rule: all-yes\n    clause: MJCG-05\n    then:\n"
+                     "      - {phase: pass, to: left, count: 3}\n"
+                     "      - {phase: pass, to: right, count: 3}\n")
+    state = load_game(str(house)).new_match(6, Mode.GUARDED)
+    about = " ".join(plain(a) for a in prompt(Seen.of(state, 0)).about)
+    assert "if it carries: pass 3 tiles left, then 3 right" in about
+    assert "the vote is secret; every seat must say yes: a single no stops it (MJCG-05)" \
+        in about
+    assert "one yes is enough" not in about
