@@ -49,7 +49,8 @@ def test_a_turn_refuses_an_unknown_tile_as_the_cli_does_and_a_tile_not_held_by_n
     state = game("nymj").new_match(5, Mode.GUARDED)
     held = Seen.of(state, 0).deck.codes(state.observe(0).me.concealed())
     assert "R5" not in held
-    table, screen = at_the_table(state, 0, ["9Z", "R9", "discard R9", "R5", "discard R5"],
+    table, screen = at_the_table(state, 0, ["9Z", "R9", "discard R9", "R5", "discard R5",
+                                                    "hnit"],
                                  tmp_path, ("nymj", 4))
     played(table)
     out = screen.getvalue()
@@ -58,7 +59,10 @@ def test_a_turn_refuses_an_unknown_tile_as_the_cli_does_and_a_tile_not_held_by_n
     assert f"unknown tile '9Z'; {tiles}\n" in out
     assert out.count(f"unknown tile 'R9'; {tiles}\n") == 2  # alone, or as 'discard R9'
     assert out.count("you hold no R5\n") == 2
-    assert "cannot read" not in out and "is not legal now" not in out
+    assert "is not legal now" not in out
+    # a word longer than any code is no tile: a command mistyped
+    assert "cannot read 'hnit' (type help for the commands)\n" in out
+    assert out.count("cannot read") == 1
 
 
 def test_siamese_hint_suggests_the_discard_the_bots_would_make_at_the_28th_tile(

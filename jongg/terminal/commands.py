@@ -28,7 +28,10 @@ VERBS = {"discard", "pass", "declare", "claim", "exchange", "vote", "off", "offe
 
 
 def unknown_tile(seen: Seen, word: str) -> str:
-    """What the CLI says of a tile the deck does not have: the deck's tiles."""
+    """What the CLI says of a tile the deck does not have: the deck's tiles
+    (a word longer than any tile's code is no tile: a command mistyped)."""
+    if len(word) > max(len(k.code) for k in seen.deck.kinds):
+        return f"cannot read {word!r} (type help for the commands)"
     try:
         parse_tiles(seen.deck, word)
     except TileError as error:
