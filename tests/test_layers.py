@@ -114,9 +114,11 @@ def test_the_oracle_borrows_no_engine_code() -> None:
 
 
 # -- the compiler and the front doors -------------------------------------------------
-# The front doors, highest first: a module may import its own package, lower ones,
-# and the runtime; the compiler only through jongg.api, the one gateway a Python
-# user calls too.
+# The front doors, highest first: a module may import its own package, those of
+# its level or lower, and the runtime; the compiler only through jongg.api, the
+# one gateway a Python user calls too. The API and the presentation share a
+# level: the API explains a filling in the presentation's words, and the
+# presentation reads a card's printed form through the API.
 FRONT = {
     "jongg.cli": 9,
     "jongg.commands": 8,
@@ -125,7 +127,7 @@ FRONT = {
     "jongg.cardlab": 6,
     "jongg.runs": 5,
     "jongg.api": 4,
-    "jongg.present": 3,
+    "jongg.present": 4,
 }
 # (module, import, why): the only compiler imports the front doors make beside jongg.api
 GATEWAY_EXCEPTIONS = {
@@ -183,8 +185,8 @@ def front_problems(module: str, found: list[tuple[int, str]]) -> list[str]:
                              "through jongg.api)")
             continue
         theirs = front_layer(target)
-        if theirs is not None and theirs[0] != mine[0] and theirs[1] >= mine[1]:
-            wrong.append(f"line {line}: {target} is not below {mine[0]}")
+        if theirs is not None and theirs[0] != mine[0] and theirs[1] > mine[1]:
+            wrong.append(f"line {line}: {target} is above {mine[0]}")
     return wrong
 
 
@@ -224,6 +226,6 @@ def test_the_front_door_scan_catches_a_shortcut() -> None:
     assert front_problems("jongg.web.server", [(3, "jongg.compiler.card")]) == [
         "line 3: jongg.compiler.card (front doors reach the compiler through jongg.api)"]
     assert front_problems("jongg.runs.simulate", [(5, "jongg.commands.game")]) == [
-        "line 5: jongg.commands.game is not below jongg.runs"]
+        "line 5: jongg.commands.game is above jongg.runs"]
     assert front_problems("jongg.web.server", [(1, "jongg.api"), (2, "jongg.present.text"),
                                               (4, "jongg.runtime.game.state")]) == []

@@ -70,6 +70,7 @@ def play_until(child: pexpect.spawn, end: str, limit: int = 400, vote: str = "y"
     """Answer prompts until `end` shows; the screen text seen."""
     seen = ""
     tries = 0
+    last = ""
     patterns = [end, *PROMPTS.values(), r"is not legal now|may not be passed"]
     kinds = ["end", *PROMPTS, "refused"]
     for _ in range(limit):
@@ -80,10 +81,18 @@ def play_until(child: pexpect.spawn, end: str, limit: int = 400, vote: str = "y"
             return seen
         if kind == "refused":
             tries += 1
+            last = kind
             continue
-        answer(child, kind, tries if kind in ("turn", "pass") else 0, vote)
+        offset = tries
+        if kind == "pass":  # positions hold still while a pass is chosen: the next one along
+            chosen = re.search(r"\(((?:\S+ )*\S+) chosen, \d+ more\)", child.after)
+            if not chosen and last != "refused":
+                tries = offset = 0
+            offset += len(chosen.group(1).split()) if chosen else 0
+        answer(child, kind, offset if kind in ("turn", "pass") else 0, vote)
         if kind not in ("turn", "pass"):
             tries = 0
+        last = kind
     raise AssertionError(f"{end!r} never came:\n{seen[-2000:]}")
 
 
@@ -282,11 +291,11 @@ def test_a_pledged_rack_shows_its_tiles_set_aside_and_off_ends_the_pledge(
     child.expect(PLEDGE)
     child.sendline("y")
     child.expect(r"You pledge rack 1 to the atomic line")
-    child.expect(r"set aside on rack 1 \(choose 13: codes \(1D 3D GD\) or positions\) > ")
+    child.expect(r"set aside on rack 1 \(choose 13: codes \((\w+ ){2}\w+\) or positions\) > ")
     child.sendline("1 2 3")  # the 13 tiles set aside: some at once, then one at a time
-    for n in range(10, 0, -1):
+    for n in range(10, 0, -1):  # positions hold still until all 13 are chosen
         child.expect(rf"set aside on rack 1 \((\w+ )+chosen, {n} more\) > ")
-        child.sendline("1")
+        child.sendline(str(14 - n))
     child.expect(PROMPTS["turn"])
     screen = child.before
     assert re.search(r"rack 1: pledged to the atomic line, set aside:( \w+){13}(?:  |\r?\n)",
@@ -495,7 +504,7 @@ def test_a_claim_window_names_the_racks_and_a_double_mah_jongg_costs_the_discard
     assert "You declare Mah Jongg on rack 1: honor-1 (value 25)" in out
     assert "You declare Mah Jongg on rack 2: even-3 (value 30)" in out
     report = out[out.index("round 1 over"):]
-    assert "You win the round with 2 Mah Jonggs, the last on East's discard" in report
+    assert "You win the round with 2 Mah Jonggs, the last on East's discard of 8B" in report
     assert "  +110 to West\n  +130 to West\n  East loses 25\n" in report  # SMJ-25
     assert "points: East -25  West 240" in report
 
@@ -530,6 +539,7 @@ def test_words_that_mean_nothing_here_get_a_line_that_says_why(tmp_path: Path) -
     assert "nothing to take back: no tile is chosen yet" in out
     assert "hint N: N a number of lines, 1 to 10" in out
     assert "card mjcg-beginner has no line 'nosuch'; type card for the ids" in out
-    assert "that is 4 tiles; choose 3 more" in out
+    assert "that is 4 tiles; choose 3\n" in out  # none chosen yet: not "3 more"
     assert "you hold no more 1D to pass" in out
-    assert "three-kongs-and-a-pair: 3[kong] [pair]  (Beginner, value 50, exposed, " in out
+    assert "three-kongs-and-a-pair: 3 any kong any pair  (Beginner, value 50, exposed, " in out
+    assert "  as written: 3[kong] [pair]\n" in out

@@ -86,14 +86,26 @@ PASS = r"pass \d tiles \w+, to \w+ \([^\n]*\) > "
 TURN = r"your turn: [^\n]*> "
 
 
+def numbers_row(text: str) -> list[str]:
+    """The positions under the hand's tiles (a mark under those chosen)."""
+    found = re.search(r"your hand +[^\n]*\n[^\n]*\n([^\n]*)\n", text)
+    assert found, text
+    return found.group(1).split()
+
+
+def flat(text: str) -> str:
+    """The screen's words on one line (what wraps at 80 columns, joined)."""
+    return " ".join(text.split())
+
+
 def test_the_charleston_says_each_pass_its_direction_and_the_tiles_received(
         tmp_path: Path) -> None:
     term = Terminal("mjcg", "--fast", "--seed", "6", "--log", "c.jsonl", cwd=tmp_path)
     screen = term.expect(PASS)
     rows = term.rows
-    assert rows[0].startswith("Mah Jongg Card Game (beginner) · round 1 · dealer: East")
+    assert rows[0] == "Mah Jongg Card Game (beginner)"  # the title on a row of its own
+    assert rows[1].startswith("round 1 · dealer: East")
     assert "Charleston: pass 3 tiles right, to South" in screen
-    assert "pass 3 tiles right, to South (choose 3: codes (1D 3D GD) or positions) >" in screen
     assert "jokers may not be passed" in screen  # MJCG-08, said before it is tried
     held = hand_row(screen)
     assert "J" in held
@@ -124,7 +136,10 @@ def test_the_charleston_says_each_pass_its_direction_and_the_tiles_received(
     assert "You pass all 3 from your hand (none blind)" in screen
     screen = term.type("1 2 3", r"y: yes  n: no > ")
     assert "vote: dance again (a second Charleston)? y: yes  n: no >" in screen
-    assert "the vote is secret; one yes is enough" in screen
+    # what the vote is, and the rule that decides it, from the variant's data (MJCG-05)
+    assert "if it carries: pass 3 tiles left, then 3 across, then 3 right" in flat(screen)
+    assert "the vote is secret; one yes is enough: a single yes carries it, whatever the " \
+        "others say (MJCG-05)" in flat(screen)
     screen = term.type("n", r"offer how many, 0-3\? > ")
     assert re.search(r"Vote: dance again \(a second Charleston\)\? \d yes, \d no: not carried",
                      screen)
@@ -138,11 +153,59 @@ def test_the_charleston_says_each_pass_its_direction_and_the_tiles_received(
     term.quit()
 
 
+def test_a_pass_shows_example_codes_from_the_hand_and_positions_that_hold_still(
+        tmp_path: Path) -> None:
+    """The prompt's example codes are tiles of the hand; choosing a tile
+    marks it, every other tile keeping its number, so '1' then '1' is the
+    same tile (said to be chosen already), not the next one along."""
+    term = Terminal("mjcg", "--fast", "--seed", "6", "--log", "c.jsonl", cwd=tmp_path)
+    screen = term.expect(PASS)
+    held = hand_row(screen)
+    examples = re.search(r"\(choose 3: codes \((\w+) (\w+) (\w+)\) or positions\) >", screen)
+    assert examples, screen
+    assert all(code in held for code in examples.groups()), (examples.groups(), held)
+    numbers = numbers_row(screen)
+    assert numbers == [str(n) for n in range(1, len(held) + 1)]
+    screen = term.type("1", PASS)
+    assert hand_row(screen) == held  # the hand as it was, the tile chosen marked
+    assert numbers_row(screen) == ["*", *numbers[1:]]
+    assert f"passing: {held[0]} (* in your hand)" in screen
+    screen = term.type("1", PASS)
+    assert f"1 ({held[0]}) is chosen already (undo takes back the last)" in screen
+    assert f"({held[0]} chosen, 2 more) >" in screen
+    screen = term.type("3", PASS)  # the tile numbered 3 when the hand was first shown
+    assert f"({held[0]} {held[2]} chosen, 1 more) >" in screen
+    assert numbers_row(screen) == ["*", "2", "*", *numbers[3:]]
+    screen = term.type("2", PASS)
+    assert f"You pass {held[0]} {held[2]} {held[1]} to South (right)" in screen
+    term.quit()
+
+
+def test_a_pass_refuses_too_many_tiles_commands_and_unknown_tiles_saying_why(
+        tmp_path: Path) -> None:
+    term = Terminal("mjcg", "--fast", "--seed", "6", "--log", "c.jsonl", cwd=tmp_path)
+    term.expect(PASS)
+    screen = term.type("1 2 3 4", PASS)
+    assert re.search(r"^that is 4 tiles; choose 3$", screen, re.M), screen
+    term.type("1", PASS)
+    screen = term.type("2 3 4", PASS)
+    assert re.search(r"^that is 3 tiles; choose 2 more$", screen, re.M), screen
+    screen = term.type("m", PASS)  # known commands, only not now
+    assert "m (declare Mah Jongg) is not legal now: choose 2 tiles to pass first" in screen
+    screen = term.type("x", PASS)
+    assert "x (exchange a joker) is not legal now: choose 2 tiles to pass first" in screen
+    screen = term.type("9Z", PASS)  # as the CLI says it
+    assert "unknown tile '9Z'; american-152 tiles are 1B 2B 3B" in flat(screen)
+    assert "cannot read" not in screen
+    term.quit()
+
+
 def test_a_hint_suggests_a_discard_the_card_is_at_hand_and_the_table_holds_still(
         tmp_path: Path) -> None:
     term = Terminal("nymj", "--fast", "--seed", "5", "--log", "h.jsonl", cwd=tmp_path)
     screen = term.expect(TURN)
-    assert term.rows[0].startswith("Not Your Ma's Jong · round 1 · Ma: Seat 1")
+    assert term.rows[0] == "Not Your Ma's Jong"
+    assert term.rows[1].startswith("round 1 · Ma: Seat 1")
     screen = term.type("hint", TURN)
     assert re.search(r"three-sets-and-a-pair \(no card value, \w+\): \d+ away; missing ",
                      screen)
@@ -159,8 +222,9 @@ def test_a_hint_suggests_a_discard_the_card_is_at_hand_and_the_table_holds_still
     term.type("", TURN)
     screen = term.type(suggested, TURN)
     assert f"You discard {suggested}" in screen
-    # the table holds still: the header on the first row, the hand near the foot
-    assert term.rows[0].startswith("Not Your Ma's Jong · round 1")
+    # the table holds still: the header on the first rows, the hand near the foot
+    assert term.rows[0] == "Not Your Ma's Jong"
+    assert term.rows[1].startswith("round 1 · Ma: Seat 1 · wall ")
     assert re.search(r"your turn: discard a tile[^\n]*>$", screen.rstrip())
     term.quit()
 
@@ -187,7 +251,7 @@ def test_a_rounds_result_stays_on_the_screen_until_a_key_is_pressed(tmp_path: Pa
     assert term.text == screen
     term.child.sendline("")
     screen = term.expect(TURN + "|" + r"\? [^\n>]*p: pass > ")
-    assert "round 2" in term.rows[0]
+    assert term.rows[1].startswith("round 2")
     term.quit()
 
 
@@ -242,4 +306,84 @@ def test_four_racks_and_a_pool_of_56_fit_the_screen_with_the_header_on_top(
     assert "your pool (56 tiles, for your 4 racks)" in screen
     assert all(f" {n} " in screen or f" {n}\n" in screen for n in (1, 28, 56))
     assert re.search(r"your turn: discard a tile[^\n]*>$", screen)
+    term.quit()
+
+
+CARD_GAME = "Mah Jongg Card Game (card play, the sample card)"
+
+
+def test_the_header_keeps_its_two_rows_and_a_long_hint_gets_a_page_of_its_own(
+        tmp_path: Path) -> None:
+    """The title whole on the first row and the round on the second, at a
+    pass (no one to play) as at a turn; a hint too long for the screen is
+    paged under the same header, then the table comes back."""
+    term = Terminal("mjcg-card", "--fast", "--seed", "4", "--log", "h.jsonl", cwd=tmp_path)
+    term.expect(PASS)
+    assert term.rows[0] == CARD_GAME and term.rows[1] == "round 1 · dealer: East · wall 99"
+    for typed, until in [("1 2 3", PASS), ("1 2 3", r"unseen, 0-3\? > "), ("0", PASS),
+                         ("1 2 3", r"y: yes  n: no > "), ("n", r"offer how many, 0-3\? > "),
+                         ("0", TURN)]:
+        term.type(typed, until)
+        assert term.rows[0] == CARD_GAME, term.text
+        assert term.rows[1].startswith("round 1 · dealer: East · wall "), term.text
+    assert term.rows[1].endswith(" · to play: East")
+    paged = r"Enter: (more, b: )?back to the table > "
+    screen = term.type("hint 10", paged)
+    pages = [screen]
+    while "Enter: more" in screen.rstrip().splitlines()[-1]:
+        screen = term.type("", paged)
+        pages.append(screen)
+    for page in pages:  # each page under the header
+        rows = page.splitlines()
+        assert rows[0] == CARD_GAME and rows[1].startswith("round 1 · dealer: East · wall ")
+    assert re.search(r"^[\w-]+ \(value \d+, \w+\): \d+ away; missing ", pages[0], re.M)
+    assert "suggested discard: " in pages[-1]
+    screen = term.type("", TURN)
+    assert term.rows[0] == CARD_GAME and "your hand" in screen
+    term.quit()
+
+
+def test_the_card_at_the_table_is_printed_in_its_suits_colours_the_notation_on_request(
+        tmp_path: Path) -> None:
+    term = Terminal("mjcg-card", "--fast", "--seed", "4", "--log", "v.jsonl", cwd=tmp_path)
+    term.expect(PASS)
+    screen = term.type("card", r"Enter: more, b: back to the table > ")
+    assert "C: concealed, X: exposed; colours are suits" in flat(screen)
+    (row,) = [n for n, text in enumerate(term.rows) if text.startswith("  year-2 ")]
+    assert term.rows[row].startswith("  year-2     30  X  2026 DDDD 2222 66  (2 suits; ")
+    assert "{year}" not in screen and "DDDDa" not in screen  # no notation: the card's year
+
+    def colour(word: str, text: str) -> str:
+        column = text.index(word)
+        return str(term.screen.buffer[row][column].fg)
+
+    line = term.rows[row]
+    assert colour("2026", line) == colour("DDDD", line) == "green"  # suit a
+    assert colour("2222", line) == "red"  # suit b
+    (row,) = [n for n, text in enumerate(term.rows) if text.startswith("  year-1 ")]
+    assert "blue" in colour("6666", term.rows[row])  # suit c
+    term.type("b", PASS)
+    screen = term.type("card notation", r"Enter: more, b: back to the table > ")
+    assert "  year-2     30  X  {year}a DDDDa 2222b 66b ; a not in dots" in screen
+    term.type("b", PASS)
+    screen = term.type("card year-2", r"Enter: back to the table > ")
+    assert "year-2: 2026 DDDD 2222 66  (2026, value 30, exposed, 4 variations)" in screen
+    assert "as written: {year}a DDDDa 2222b 66b ; a not in dots" in screen
+    term.type("", PASS)
+    term.quit()
+
+
+def test_what_is_typed_while_the_bots_play_is_not_read_at_the_next_question(
+        tmp_path: Path) -> None:
+    """A discard typed during the bots' turns (no --fast: they take their
+    time) is not taken for the answer to the claim window that follows."""
+    term = Terminal("nymj", "--seed", "5", "--log", "t.jsonl", cwd=tmp_path)
+    screen = term.expect(TURN)
+    held = hand_row(screen)
+    term.child.sendline("1")  # a discard, then at once another one
+    term.child.sendline(held[-1])
+    screen = term.expect(r"\? [^\n>]*p: pass > |" + TURN)
+    assert f"not read: '{held[-1]}', typed before this question was asked; type it again " \
+        "if you still mean it" in flat(screen), screen
+    assert "is not legal now" not in screen
     term.quit()

@@ -80,8 +80,9 @@ def test_every_prompt_answers_markup_and_odd_numbers_with_a_message(tmp_path: Pa
     table.writer.close()
     assert set(seen) == {"turn", "claim", "pass", "choice"}, seen
     text = screen.getvalue()
-    for said in ("cannot read the action '[/]'", "discard: unknown tile '[/]'",
-                 "cannot read the action '²'", "that is too long for a command"):
+    for said in ("cannot read '[/]' (type help for the commands)", "unknown tile '[/]'; ",
+                 "unknown tile '²'; american-152 tiles are ", "that is too long for a command",
+                 "cannot read the action 'claim [/] on ²'"):
         assert said in text
 
 
@@ -108,7 +109,7 @@ def test_a_title_and_seat_names_with_brackets_are_shown_as_written(
     status, out, _ = run_cli(capsys, "play", str(house), "--fast", "--seed", "1", "--log",
                              str(tmp_path / "h.jsonl"))
     assert status == 0
-    assert "NYMJ [house rules] [/] · round 1" in out and "[/b] (you), Ma" in out
+    assert "NYMJ [house rules] [/]\nround 1 · " in out and "[/b] (you), Ma" in out
     assert "[bold]Two" in out and "Three [x]" in out
 
 

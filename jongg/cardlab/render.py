@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from html import escape
 
-from jongg.api import parse_pattern as parse
-from jongg.api import pattern as p
+from jongg.present.printed import Atom, Printed, printed
 from jongg.runtime.card import Card, Line
 
-COLOURS = {"a": "#11804a", "b": "#c8102e", "c": "#1d4fc4", "d": "#7a3db8", "e": "#c46a00"}
+# a colour's ink on the page
+COLOURS = {"green": "#11804a", "red": "#c8102e", "blue": "#1d4fc4", "purple": "#7a3db8",
+           "orange": "#c46a00"}
 INK = "#111111"
 
 STYLE = f"""
@@ -30,7 +31,7 @@ td {{ padding: .25em .5em; vertical-align: baseline; }}
 td.hand {{ font-family: "DejaVu Sans Mono", monospace; font-size: 1.2em; font-weight: bold;
           letter-spacing: .04em; }}
 td.hand .group {{ margin-right: .6em; }}
-td.hand .option > :last-child {{ margin-right: 0; }}
+td.hand .option .group:last-child {{ margin-right: 0; }}
 td.hand .var {{ font-style: italic; }}
 td.hand .sign {{ margin-right: .6em; color: #444; }}
 td.hand .or {{ color: #888; font-weight: normal; margin: 0 .3em; }}
@@ -42,43 +43,31 @@ td.value, td.cx {{ text-align: right; font-weight: bold; }}
 """
 
 
-def _atom(atom: str, year: int | None) -> str:
-    if atom == p.YEAR:
-        return escape(str(year) if year is not None else "year")
-    if atom.startswith("{"):  # the digits of a value: {n*m}
-        return f'<span class="var">{escape(atom[1:-1].replace("*", "×"))}</span>'
-    if p.is_variable(atom):
-        return f'<span class="var">{escape(atom)}</span>'
-    return escape(atom)
+# -- the page -------------------------------------------------------------------------
+def _html_atom(atom: Atom) -> str:
+    return f'<span class="var">{escape(atom.text)}</span>' if atom.variable else \
+        escape(atom.text)
 
 
-def _group(group: p.Group, year: int | None) -> str:
-    colour = COLOURS.get(group.suit or "", INK)
-    text = "".join(_atom(a, year) for a in group.atoms)
-    return f'<span class="group" style="color: {colour}">{text}</span>'
-
-
-def _item(item: p.Item, year: int | None) -> str:
-    if isinstance(item, p.Group):
-        return _group(item, year)
-    if isinstance(item, p.Choice):
-        options = ['<span class="option">' + "".join(_item(part, year) for part in
-                                                     item.printed(i)) + "</span>"
-                   for i in range(len(item.options))]
+def _html(piece: Printed) -> str:
+    text = "".join(_html_atom(a) for a in piece.atoms)
+    if piece.kind == "group":
+        colour = COLOURS[piece.colour] if piece.colour else INK
+        return f'<span class="group" style="color: {colour}">{text}</span>'
+    if piece.kind == "choice":
+        options = ['<span class="option">' + "".join(_html(g) for g in option) + "</span>"
+                   for option in piece.options]
         return "(" + '<span class="or">or</span>'.join(options) + ")"
-    if isinstance(item, p.Free):
-        count = f"{item.count} " if item.count != 1 else ""
-        return f'<span class="group">{escape(count)}any {escape(item.kind)}</span>'
-    return f'<span class="sign">{escape(item.text)}</span>'
+    if piece.kind == "any":
+        return f'<span class="group">{text}</span>'
+    return f'<span class="sign">{text}</span>'
 
 
 def _hand(line: Line, year: int | None) -> tuple[str, str]:
-    """The line's groups as printed, and its conditions as a note."""
-    pattern = parse(line.pattern)
-    alternatives = [" ".join(_item(i, year) for i in alt.items) for alt in pattern.alternatives]
-    conditions = [str(c) for alt in pattern.alternatives for c in alt.conditions]
-    conditions += [str(c) for c in pattern.shared]
-    return '<span class="or">or</span>'.join(alternatives), "; ".join(conditions)
+    """The line's groups as printed, and its note."""
+    alternatives, note = printed(line, year)
+    return '<span class="or">or</span>'.join(" ".join(_html(x) for x in alt)
+                                             for alt in alternatives), note
 
 
 _COLUMNS = ('<colgroup><col class="hand"><col class="note"><col class="value"><col class="cx">'
@@ -95,8 +84,7 @@ def card_html(card: Card, year: int | None = None) -> str:
                 rows.append("</table>")
             section = line.section
             rows.append(f"<h2>{escape(section or 'Hands')}</h2>\n<table>{_COLUMNS}")
-        hand, conditions = _hand(line, year)
-        note = line.note or conditions
+        hand, note = _hand(line, year)
         value = "" if line.value is None else str(line.value)
         rows.append(f'<tr id="{escape(line.id)}"><td class="hand">{hand}</td>'
                     f'<td class="note">{"(" + escape(note) + ")" if note else ""}</td>'

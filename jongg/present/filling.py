@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jongg.present.text import Role, Span, Text, join
 from jongg.runtime.card import Line
@@ -45,7 +45,7 @@ def nearest(rules: Rules, hand: Hand, k: int | None = None,
     """The lines the hand may still make, nearest first (then card order), filled."""
     found = rules.nearest(hand, allowed)
     lines = rules.lines
-    return [Near(lines[li], away, rules.judge.explain(hand, lines[li], v))
+    return [Near(lines[li], away, explained(rules, hand, lines[li], v))
             for away, li, v in (found if k is None else found[:k])]
 
 
@@ -54,7 +54,7 @@ def filled(rules: Rules, hand: Hand, line_id: str) -> Near | None:
     lines = rules.lines
     for away, li, v in rules.nearest(hand):
         if lines[li].id == line_id:
-            return Near(lines[li], away, rules.judge.explain(hand, lines[li], v))
+            return Near(lines[li], away, explained(rules, hand, lines[li], v))
     return None
 
 
@@ -103,6 +103,15 @@ def exposed_jokers(filling: Iterable[Sequence[Slot]], exposures: Sequence[Sequen
                 row.append(dataclasses.replace(slot, filled_by="J"))
         out[gi] = tuple(row)
     return tuple(out)
+
+
+def explained(rules: Rules, hand: Hand, card_line: Line, variation: int) -> Groups:
+    """The matcher's filling of one variation. A card may let jokers stand in
+    a group, but with a deck that has none (NYMJ's) no slot is a joker's."""
+    groups = rules.judge.explain(hand, card_line, variation)
+    if rules.deck.joker_index is not None:
+        return groups
+    return tuple(tuple(replace(s, joker_ok=False) for s in g) for g in groups)
 
 
 def slot_text(slot: Slot) -> str:

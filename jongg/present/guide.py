@@ -22,8 +22,8 @@ COMMANDS = """in-game commands:
   x                 exchange a joker: give the tile it stands for, take the joker
   hint [N]          the N nearest lines (default 3) with what they miss, the suggested
                     discard or pass and why, the tiles that would win
-  card [LINE]       the card; with a line's id (or show LINE), its variations and your
-                    hand in it
+  card [LINE]       the card as printed; with a line's id (or show LINE), its variations
+                    and your hand in it; card notation: the lines as written
   help              this list, and what is legal now
   quit              stop; the log keeps the game (jongg play --resume LOG goes on)
 any action may also be typed whole: 'claim kong 8B 8B J', 'pass {tile}', 'vote yes', 'offer 2'"""
@@ -33,7 +33,8 @@ RACK_COMMANDS = """with racks ({racks} each here; {wins} Mah Jongg{s} win the ro
   m                 declare the one Mah Jongg possible, or choose among those listed
   m RACK, m RACK LINE  declare that rack's Mah Jongg: its highest line, or LINE
   claims name their rack: 'claim set R2 R2 J on 2' exposes the set on rack 2
-  hint              a plan sharing your pool between your racks, rack by rack
+  hint              a plan sharing your pool between your racks, rack by rack, and the
+                    suggested discard; at a pledge's question, whether to pledge
   your tiles are one pool every rack draws on; positions count in the pool"""
 
 # Added when a rack may be pledged to a line right after the deal.

@@ -4,7 +4,7 @@ those tiles are still live (unseen by this seat); the suggested discard, or
 the tiles to pass, and why (the lines they keep alive); every tile that
 would win when the hand is waiting; and a warning when a discard is a tile
 an opponent's exposures show they may need. With several racks, the plan
-that shares the pool between them.
+that shares the pool between them (rackhints.py).
 
 Everything is read from the seat's observation and the card (through the
 rules' matcher), never from the State."""
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from jongg.present import words as w
 from jongg.present.filling import Near, groups_spans, nearest
 from jongg.present.prompts import to_choose
+from jongg.present.rackhints import rack_hints
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, join, line, tiles, words
-from jongg.runtime.agents.planner import RackPlanner
 from jongg.runtime.hand import Hand
 
 MOST_LINES = 10  # `hint N` shows at most this many lines
@@ -244,68 +244,3 @@ def danger(seen: Seen, code: str) -> Text | None:
             return words(f"careful: {spec.seats[seat]}'s exposures fit "
                          f"{', '.join(wanting)}, which wants {code}", Role.WARN)
     return None
-
-
-# -- several racks -------------------------------------------------------------------------
-def rack_hints(seen: Seen) -> tuple[Text, ...]:
-    """The plan a greedy player would follow: one line per rack, and the
-    tiles each still wants from the shared pool."""
-    obs, rules = seen.obs, seen.rules
-    me = obs.me
-    lines = rules.lines
-    plan = RackPlanner().plan(obs, me.concealed())
-    planned = dict(plan.lines)
-    mahjong = w.mahjong(seen.spec)
-    out: list[Text] = []
-    for rack in range(seen.spec.racks):
-        head = f"rack {rack + 1}: "
-        if me.won(rack):
-            made = seen.declared_line(seen.seat, rack) or ""
-            out.append(words(f"{head}{mahjong} declared {made}".rstrip(), Role.GOOD))
-        elif me.rack_dead[rack]:
-            out.append(words(f"{head}dead", Role.BAD))
-        elif rack == me.pledge and me.aside:
-            out.append(words(head + pledge_hint(seen, rack)))
-        elif rack in planned:
-            card_line = lines[planned[rack]]
-            missing = plan.missing.get(rack, ())
-            value = w.value(card_line.value)
-            if missing:
-                out.append(line(f"{head}{card_line.id}: {len(missing)} away ({value}); "
-                                "missing: ", tiles(missing, Role.MISSING)))
-            else:
-                out.append(words(f"{head}{card_line.id}: complete ({value}): declare it "
-                                 f"(m {rack + 1} {card_line.id})", Role.GOOD))
-        else:
-            out.append(words(f"{head}no line planned (enough racks are planned to win)"))
-    if not planned:
-        out.append(words("no line is within reach of your racks"))
-        return tuple(out)
-    out.append(words(f"the plan shares your one pool between your racks: {plan.away} "
-                     "tiles away in all"))
-    racks = me.live_racks()
-    if racks:
-        chosen = {lines[li].id for _, li in plan.lines}
-        others = [n for n in nearest(rules, me.hand(racks[0]), 3 + len(chosen))
-                  if n.line.id not in chosen][:3]
-        if others:
-            out.append(words("also near: " + ", ".join(f"{n.line.id} ({n.away} away)"
-                                                       for n in others)))
-    return tuple(out)
-
-
-def pledge_hint(seen: Seen, rack: int) -> str:
-    """A pledged rack plays only its tiles set aside, for its flag's lines:
-    how near those are, with the one tile drawn or claimed still to come."""
-    rules = seen.rules
-    me = seen.obs.me
-    found = rules.nearest(Hand(tuple(sorted(me.aside)), ()), rules.allowed_lines(me, rack))
-    if not found:
-        return "pledged; its tiles set aside make no line it may win (off: go off the pledge)"
-    away, li, _ = found[0]
-    card_line = rules.lines[li]
-    named = f"{card_line.id} ({w.value(card_line.value)})"
-    if away <= 1:
-        return f"pledged to {named}: waiting for its last tile, drawn or claimed"
-    return f"pledged to {named}: {away} away, and only one more tile may join it " \
-           "(off: go off the pledge)"

@@ -12,10 +12,11 @@ from typing import Any
 
 from jongg.present import words as w
 from jongg.present.text import Role, Text, line, tiles, words
+from jongg.runtime.errors import counted
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.phases import partner as partner_of
 from jongg.runtime.game.rules import Rules
-from jongg.runtime.game.spec import Direction
+from jongg.runtime.game.spec import Direction, Pass, Phase, Pledge
 
 Teller = Callable[["Narrator", Event, Sequence[Event]], Text | None]
 
@@ -93,14 +94,42 @@ def phase_text(rules: Rules, me: int, d: dict[str, Any]) -> str:
     return f"{pledge_question(d)}?"
 
 
-def vote_rule(rule: str) -> str:
-    return "one yes is enough" if rule == "any-yes" else "every seat must say yes"
+def vote_rule(rule: str, clauses: tuple[str, ...] = ()) -> str:
+    """The rule that decides a vote, in words (the clause it is, when known):
+    some tables carry it on one yes, others stop it on one no."""
+    said = "one yes is enough: a single yes carries it, whatever the others say" \
+        if rule == "any-yes" else "every seat must say yes: a single no stops it"
+    return f"{said} ({', '.join(clauses)})" if clauses else said
+
+
+def vote_plays(phases: tuple[Phase, ...]) -> str:
+    """What a vote that carries plays, from its phases: 'pass 3 tiles left,
+    then 3 across, then 3 right'."""
+    passes = [f"{p.count} {p.to}" for p in phases if isinstance(p, Pass)]
+    if not passes or len(passes) != len(phases):
+        return f"{counted(len(phases), 'more phase')} before play"
+    return "pass " + passes[0].replace(" ", " tiles ", 1) + \
+        "".join(f", then {x}" for x in passes[1:])
 
 
 def pledge_question(d: dict[str, Any]) -> str:
     """The pledge's question as the variant words it (its rack and flag said
     when it gives none)."""
     return d["question"] or f"pledge rack {d['rack'] + 1} to the {d['flag']} line"
+
+
+def pledge_cost(rules: Rules, phase: Pledge) -> str:
+    """What a pledge costs, from the variant's data: the tiles set aside and
+    where, the lines it plays for and their worth, how it ends."""
+    flagged = [x for x in rules.lines if phase.flag in x.flags]
+    lines = ", ".join(f"{x.id}, {w.value(x.value)}" for x in flagged) or "no line"
+    rack = phase.rack + 1
+    off = f"; once you have a {w.mahjong(rules.spec)} declared, drawing a " \
+        f"{' or a '.join(phase.forced_off)} puts you off it" if phase.forced_off else ""
+    return (f"a pledge sets {phase.count} of your tiles aside on rack {rack} for the "
+            f"{phase.flag} line ({lines}): they stay there, and rack {rack} plays nothing "
+            "else, until the one tile that completes it is drawn or claimed; off (on your "
+            f"turn) takes them back{off}")
 
 
 def partner(rules: Rules, me: int, to: str) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jongg.present import words as w
-from jongg.present.narrate import partner, pledge_question, vote_rule
+from jongg.present.narrate import partner, pledge_cost, pledge_question, vote_plays, vote_rule
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.game.actions import Action
@@ -189,6 +189,15 @@ def to_choose(seen: Seen) -> int:
     return phase.count if isinstance(phase, Pass | Pledge) else 0
 
 
+def example_tiles(seen: Seen, count: int) -> list[str]:
+    """Codes to show as examples: tiles of the seat's own hand (not jokers),
+    so an example is one it can type."""
+    deck = seen.deck
+    held = [deck.code(k) for k, n in enumerate(seen.obs.me.counts)
+            if n and k != deck.joker_index]
+    return held[:count]
+
+
 def pass_prompt(seen: Seen, chosen: Sequence[int] = ()) -> Prompt:
     phase = seen.obs.phase
     count = to_choose(seen)
@@ -196,7 +205,7 @@ def pass_prompt(seen: Seen, chosen: Sequence[int] = ()) -> Prompt:
     left = count - already
     picked = seen.codes([*seen.obs.me.outgoing, *chosen])
     progress = f"{' '.join(picked)} chosen, {left} more" if picked else \
-        f"choose {left}: codes (1D 3D GD) or positions"
+        f"choose {left}: codes ({' '.join(example_tiles(seen, 3))}) or positions"
     if isinstance(phase, Pledge):
         question = f"set aside on rack {phase.rack + 1} ({progress})"
         aside = (words(f"set aside {count} tiles on rack {phase.rack + 1} for the {phase.flag} "
@@ -220,10 +229,15 @@ def vote_prompt(seen: Seen) -> Prompt:
     if isinstance(phase, Pledge):
         question = pledge_question({"question": phase.question, "flag": phase.flag,
                                     "rack": phase.rack})
-        return Prompt("vote", f"{question}? y: yes  n: no", (), options, legal=seen.legal)
+        return Prompt("vote", f"{question}? y: yes  n: no",
+                      (words(pledge_cost(seen.rules, phase), Role.DIM),
+                       words("hint: whether to pledge, and why", Role.DIM)),
+                      options, legal=seen.legal)
     assert isinstance(phase, Vote)
     return Prompt("vote", f"vote: {phase.question}? y: yes  n: no",
-                  (words(f"the vote is secret; {vote_rule(phase.rule)}", Role.DIM),),
+                  (words(f"if it carries: {vote_plays(phase.phases)}", Role.DIM),
+                   words(f"the vote is secret; {vote_rule(phase.rule, phase.clauses)}",
+                         Role.DIM)),
                   options, legal=seen.legal)
 
 

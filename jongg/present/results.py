@@ -35,8 +35,8 @@ def round_result(seen: Seen, end: Event) -> Result:
     me = seen.seat
     winner = d["winner"]
     how = "self-drawn" if d["self_drawn"] else \
-        f"on {w.whose(spec, me, d['discarder'])} discard" if d["discarder"] is not None \
-        else "by a claim"
+        f"on {w.whose(spec, me, d['discarder'])} discard{_of(events, d['discarder'])}" \
+        if d["discarder"] is not None else "by a claim"
     out: list[Text] = []
     declared = [e for e in events if e.kind is EventKind.DECLARED]
     if spec.racks > 1:
@@ -54,6 +54,13 @@ def round_result(seen: Seen, end: Event) -> Result:
     listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d["scores"]))
     out.append(words(f"{spec.word('points')}: {listed}"))
     return Result(f"round {d['round'] + 1} over", tuple(out))
+
+
+def _of(events: Sequence[Event], discarder: int) -> str:
+    """' of 5B': the tile the winning claim took, the discarder's last discard."""
+    tile = next((e.tiles[0] for e in reversed(events)
+                 if e.kind is EventKind.DISCARDED and e.seat == discarder and e.tiles), None)
+    return f" of {tile}" if tile else ""
 
 
 def _value(seen: Seen, line_id: str | None) -> int | None:

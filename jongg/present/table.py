@@ -33,6 +33,7 @@ class Frame:
     hand_label: str
     hand: tuple[Group, ...]
     notes: tuple[Text, ...]  # the tile you drew; the tiles you are passing or set aside
+    chosen: frozenset[int] = frozenset()  # positions in the hand picked for a pass
 
 
 def frame(seen: Seen, chosen: Sequence[int] = ()) -> Frame:
@@ -61,17 +62,27 @@ def frame(seen: Seen, chosen: Sequence[int] = ()) -> Frame:
     passing = [*data["passing"], *seen.codes(list(chosen))]
     if passing:
         going = "setting aside" if isinstance(seen.obs.phase, Pledge) else "passing"
-        notes.append(line(f"{going}: ", tiles(passing)))
-    return Frame(header, scores(seen), panels, last, label,
-                 grouped(seen.deck, held(seen, chosen)), tuple(notes))
+        marked = f" ({CHOSEN} in your hand)" if chosen else ""
+        notes.append(line(f"{going}: ", tiles(passing), marked))
+    concealed = seen.obs.me.concealed()
+    return Frame(header, scores(seen), panels, last, label, grouped(seen.deck, concealed),
+                 tuple(notes), frozenset(chosen_positions(concealed, chosen)))
 
 
-def held(seen: Seen, chosen: Sequence[int] = ()) -> tuple[int, ...]:
-    """The concealed tiles, less those picked for a pass: what positions count in."""
-    rest = list(seen.obs.me.concealed())
-    for t in chosen:
-        rest.remove(t)
-    return tuple(rest)
+CHOSEN = "*"  # shown under a tile picked for a pass, in place of its position
+
+
+def chosen_positions(concealed: Sequence[int], chosen: Sequence[int]) -> set[int]:
+    """The positions (from 1) of the tiles picked for a pass: each tile's
+    first copies. Positions are those of the whole hand, so they hold still
+    while a pass is chosen tile by tile."""
+    left = list(chosen)
+    out: set[int] = set()
+    for position, t in enumerate(concealed, 1):
+        if t in left:
+            left.remove(t)
+            out.add(position)
+    return out
 
 
 def scores(seen: Seen) -> Text:

@@ -19,6 +19,7 @@ class Role(StrEnum):
     WARN = "warn"  # a warning, a refusal
     DIM = "dim"  # positions, asides
     MISSING = "missing"  # a tile still wanted
+    VARIABLE = "variable"  # a letter of the card standing for numbers or honours
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,7 @@ class Span:
     text: str
     tile: str | None = None  # a tile code: drawn as that tile
     role: Role = Role.PLAIN
+    suit: str | None = None  # a card's suit letter (a, b, c): printed in that suit's colour
 
 
 Text = tuple[Span, ...]

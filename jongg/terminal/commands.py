@@ -10,12 +10,33 @@ from collections.abc import Sequence
 from jongg.present import words as w
 from jongg.present.prompts import Option, Prompt
 from jongg.present.seen import Seen
-from jongg.present.table import held
+from jongg.present.table import chosen_positions
 from jongg.present.text import words
 from jongg.runtime.game.actions import Action, parse_action
-from jongg.runtime.tiles import TileError
+from jongg.runtime.game.spec import Pledge
+from jongg.runtime.tiles import TileError, parse_tiles
 
 Meaning = Action | list[int] | Prompt | str
+
+# what the table's short commands do: typed where they do not apply, they
+# are refused as not legal now, never as unreadable
+COMMANDS = {"m": "declare Mah Jongg", "mahjong": "declare Mah Jongg",
+            "declare": "declare Mah Jongg", "x": "exchange a joker",
+            "exchange": "exchange a joker", "c": "claim the discard",
+            "claim": "claim the discard", "p": "let a discard go", "off": "go off the pledge"}
+VERBS = {"discard", "pass", "declare", "claim", "exchange", "vote", "off", "offer", "blind"}
+
+
+def unknown_tile(seen: Seen, word: str) -> str:
+    """What the CLI says of a tile the deck does not have: the deck's tiles
+    (a word longer than any tile's code is no tile: a command mistyped)."""
+    if len(word) > max(len(k.code) for k in seen.deck.kinds):
+        return f"cannot read {word!r} (type help for the commands)"
+    try:
+        parse_tiles(seen.deck, word)
+    except TileError as error:
+        return str(error).split(": ", 1)[-1]
+    return f"{word!r} is not legal now (type help)"
 
 
 def typed_number(word: str) -> int | None:
@@ -77,10 +98,17 @@ def understand(text: str, seen: Seen, asked: Prompt, chosen: Sequence[int] = ())
         typed[1] = deck.code(hand[position - 1])
     if len(typed) == 1 and (word.upper() in deck.by_code or word in deck.by_code):
         typed = ["discard", typed[0]]
+    elif len(typed) == 1 and word not in VERBS:  # a tile the deck does not have ('9Z')
+        return unknown_tile(seen, typed[0])
     try:
-        return parse_action(deck, " ".join(typed))
-    except (TileError, ValueError) as error:
+        action = parse_action(deck, " ".join(typed))
+    except TileError as error:
+        return str(error).split(": ", 1)[-1]
+    except ValueError as error:
         return str(error).split(";")[0] + " (type help)"
+    if action.verb == "discard" and action.tile not in hand:
+        return f"you hold no {deck.code(action.tile)}"
+    return action
 
 
 def _chosen(option: Option) -> Meaning:
@@ -97,7 +125,12 @@ def pass_tiles(typed: list[str], seen: Seen, asked: Prompt, chosen: Sequence[int
     deck = seen.deck
     if typed[0].lower() in ("pass", "d") and len(typed) > 1:
         typed = typed[1:]
-    hand = held(seen, chosen)
+    if len(typed) > asked.choose and all(typed_number(x) is not None or x.upper() in deck.by_code
+                                         or x in deck.by_code for x in typed):
+        more = " more" if chosen or seen.obs.me.outgoing else ""
+        return f"that is {len(typed)} tiles; choose {asked.choose}{more}"
+    hand = seen.obs.me.concealed()  # positions stay as shown until the pass is made
+    marked = chosen_positions(hand, chosen)
     allowed = {a.tile for a in seen.legal if a.verb == "pass" and a.tile >= 0}
     picked: list[int] = []
     for word in typed:
@@ -105,21 +138,19 @@ def pass_tiles(typed: list[str], seen: Seen, asked: Prompt, chosen: Sequence[int
         if n is not None:
             if not 1 <= n <= len(hand):
                 return f"your hand has {len(hand)} tiles: give positions from 1 to {len(hand)}"
+            if n in marked:
+                return f"{n} ({deck.code(hand[n - 1])}) is chosen already (undo takes back " \
+                    "the last)"
+            marked.add(n)
             picked.append(hand[n - 1])
             continue
         try:
             picked.append(deck.kind(word.upper() if word.upper() in deck.by_code else word)
                           .index)
         except KeyError:
-            try:  # a whole action typed ('vote yes' at a pass): say what is wrong with it
-                parse_action(deck, " ".join(typed))
-            except (TileError, ValueError) as error:
-                return str(error).split(";")[0] + " (type help)"
-            return f"{' '.join(typed)!r} is not legal now: choose tiles to pass (type help)"
-    if len(picked) > asked.choose:
-        return f"that is {len(picked)} tiles; choose {asked.choose} more"
+            return not_a_tile(typed, word, seen, asked)
     left = Counter(hand)
-    for t in picked:
+    for t in [*chosen, *picked]:
         left[t] -= 1
     for t in picked:
         code = deck.code(t)
@@ -129,6 +160,25 @@ def pass_tiles(typed: list[str], seen: Seen, asked: Prompt, chosen: Sequence[int
             return f"you hold no more {code} to pass" if t in hand else \
                 f"you hold no {code}"
     return picked
+
+
+def not_a_tile(typed: list[str], word: str, seen: Seen, asked: Prompt) -> str:
+    """Why a word typed at a pass is not a tile: a command that does not
+    apply now, a whole action, or a tile the deck does not have."""
+    verb = typed[0].lower()
+    doing = f"choose {asked.choose} tiles to " + \
+        ("set aside" if isinstance(seen.obs.phase, Pledge) else "pass")
+    if verb in COMMANDS and len(typed) <= 3:
+        return f"{typed[0]} ({COMMANDS[verb]}) is not legal now: {doing} first"
+    if verb not in VERBS:
+        return unknown_tile(seen, word)
+    try:  # a whole action typed ('vote yes' at a pass): say what is wrong with it
+        parse_action(seen.deck, " ".join(typed))
+    except TileError as error:
+        return str(error).split(": ", 1)[-1]
+    except ValueError as error:
+        return str(error).split(";")[0] + " (type help)"
+    return f"{' '.join(typed)!r} is not legal now: {doing} (type help)"
 
 
 def declaration(typed: list[str], seen: Seen) -> Meaning:

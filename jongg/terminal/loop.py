@@ -11,11 +11,13 @@ from dataclasses import dataclass, field, replace
 
 from rich.console import Console
 
+from jongg.api import JonggError
 from jongg.present.cardview import card_view, line_view
 from jongg.present.guide import COMMANDS, EXAMPLES, PLEDGE_COMMANDS, RACK_COMMANDS, fitted
 from jongg.present.hints import MOST_LINES, danger, hints
 from jongg.present.narrate import Narrator
-from jongg.present.prompts import Prompt, prompt
+from jongg.present.printed import card_year
+from jongg.present.prompts import Prompt, example_tiles, prompt
 from jongg.present.results import match_result, round_result
 from jongg.present.seen import Seen
 from jongg.present.table import frame
@@ -30,6 +32,7 @@ from jongg.runtime.game.state import State
 
 from .commands import typed_number, understand
 from .screen import Screen
+from .typeahead import drained, dropped
 
 PAUSE = 0.6  # seconds between bot moves, unless --fast
 LONGEST = 200  # characters in a command
@@ -54,6 +57,10 @@ class Table:
     glyphs: bool = False
     live: bool | None = None  # None: live on a terminal that takes colours
     told: int = 0  # the events already told
+    year: tuple[int | None] | None = None  # the card's year, once read
+    # type-ahead taken away at a new question (a terminal's; None: stdin's when read is input)
+    typed_ahead: Callable[[], str] | None = None
+    moved: bool = False  # whether others played since the person was last asked
     screen: Screen = field(init=False)
     narrator: Narrator = field(init=False)
 
@@ -61,6 +68,8 @@ class Table:
         self.screen = Screen(self.console, self.game.spec.deck, glyphs=self.glyphs,
                              live=self.live)
         self.narrator = Narrator(self.seen().rules, self.human)
+        if self.typed_ahead is None:
+            self.typed_ahead = drained if self.read is input else _nothing
 
     def seen(self) -> Seen:
         return Seen.of(self.state, self.human)
@@ -85,6 +94,7 @@ class Table:
             seat = deciding[0]
             action = self.agents[seat].act(state.observe(seat), state.legal_actions(seat))
             self.apply(seat, action)
+            self.moved = True
             if not self.fast and action.verb in ("discard", "claim", "declare", "exchange"):
                 if self.screen.live and not state.is_terminal():
                     self.draw(self.seen())
@@ -116,7 +126,20 @@ class Table:
         result = round_result(self.seen(), end)
         self.show_result(result.title, result.lines)
         if pause:
+            for said in self.not_read(True):
+                self.screen.say(said)
             self.wait(f"{result.title}: press Enter for round {end.detail['round'] + 2}")
+
+    def not_read(self, asked: bool) -> list[Text]:
+        """At a new question after others played (`asked`: at any new
+        question), what was typed meanwhile is taken away, not read as its
+        answer: a line saying so."""
+        if not (asked or self.moved):
+            return []
+        self.moved = False
+        assert self.typed_ahead is not None
+        text = self.typed_ahead()
+        return [words(dropped(text), Role.WARN)] if text.strip() else []
 
     def match_over(self, end: Event) -> None:
         result = match_result(self.seen(), end)
@@ -149,7 +172,7 @@ class Table:
         """Read commands until they make legal actions: one, or the tiles of
         a whole pass (chosen together, or one by one with undo)."""
         chosen: list[int] = []
-        message: list[Text] = []
+        message: list[Text] = self.not_read(False)
         pending: Action | None = None  # a discard that was warned about
         drawn = False
         while True:
@@ -182,6 +205,9 @@ class Table:
                                      f"{MOST_LINES}", Role.WARN)]
                     continue
                 message = self.hint() if count is None else self.hint(count)
+                if not self.screen.fits(frame(seen, chosen), message):  # a page of its own
+                    self.page(message)
+                    message = []
                 continue
             if word in ("card", "show"):  # 'show LINE', as `jongg card show` says it
                 message = self.card(seen, typed[1] if len(typed) > 1 else None)
@@ -203,7 +229,7 @@ class Table:
                 continue
             if isinstance(meaning, list):
                 chosen += meaning
-                if len(chosen) >= asked.choose:
+                if len(meaning) >= asked.choose:  # asked.choose: what was still to choose
                     rules = seen.rules
                     return [rules.action("pass", t) for t in chosen]
                 continue
@@ -247,15 +273,25 @@ class Table:
 
     def card(self, seen: Seen, line_id: str | None) -> list[Text]:
         card = seen.rules.judge.card
-        if line_id is None:
-            self.page(card_view(card))
+        year = self.card_year()
+        if line_id is None or line_id.lower() == "notation":
+            self.page(card_view(card, year, notation=line_id is not None))
             return []
         found = next((x for x in card.lines if x.id.lower() == line_id.lower()), None)
         if found is None:
             return [words(f"card {card.name} has no line {line_id!r}; type card for "
                           "the ids", Role.WARN)]
-        self.page(line_view(seen, found))
+        self.page(line_view(seen, found, year=year))
         return []
+
+    def card_year(self) -> int | None:
+        """What the card's `{year}` prints as (its `year:`), read once."""
+        if self.year is None:
+            try:
+                self.year = (card_year(self.game.spec.card),)
+            except JonggError:  # a card given by a path no longer there: 'year' it is
+                self.year = (None,)
+        return self.year[0]
 
     def page(self, rows: Sequence[Text]) -> None:
         """Long text: printed as it is when plain; live, a page at a time,
@@ -264,12 +300,15 @@ class Table:
             for row in rows:
                 self.screen.say(row)
             return
-        height = max(5, self.console.height - 2)
-        for start in range(0, len(rows), height):
+        head = self.screen.header(frame(self.seen()).header)  # the header stays on top
+        pages = self.screen.pages(rows, max(5, self.console.height - 2 - len(head)))
+        for number, shown in enumerate(pages, 1):
             self.console.clear()
-            for row in rows[start:start + height]:
+            for top in head:
+                self.console.print(top)
+            for row in shown:
                 self.screen.say(row)
-            more = start + height < len(rows)
+            more = number < len(pages)
             text = self.wait("Enter: more, b: back to the table" if more else
                              "Enter: back to the table")
             if text.lower() == "b":
@@ -278,9 +317,12 @@ class Table:
 
 def _examples(seen: Seen) -> dict[str, str]:
     """The help's example tiles, taken from the person's own hand."""
-    deck = seen.deck
-    held = [deck.code(k) for k, n in enumerate(seen.obs.me.counts)
-            if n and k != deck.joker_index]
+    held = example_tiles(seen, 3)
     if len(held) < 3:
         return EXAMPLES
     return {"tile": held[0], "three": f"{' '.join(held[:3])}, 1 4 9"}
+
+
+def _nothing() -> str:
+    """No type-ahead: commands that come from a script are meant in order."""
+    return ""

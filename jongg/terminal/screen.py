@@ -18,19 +18,21 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text as RichText
 
+from jongg.present.printed import SUIT_COLOURS
 from jongg.present.hand import Group
 from jongg.present.styles import TileStyle, styles
-from jongg.present.table import Frame
+from jongg.present.table import CHOSEN, Frame
 from jongg.present.text import Role, Text
 from jongg.runtime.tiles import Deck
 
 COLOURS = {"green": "green", "red": "red", "blue": "bright_blue", "white": "bright_white",
-           "cyan": "cyan", "magenta": "magenta", "yellow": "yellow"}
+           "cyan": "cyan", "magenta": "magenta", "yellow": "yellow", "purple": "purple",
+           "orange": "dark_orange"}
 ROLES = {Role.TITLE: "bold", Role.YOU: "bold", Role.KEY: "bold cyan", Role.GOOD: "bold green",
-         Role.BAD: "bold red", Role.WARN: "yellow", Role.DIM: "dim", Role.MISSING: "dim"}
+         Role.BAD: "bold red", Role.WARN: "yellow", Role.DIM: "dim", Role.MISSING: "dim",
+         Role.VARIABLE: "italic"}
 NEWS = 6  # sentences of what just happened kept for the live screen
 LABEL_BESIDE = 12  # a longer hand label goes above the tiles
-SHORTEST_TITLE = 16  # a title cut shorter than this goes on a line of its own
 SPLIT_AT = 4  # a family is split across lines only where this many of its tiles fit
 
 
@@ -66,13 +68,19 @@ class Screen:
 
     def rich(self, text: Text) -> RichText:
         out = RichText()
-        for span in text:
+        for i, span in enumerate(text):
             if span.tile is not None:
                 style = self.tile_style(span.tile)
                 if span.role is Role.MISSING:
                     style = "dim " + style
                 out.append(self.tile_text(span.tile) if span.text == span.tile else span.text,
                            style=style)
+            elif span.suit is not None:  # a card's group: in its suit's colour, or lettered
+                colour = COLOURS.get(SUIT_COLOURS.get(span.suit, ""), "")
+                out.append(span.text, style=f"bold {colour} {ROLES.get(span.role, '')}".strip())
+                # without colours a group's suit is its letter, as the notation writes it
+                if not self.live and (i + 1 == len(text) or text[i + 1].suit != span.suit):
+                    out.append(span.suit, style="dim")
             else:
                 out.append(span.text, style=ROLES.get(span.role, ""))
         return out
@@ -96,23 +104,21 @@ class Screen:
         return max(40, self.console.width)
 
     def header(self, parts: Sequence[str]) -> list[RichText]:
-        """The parts on one line, the title (the first) shortened a little if
-        need be; on a screen too narrow for that, the title on a line of its
-        own above the rest."""
-        rest = " · ".join(parts[1:])
-        title = parts[0]
-        room = self.width - cell_len(rest) - 3
+        """The title (the first part) on a row of its own, cut to the width if
+        need be, the rest on the row under it: two rows on every screen of
+        the game, whatever its round, wall and turn, so the table holds still."""
         style = "bold reverse" if self.live else ""
-        if cell_len(title) <= room:
-            return [RichText(f"{title} · {rest}", style=style)]
-        if room >= min(cell_len(title), SHORTEST_TITLE):
-            return [RichText(f"{title[:room - 1].rstrip()}… · {rest}", style=style)]
-        return [RichText(title, style=style), RichText(rest, style=style)]
+        title = parts[0]
+        if cell_len(title) > self.width:
+            title = title[:self.width - 1].rstrip() + "…"
+        return [RichText(title, style=style), RichText(" · ".join(parts[1:]), style=style)]
 
-    def hand(self, label: str, groups: Sequence[Group]) -> list[RichText]:
+    def hand(self, label: str, groups: Sequence[Group], chosen: frozenset[int] = frozenset()
+             ) -> list[RichText]:
         """The hand as a rack: each family's name over its tiles, positions
-        under them, wrapped to the screen's width. A long label (a pool
-        shared by racks) goes above, leaving the tiles the whole width."""
+        under them (a mark under those `chosen` for a pass), wrapped to the
+        screen's width. A long label (a pool shared by racks) goes above,
+        leaving the tiles the whole width."""
         beside = len(label) <= LABEL_BESIDE
         indent = len(label) + 2 if beside else 2
 
@@ -149,9 +155,11 @@ class Screen:
                 names.append(family.ljust(width), style="dim")
                 for pos, code, cell in chunk:
                     text = self.tile_text(code)
-                    shown.append(text, style=self.tile_style(code))
+                    picked = pos in chosen
+                    shown.append(text, style=("dim " if picked else "") + self.tile_style(code))
                     shown.append(" " * (cell - cell_len(text) + 1))
-                    numbers.append(str(pos).rjust(cell) + " ", style="dim")
+                    numbers.append((CHOSEN if picked else str(pos)).rjust(cell) + " ",
+                                   style="bold" if picked else "dim")
                 shown.append(" " * (width - span))
                 numbers.append(" " * (width - span))
                 used += width
@@ -191,12 +199,34 @@ class Screen:
                 out.append(RichText(indent) + part)
         return out
 
+    def pages(self, rows: Sequence[Text], height: int) -> list[list[Text]]:
+        """Rows in pages of `height` screen rows (a long row wraps onto more)."""
+        out: list[list[Text]] = [[]]
+        used = 0
+        for row in rows:
+            size = _rows([self.rich(row)], self.width)
+            if out[-1] and used + size > height:
+                out.append([])
+                used = 0
+            out[-1].append(row)
+            used += size
+        return out
+
+    def fits(self, frame: Frame, message: Sequence[Text]) -> bool:
+        """Whether `message` fits under the table without scrolling its top
+        away (live; a plain screen scrolls as it prints)."""
+        if not self.live:
+            return True
+        rows = [*self.frame_lines(frame), *self.hand(frame.hand_label, frame.hand),
+                *(self.rich(m) for m in message)]
+        return _rows(rows, self.width) <= self.console.height - 1
+
     def draw(self, frame: Frame, about: Sequence[Text] = (), message: Sequence[Text] = ()
              ) -> None:
         """The table, then what is asked. Live: the screen cleared and drawn
         whole, what just happened in the middle."""
         top = self.frame_lines(frame)
-        hand = self.hand(frame.hand_label, frame.hand)
+        hand = self.hand(frame.hand_label, frame.hand, frame.chosen)
         notes = [self.rich(n) for n in frame.notes]
         asides = [self.rich(a) for a in about]
         said = [self.rich(m) for m in message]

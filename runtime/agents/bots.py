@@ -60,6 +60,22 @@ def _nearness(near: tuple[int, int] | None) -> Nearness:
     return FAR if near is None else (near[0], -near[1])
 
 
+def pledge_line(seen: Observation, phase: Pledge
+                ) -> tuple[tuple[int, int, int] | None, Counter[int]]:
+    """The nearest line flagged for the pledge the seat's dealt tiles make
+    (tiles away, line, variation), and the tiles it takes from them."""
+    rules = seen.rules
+    me = seen.me
+    pool = tuple(sorted((*me.concealed(), *me.outgoing)))
+    lines = rules.lines
+    near = [n for n in rules.nearest(Hand(pool)) if phase.flag in lines[n[1]].flags]
+    if not near:
+        return None, Counter()
+    best = near[0]
+    groups = rules.judge.explain(Hand(pool), lines[best[1]], best[2])
+    return best, Counter(pool_tiles(rules.deck, groups))
+
+
 class GreedyAgent:
     """Plays by tiles away, one step ahead: declares and claims Mah Jongg
     whenever it can; discards (and passes in a Charleston) the tile whose loss
@@ -180,17 +196,9 @@ class GreedyAgent:
         """Pledge a rack when the dealt tiles hold all but one of a pledged
         line (the last must be drawn or claimed), and set those tiles aside."""
         me = seen.me
-        rules = seen.rules
-        pool = tuple(sorted((*me.concealed(), *me.outgoing)))
-        lines = rules.lines
-        near = [n for n in rules.nearest(Hand(pool)) if phase.flag in lines[n[1]].flags]
-        best = near[0] if near else None
+        best, wanted = pledge_line(seen, phase)
         if seen.step == "voting":
             return next(a for a in legal if a.number == int(best is not None and best[0] <= 1))
-        wanted: Counter[int] = Counter()
-        if best is not None:
-            groups = rules.judge.explain(Hand(pool), lines[best[1]], best[2])
-            wanted = Counter(pool_tiles(rules.deck, groups))
         wanted -= Counter(me.outgoing)
         for action in legal:  # the line's tiles first, then any
             if wanted[action.tile]:
