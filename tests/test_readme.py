@@ -319,6 +319,9 @@ def test_a_game_log_takes_the_name_the_docs_give(tmp_path: Path) -> None:
         assert code == 0, printed
     assert sorted(p.name for p in tmp_path.glob("jongg-*.jsonl")) == \
         ["jongg-mjcg-card-214551-2.jsonl", "jongg-mjcg-card-214551.jsonl"]
+    _, helped = sandbox.run("jongg play --help")
+    helped = re.sub(r"-\n\s+", "-", helped)  # a name wrapped at its hyphen
+    assert "jongg-VARIANT-SEED.jsonl" in " ".join(helped.split())
 
 
 def test_rs_says_why_a_test_was_skipped(tmp_path: Path) -> None:
