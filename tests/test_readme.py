@@ -163,7 +163,7 @@ def damage(folder: Path) -> None:
                key=lambda n: arrays[n].size)
     arrays[name] = arrays[name].copy()
     arrays[name].flat[0] += 1
-    np.savez(folder / "damaged.npz", **arrays)  # type: ignore[arg-type]
+    np.savez(folder / "damaged.npz", **arrays)
 
 
 SETUP: dict[str, Callable[[Path], None]] = {
