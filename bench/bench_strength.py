@@ -7,7 +7,7 @@ Run: python bench/bench_strength.py [--variant nymj] [--opponent greedy]
 Prints, per agent, seat-rounds, round wins, points a round and match wins
 with their intervals and the rating; then the expert's margin over the
 opponent in round-win share and in points a round, with intervals. The
-defaults play the README's head-to-head figures (and the slow test's
+defaults play the head-to-head figures of docs/bots.md (and the slow test's
 matches, tests/test_expert.py): 120 deals from seed 1000, each in both
 lineups; fewer deals seldom tell points a round apart, their spread being
 the value of each win.

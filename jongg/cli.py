@@ -263,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="draw tiles as Unicode mahjong tiles where they have one (a font "
                       "with U+1F000..1F02B)")
     play.add_argument("--log", metavar="FILE", help="where the game is written, a new file "
-                      "(default: a free name jongg-VARIANT-Np-SEED.jsonl here)")
+                      "(default: a free name jongg-VARIANT-SEED.jsonl here)")
     play.add_argument("--overwrite", action="store_true",
                       help="start over in the --log FILE that is there (its game is lost)")
     play.add_argument("--resume", metavar="LOG", help="continue a game from its log")

@@ -521,7 +521,7 @@ def test_the_expert_beats_greedy_by_a_margin_whose_interval_excludes_zero(
     more points a round than greedy, the 95% interval of each margin above
     zero: on mjcg-card, 8% [5%, 11%] of round wins and 9.6 [3.1, 16.0]
     points a round; on nymj, 3.5% [1.3%, 5.7%] and 0.24 [0.07, 0.41]
-    (the figures README shows, from `jongg arena VARIANT --agents
+    (the figures docs/bots.md shows, from `jongg arena VARIANT --agents
     expert,greedy --rounds 120 --seed 1000`: the same matches)."""
     found = _arena(variant, deals, 1000)
     wins, points = margin(found, "expert", "greedy", "wins"), margin(found, "expert", "greedy")
