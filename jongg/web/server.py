@@ -17,7 +17,6 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,8 @@ from jongg.compiler.variant import check_variant
 from jongg.runtime.game.log import LogError, parse_log
 from jongg.runtime.tiles import TileError
 
-from . import protocol
+from . import frames, protocol
+from .short import quiet_when_short_of_files
 from .hall import Hall, Refused
 from .replays import Replayer
 from .store import StoreError, same_token
@@ -47,6 +47,7 @@ from .work import Busy, Worker
 
 STATIC = resources.files("jongg.web") / "static"
 LARGEST_BODY = 4 * 1024 * 1024  # bytes of a request: an uploaded log or ruleset
+LARGEST_FRAME = 64 * 1024  # bytes of a socket's message (a seat sends a few dozen)
 HELLO_WITHIN = 30.0  # seconds a socket may wait before saying which seat it is
 KEPT_REPLAYS = 32  # uploaded logs kept open for replay at once
 TOKEN_HEADER = "x-jongg-token"
@@ -445,8 +446,10 @@ def run(app: Starlette, sock: socket.socket) -> None:
     """Serve until interrupted."""
     import uvicorn
 
-    sansio = find_spec("uvicorn.protocols.websockets.websockets_sansio_impl") is not None
+    gentle = frames.protocol()
     config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            ws="websockets-sansio" if sansio else "websockets",
-                            ws_max_size=64 * 1024, lifespan="on")
+                            ws=gentle if gentle is not None else "websockets",
+                            ws_max_size=LARGEST_FRAME, lifespan="on",
+                            loop="jongg.web.short:Loop")
+    quiet_when_short_of_files()
     uvicorn.Server(config).run(sockets=[sock])
