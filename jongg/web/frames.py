@@ -25,7 +25,7 @@ def protocol() -> Any:
     if _Base is None:
         return None
 
-    class Gentle(_Base):  # type: ignore[misc,valid-type]
+    class Gentle(_Base):
         refused = False
 
         def data_received(self, data: bytes) -> None:
@@ -35,8 +35,9 @@ def protocol() -> Any:
 
         def handle_parser_exception(self) -> None:
             close = self.conn.close_sent
-            self.queue.put_nowait({"type": "websocket.disconnect", "code": close.code,
-                                   "reason": close.reason})
+            self.queue.put_nowait({"type": "websocket.disconnect",
+                                   "code": close.code if close else 1002,
+                                   "reason": close.reason if close else ""})
             self.transport.write(b"".join(self.conn.data_to_send()))
             self.close_sent = self.refused = True
             if self.transport.can_write_eof():

@@ -38,9 +38,9 @@ from jongg.runtime.game.log import LogError, parse_log
 from jongg.runtime.tiles import TileError
 
 from . import frames, protocol
-from .short import quiet_when_short_of_files
 from .hall import Hall, Refused
 from .replays import Replayer
+from .short import quiet_when_short_of_files
 from .store import StoreError, same_token
 from .tables import Watcher, log
 from .work import Busy, Worker

@@ -71,7 +71,7 @@ class _Once:
 class Loop(asyncio.SelectorEventLoop):
     """The event loop `jongg serve` runs on (uvicorn's loop="jongg.web.short:Loop")."""
 
-    def _accept_connection(self, protocol_factory: Any, sock: Any,  # type: ignore[override]
+    def _accept_connection(self, protocol_factory: Any, sock: Any,
                            *args: Any, **kwargs: Any) -> None:
         sock = _Once(sock.sock if isinstance(sock, _Once) else sock)
         super()._accept_connection(protocol_factory, sock, *args, **kwargs)  # type: ignore[misc]
