@@ -164,15 +164,18 @@ class Table:
                       "the last move made (make room, then restart the server to go on)")
             return self.stopped
         self.state.apply(seat, action)
+        failed = None
         try:
             self.writer.catch_up(self.state)  # the action is kept: a restart writes these
             if self.state.is_terminal():
                 self.writer.close()  # its end line written: the log is whole
         except LogFileError as error:
-            self.stop(f"{_quiet(error)}; the game stops after that move, its log kept "
-                      "(make room, then restart the server to go on)")
+            failed = error
         for watcher in list(self.watchers):
             self._tell(watcher)
+        if failed is not None:
+            self.stop(f"{_quiet(failed)}; the game stops after that move, its log kept "
+                      "(make room, then restart the server to go on)")
         self.wake()
         return None
 
