@@ -140,28 +140,30 @@ class Web:
         name, text = data.get("name"), data.get("text")
         if not isinstance(name, str) or not isinstance(text, str):
             raise Problem(400, "send {\"name\": \"house.yaml\", \"text\": \"...\"}")
-        try:
-            path = self.hall.store.save_ruleset(name, text)
-        except StoreError as error:
-            raise Problem(400, str(error)) from None
-        kind = _kind(path)
-        names = self.hall.names
+        store, names = self.hall.store, self.hall.names
 
-        def check() -> list[str]:
+        def save_and_check() -> tuple[Path, str, list[str]]:
+            path = store.save_ruleset(name, text)  # its references read: off the loop too
+            kind = _kind(path)
             with names.within():
                 try:
                     if kind == "variant":
-                        return [str(d) for d in check_variant(str(path)) if d.is_error]
+                        return path, kind, [str(d) for d in check_variant(str(path))
+                                            if d.is_error]
                     if kind == "card":
-                        return [str(d) for d in
-                                check_card(load_ruleset("card", str(path))).errors]
+                        return path, kind, [str(d) for d in
+                                            check_card(load_ruleset("card", str(path))).errors]
                 except JonggError as error:
-                    return [str(d) for d in error.diagnostics]
-            return [f"{name}: neither a variant (variant: NAME) nor a card (card: NAME)"]
+                    return path, kind, [str(d) for d in error.diagnostics]
+            return path, kind, [f"{name}: neither a variant (variant: NAME) nor a card "
+                                "(card: NAME)"]
 
-        problems = await self.work.run(check)
+        try:
+            path, kind, problems = await self.work.run(save_and_check)
+        except StoreError as error:
+            raise Problem(400, str(error)) from None
         return JSONResponse({"name": path.name, "kind": kind,
-                             "problems": [self.hall.store.quiet(p) for p in problems[:50]]})
+                             "problems": [store.quiet(p) for p in problems[:50]]})
 
     # -- replays -------------------------------------------------------------------
     async def replayer(self, request: Request, table_id: str) -> tuple[Replayer, bool]:
