@@ -117,7 +117,7 @@ def loop(tree: str | None, data: Path) -> None:
         for what, (path, body) in hostile.items():
             worst, done = 0.0, threading.Event()
 
-            def ping() -> None:
+            def ping(done: threading.Event = done) -> None:
                 nonlocal worst
                 while not done.is_set():
                     start = time.perf_counter()

@@ -92,8 +92,7 @@ class Hall:
              ) -> tuple[Table, dict[int, str]]:
         """A new table, and the secret token of each person's seat. `prepared`:
         what `prepare` made of the variant (else it is prepared here)."""
-        self.prune()
-        self.limits.check_open(self._live(), self._live(client), client)
+        self.may_open(client)
         name, game = prepared or self.prepare(variant, players, card)
         spec = game.spec
         if not seats or len(seats) > spec.players:
@@ -123,6 +122,11 @@ class Hall:
         self.saved[table_id] = Saved(table_id, header, False)
         self.opener[table_id] = client
         return table, tokens
+
+    def may_open(self, client: str) -> None:
+        """Refused: a new table past this server's bounds (jongg/web/limits.py)."""
+        self.prune()
+        self.limits.check_open(self._live(), self._live(client), client, len(self.saved))
 
     def _live(self, client: str | None = None) -> int:
         """The tables in play (opened by `client`, when given)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 MOST_TABLES = 200  # tables in play at once, in all
 MOST_PER_CLIENT = 20  # tables in play opened from one address
+MOST_KEPT = 10_000  # tables kept in the data folder, finished ones included
 
 
 class Refused(ValueError):
@@ -19,9 +20,13 @@ class Refused(ValueError):
 class Limits:
     tables: int = MOST_TABLES
     per_client: int = MOST_PER_CLIENT
+    kept: int = MOST_KEPT
 
-    def check_open(self, live: int, theirs: int, client: str) -> None:
-        """Refuse a new table past either bound."""
+    def check_open(self, live: int, theirs: int, client: str, kept: int = 0) -> None:
+        """Refuse a new table past any bound."""
+        if kept >= self.kept:
+            raise Refused(f"this server keeps {kept} tables, its most: its keeper may move "
+                          "finished ones out of its data folder")
         if live >= self.tables:
             raise Refused(f"this server has {live} tables in play, its most: finish or leave "
                           "one, or try again later")

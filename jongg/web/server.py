@@ -120,7 +120,7 @@ class Web:
             raise Problem(400, "\"card\" must be an uploaded card's file name")
         hall, client = self.hall, _client(request)
         try:
-            hall.limits.check_open(hall._live(), hall._live(client), client)  # before the work
+            hall.may_open(client)  # before the work, as after it
             prepared = await self.work.run(lambda: hall.prepare(variant, players, card))
             table, tokens = hall.open(variant, players, seats, seed=seed,
                                       strict=strict is True, client=client, prepared=prepared)
