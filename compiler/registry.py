@@ -37,7 +37,7 @@ _WITHIN: ContextVar[Path | None] = ContextVar("rulesets_within", default=None)
 def within(folder: Path) -> Iterator[None]:
     """Resolve names as a server must: a shipped ruleset by its name, or a
     YAML file inside `folder` (a relative path from the file that names it,
-    or from `folder`), never a file elsewhere, whatever the spelling, a link
+    or from `folder`) or among jongg's own rulesets, never a file elsewhere, whatever the spelling, a link
     or `..`. Messages name such files relative to `folder`, so they never
     show where the server keeps them."""
     token = _WITHIN.set(folder.resolve())
@@ -90,9 +90,11 @@ def _inside(folder: Path, kind: str, name: str, beside: Entry | None,
         raise LoadError([Diagnostic(where, f"{excerpt(name)}: a shipped ruleset names others "
                                     "by name")])
     start = beside.parent if isinstance(beside, Path) else folder
+    shelf = _root()
+    roots = [folder, *([shelf.resolve()] if isinstance(shelf, Path) else [])]  # jongg's own too
     try:
         path = (start / name).resolve()
-        inside = path.is_relative_to(folder) and _is_file(path)
+        inside = any(path.is_relative_to(r) for r in roots) and _is_file(path)
     except (OSError, RuntimeError, ValueError):  # too long, a loop of links, a NUL
         inside = False
     if not inside:
