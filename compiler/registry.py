@@ -37,9 +37,9 @@ _WITHIN: ContextVar[Path | None] = ContextVar("rulesets_within", default=None)
 def within(folder: Path) -> Iterator[None]:
     """Resolve names as a server must: a shipped ruleset by its name, or a
     YAML file inside `folder` (a relative path from the file that names it,
-    or from `folder`) or among jongg's own rulesets, never a file elsewhere, whatever the spelling, a link
-    or `..`. Messages name such files relative to `folder`, so they never
-    show where the server keeps them."""
+    or from `folder`) or among jongg's own rulesets, never a file elsewhere,
+    whatever the spelling, a link or `..`. Messages name such files relative
+    to `folder`, so they never show where the server keeps them."""
     token = _WITHIN.set(folder.resolve())
     try:
         yield
