@@ -81,7 +81,7 @@ def load_deck(name: str, beside: registry.Entry | None = None,
     names it); `name*2` plays that many sets together."""
     base, _, times = name.partition("*")
     found = registry.read("deck", base, beside, where)
-    key = (found.file, found.text)
+    key = (str(found.entry), found.file, found.text)
     deck = _COMPILED.get(key)
     if deck is None:
         if len(_COMPILED) > 64:  # a process checking many files keeps only the latest
@@ -96,4 +96,4 @@ def load_deck(name: str, beside: registry.Entry | None = None,
 
 
 # decks compiled, by file and text: a deck is named again and again
-_COMPILED: dict[tuple[str, str], Deck] = {}
+_COMPILED: dict[tuple[str, str, str], Deck] = {}

@@ -11,6 +11,9 @@ of file.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -25,6 +28,23 @@ SUFFIXES = (".yaml", ".yml")
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 Entry = Traversable | Path
+# A server's rulesets folder: while set, a path names a YAML file inside it
+# and nothing else (see `within`).
+_WITHIN: ContextVar[Path | None] = ContextVar("rulesets_within", default=None)
+
+
+@contextmanager
+def within(folder: Path) -> Iterator[None]:
+    """Resolve names as a server must: a shipped ruleset by its name, or a
+    YAML file inside `folder` (a relative path from the file that names it,
+    or from `folder`) or among jongg's own rulesets, never a file elsewhere,
+    whatever the spelling, a link or `..`. Messages name such files relative
+    to `folder`, so they never show where the server keeps them."""
+    token = _WITHIN.set(folder.resolve())
+    try:
+        yield
+    finally:
+        _WITHIN.reset(token)
 
 
 def locate(kind: str, name: str, beside: Entry | None = None,
@@ -33,6 +53,9 @@ def locate(kind: str, name: str, beside: Entry | None = None,
     file, relative to the file `beside` that names it (else to the current
     directory). `where` locates a refusal at the reference."""
     if name.endswith(SUFFIXES):
+        folder = _WITHIN.get()
+        if folder is not None:
+            return _inside(folder, kind, name, beside, where)
         path = Path(name)
         if beside is not None and not path.is_absolute():
             if not isinstance(beside, Path):  # a shipped file in an archive
@@ -63,6 +86,29 @@ def _nearest(kind: str, name: str, known: str) -> str:
     return suggested(name, names, f"{known} {KINDS[kind]}: {', '.join(names)}")
 
 
+def _inside(folder: Path, kind: str, name: str, beside: Entry | None,
+            where: Location | None) -> Path:
+    """A path named while resolution is kept `within` a folder: the file
+    itself (links and `..` followed), refused unless it lies in the folder.
+    The refusal says what was written, never what is there."""
+    if beside is not None and not isinstance(beside, Path):
+        raise LoadError([Diagnostic(where, f"{excerpt(name)}: a shipped ruleset names others "
+                                    "by name")])
+    start = beside.parent if isinstance(beside, Path) else folder
+    shelf = _root()
+    roots = [folder, *([shelf.resolve()] if isinstance(shelf, Path) else [])]  # jongg's own too
+    try:
+        path = (start / name).resolve()
+        inside = any(path.is_relative_to(r) for r in roots) and _is_file(path)
+    except (OSError, RuntimeError, ValueError):  # too long, a loop of links, a NUL
+        inside = False
+    if not inside:
+        raise LoadError([Diagnostic(where, f"{excerpt(name)}: no such {kind} here: name a "
+                                    f"shipped {kind} or a file uploaded to this server",
+                                    hint=f"shipped {KINDS[kind]}: {', '.join(shipped(kind))}")])
+    return path
+
+
 def is_shipped(entry: Entry) -> bool:
     root = _root()
     return not isinstance(entry, Path) or (isinstance(root, Path) and entry.parent.parent == root)
@@ -79,6 +125,9 @@ def display_name(entry: Entry, kind: str) -> str:
     """A short file name for messages: rulesets/cards/sample.yaml or the given path."""
     if is_shipped(entry):
         return f"rulesets/{KINDS[kind]}/{entry.name}"
+    folder = _WITHIN.get()
+    if folder is not None and isinstance(entry, Path) and entry.is_relative_to(folder):
+        return str(entry.relative_to(folder))
     return str(entry)
 
 

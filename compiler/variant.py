@@ -221,12 +221,12 @@ def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]
 
 
 # variant files read, by file and text: a variant is resolved at every player count
-_READ: dict[tuple[str, str], tuple[Document, Readable]] = {}
+_READ: dict[tuple[str, str, str], tuple[Document, Readable]] = {}
 
 
 def _read(found: registry.Text) -> tuple[Document, Readable]:
     """A variant file's document and what of it the schema lets the check read."""
-    key = (found.file, found.text)
+    key = (str(found.entry), found.file, found.text)
     if key not in _READ:
         if len(_READ) > 64:  # a process checking many files keeps only the latest
             _READ.clear()
@@ -739,13 +739,13 @@ def played(card: Card, flags: Iterable[str]) -> Card:
 
 # cards compiled against a deck, by file, text and deck: a variant is compiled at
 # every player count, each naming the same card
-_CARDS: dict[tuple[str, str, str], Card] = {}
+_CARDS: dict[tuple[str, str, str, str], Card] = {}
 
 
 def _card(reference: str, deck: str) -> Card:
     """A card compiled against a variant's deck, once per text."""
     found = registry.read("card", reference)
-    key = (found.file, found.text, deck)
+    key = (str(found.entry), found.file, found.text, deck)
     card = _CARDS.get(key)
     if card is None:
         if len(_CARDS) > 16:  # a process checking many files keeps only the latest

@@ -38,7 +38,8 @@ from jongg.compiler.errors import (
 )
 from jongg.compiler.notation import parse as parse_pattern
 from jongg.compiler.registry import shipped as _shipped
-from jongg.compiler.source import Document, PathKey, load_file
+from jongg.compiler.schema import schema  # a kind's JSON Schema
+from jongg.compiler.source import Document, PathKey, load_file, load_text
 from jongg.compiler.variant import (
     Resolved,
     Variant,
@@ -189,13 +190,14 @@ __all__ = [
     # for tools: checking, resolving and compiling rulesets, and the errors they raise
     "Diagnostic", "Document", "JonggError", "LoadError", "PathKey", "Resolved", "UsageError",
     "cache_dir", "check_card", "check_variant", "compile_variant", "counted", "did_you_mean",
-    "load_deck", "load_file", "load_ruleset", "notes", "parse_pattern", "player_counts",
+    "load_deck", "load_file", "load_ruleset", "load_text", "notes", "parse_pattern",
+    "player_counts", "schema",
     "read_card", "resolve",
     # scoring a winning hand by a variant's hand_scoring (yaku, han, fu, limits, payments)
     "load_hand_scoring", "scoring_only", "shipped_played",
     # a mistyped name's nearest match, worded once for every tool
     "suggested", "suggestion",
     # the compiler's modules a tool may use whole: compiled artifacts and their cache,
-    # finding rulesets by name or path, and the notation's tree
+    # finding rulesets by name or path, the notation's tree, the JSON Schemas
     "cache", "pattern", "registry",
 ]

@@ -287,6 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
                             f"{PACE}; 0: full speed)")
     serve.add_argument("--agents", metavar="NAMES", help="agents a table may seat besides "
                        "the shipped ones, comma-separated module:Class names")
+    serve.add_argument("--most-tables", type=int, default=200, metavar="N",
+                       help="tables in play at once, in all (default 200)")
+    serve.add_argument("--most-per-address", type=int, default=20, metavar="N",
+                       help="tables in play opened from one address (default 20)")
     serve.set_defaults(run="web.command:cmd_serve")
     return parser
 

@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,13 +37,18 @@ needs_browser = pytest.mark.skipif(
 class Server:
     """`jongg serve` running in a subprocess."""
 
-    def __init__(self, data: Path, port: int = 0):
+    def __init__(self, data: Path, port: int = 0, *, flags: Sequence[str] = (),
+                 limit: Callable[[], None] | None = None):
+        """`flags`: more of serve's options; `limit`: run in the child before
+        it starts (resource limits: ulimit -n, a file-size limit)."""
         self.data = data
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if limit is not None:  # a limited child writes no bytecode: a file cut short would stay
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "jongg", "serve", "--port", str(port), "--data", str(data),
-             "--pace", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=env)
+             "--pace", "0", *flags], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env=env, preexec_fn=limit)
         assert self.process.stdout is not None
         self.said: list[str] = []  # what the server printed, for a failing test's message
         for line in self.process.stdout:
@@ -76,8 +81,9 @@ class Server:
 
 
 @contextmanager
-def server(data: Path, port: int = 0) -> Iterator[Server]:
-    running = Server(data, port)
+def server(data: Path, port: int = 0, *, flags: Sequence[str] = (),
+           limit: Callable[[], None] | None = None) -> Iterator[Server]:
+    running = Server(data, port, flags=flags, limit=limit)
     try:
         yield running
     finally:

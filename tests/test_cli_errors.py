@@ -380,7 +380,7 @@ def test_a_web_table_naming_a_mistyped_variant_hears_the_nearest(tmp_path: Path)
     from jongg.web.store import Store
 
     with pytest.raises(Refused, match=r"no variant 'siamse'.*did you mean 'siamese'\?"):
-        Hall(Store(tmp_path)).variant_path("siamse")
+        Hall(Store(tmp_path)).prepare("siamse", None)
 
 
 @pytest.mark.parametrize("shown", [[], ["--resolved"], ["--json"], ["--resolved", "--json"]])

@@ -18,8 +18,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text as RichText
 
-from jongg.present.printed import SUIT_COLOURS
 from jongg.present.hand import Group
+from jongg.present.printed import SUIT_COLOURS
 from jongg.present.styles import TileStyle, styles
 from jongg.present.table import CHOSEN, Frame
 from jongg.present.text import Role, Text

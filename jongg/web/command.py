@@ -41,6 +41,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port: give 0 to 65535 (0: any free port), not {args.port}")
     if args.pace < 0 or args.pace > 60:
         raise UsageError(f"--pace: give 0 to 60 seconds, not {args.pace:g}")
+    for flag, value in (("--most-tables", args.most_tables),
+                        ("--most-per-address", args.most_per_address)):
+        if not 1 <= value <= 100_000:
+            raise UsageError(f"{flag}: give 1 to 100000, not {value}")
     agents = [a.strip() for a in (args.agents or "").split(",") if a.strip()]
     for name in agents:
         try:
@@ -48,20 +52,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except UnknownAgent as error:
             raise UsageError(f"--agents: {error}") from None
     from .hall import Hall
+    from .limits import Limits
     from .server import application, bind, run
-    from .store import Store
+    from .store import Store, StoreError
 
     data = Path(args.data) if args.data else default_data()
     try:
         store = Store(data)
+        store.lock()
     except OSError as error:
         raise UsageError(f"--data: {data}: {error.strerror or error}") from None
+    except StoreError as error:
+        raise UsageError(f"--data: {error}") from None
     try:
         sock = bind(args.host, args.port)
     except OSError as error:
         raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there: "
                          f"{error.strerror or error}") from None
-    hall = Hall(store, pace=args.pace, agents=agents)
+    hall = Hall(store, pace=args.pace, agents=agents,
+                limits=Limits(args.most_tables, args.most_per_address))
     for note in hall.resume_all():
         print(f"jongg: {note}", file=sys.stderr)
     port = sock.getsockname()[1]

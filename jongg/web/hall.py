@@ -15,11 +15,9 @@ from typing import Any
 from jongg.api import (
     JonggError,
     compile_variant,
-    did_you_mean,
     load_game,
     player_counts,
     resolve,
-    shipped,
     shipped_played,
 )
 from jongg.runtime.agents.play import HUMAN, resume_match
@@ -29,14 +27,12 @@ from jongg.runtime.game.log import Header, LogError, LogText, LogWriter, read_lo
 from jongg.runtime.game.logfile import LogFileError
 from jongg.runtime.game.state import Mode
 
+from .games import Games
+from .limits import Limits, Refused
+from .names import Names, Unnamed
+from .secret import Keys, Unseeded, dealing
 from .store import Store, StoreError
 from .tables import Table, log
-
-LARGEST_SEED = 2**63
-
-
-class Refused(ValueError):
-    """A table that cannot be opened as asked; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -50,51 +46,58 @@ class Saved:
 
 
 class Hall:
-    """Every table of the server, by id."""
+    """Every table of the server, by id.
 
-    def __init__(self, store: Store, *, pace: float = 0.0, agents: Sequence[str] = ()):
+    What takes a while (compiling a game) is done by `prepare` and `game`,
+    which a server runs off its event loop (jongg/web/work.py); `open` and
+    everything else is quick."""
+
+    def __init__(self, store: Store, *, pace: float = 0.0, agents: Sequence[str] = (),
+                 keys: Keys = secrets.token_bytes, limits: Limits | None = None):
         self.store = store
         self.pace = pace
         self.agents = [*SHIPPED, *(a for a in agents if a not in SHIPPED)]
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Table] = {}  # the tables in play, and finished ones watched
         self.saved: dict[str, Saved] = {}  # every table in the data folder, live ones too
-        self.games: dict[tuple[str, int], Game] = {}
+        self.names = Names(store.rulesets)
+        self.games = Games()
+        self.keys = keys
+        self.limits = limits or Limits()
+        self.opener: dict[str, str] = {}  # table -> the address that opened it
+        self.listed: dict[tuple[str, int], dict[str, Any] | None] = {}  # uploads, checked
 
     def game(self, variant: str, players: int | None) -> Game:
-        """The compiled game (kept: a server opens many tables of a few games)."""
-        key = (variant, players or 0)
-        if key not in self.games:
-            self.games[key] = load_game(variant, players)
-        return self.games[key]
+        """The compiled game of a variant named as the compiler names it (or
+        as a log names it), resolved within this server's rulesets."""
+        with self.names.within():
+            key = self.games.key("variant", variant, players)
+            return self.games.get(key, lambda: load_game(variant, players))
 
-    def variant_path(self, name: str) -> str:
-        """A variant as a table names it: shipped by name, uploaded by its file."""
-        if name in shipped("variant"):
-            return name
-        path = self.store.rulesets / name
-        if path.name != name or not path.is_file():
-            known = [*shipped("variant"), *(p.name for p in self.store.uploaded())]
-            raise Refused(f"no variant {name[:60]!r}: choose a shipped one or upload it"
-                          + did_you_mean(name[:60], known))
-        return str(path)
+    def prepare(self, variant: str, players: int | None, card: str | None = None
+                ) -> tuple[str, Game]:
+        """The variant a request names (a shipped one, or a file uploaded
+        here, with an uploaded card), compiled: (its name, its game)."""
+        try:
+            name = self.names.find("variant", variant)
+            if card:
+                self.names.find("card", card)
+                name = str(self.store.with_card(variant, card))
+        except (Unnamed, StoreError) as error:
+            raise Refused(str(error)) from None
+        try:
+            return name, self.game(name, players)
+        except JonggError as error:
+            raise Refused("; ".join(str(d) for d in error.diagnostics[:5])) from None
 
     # -- opening -------------------------------------------------------------------
     def open(self, variant: str, players: int | None, seats: Sequence[str], *,
-             seed: int | None = None, strict: bool = False, card: str | None = None
+             seed: int | None = None, strict: bool = False, card: str | None = None,
+             client: str = "", prepared: tuple[str, Game] | None = None
              ) -> tuple[Table, dict[int, str]]:
-        """A new table, and the secret token of each person's seat."""
-        name = self.variant_path(variant)
-        if card:
-            if not (self.store.rulesets / card).is_file() or "/" in card:
-                raise Refused(f"no uploaded card {card[:60]!r}")
-            try:
-                name = str(self.store.with_card(variant, card))
-            except StoreError as error:
-                raise Refused(str(error)) from None
-        try:
-            game = self.game(name, players)
-        except JonggError as error:
-            raise Refused("; ".join(str(d) for d in error.diagnostics[:5])) from None
+        """A new table, and the secret token of each person's seat. `prepared`:
+        what `prepare` made of the variant (else it is prepared here)."""
+        self.may_open(client)
+        name, game = prepared or self.prepare(variant, players, card)
         spec = game.spec
         if not seats or len(seats) > spec.players:
             raise Refused(f"{len(seats)} seats chosen for {spec.players} players")
@@ -103,21 +106,43 @@ class Hall:
             if agent != HUMAN and agent not in self.agents:
                 raise Refused(f"no agent {agent[:60]!r} here; agents: {', '.join(self.agents)} "
                               "(more with jongg serve --agents)")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not 0 <= seed < LARGEST_SEED:
-            raise Refused("a seed is a whole number from 0")
-        mode = Mode.STRICT if strict else Mode.GUARDED
-        header = Header(name, spec.players, seed, mode, spec.digest, tuple(seats))
         people = [s for s, a in enumerate(seats) if a == HUMAN]
-        table_id, tokens, writer = self.store.create(
-            header, people, datetime.now(UTC).isoformat(timespec="seconds"))
-        agents = {s: agent_maker(a)(seed, s) for s, a in enumerate(seats) if a != HUMAN}
-        table = Table(table_id, game, game.new_match(seed, mode), writer, tuple(seats),
+        try:
+            chance = dealing(seed, len(people), self.keys)
+        except Unseeded as error:
+            raise Refused(str(error)) from None
+        mode = Mode.STRICT if strict else Mode.GUARDED
+        header = Header(name, spec.players, chance.seed, mode, spec.digest, tuple(seats),
+                        chance.key)
+        try:
+            table_id, tokens, writer = self.store.create(
+                header, people, datetime.now(UTC).isoformat(timespec="seconds"))
+        except StoreError as error:
+            raise Refused(self.store.quiet(str(error))) from None
+        agents = {s: agent_maker(a)(chance.seed, s) for s, a in enumerate(seats) if a != HUMAN}
+        table = Table(table_id, game, header.new_match(game), writer, tuple(seats),
                       self.store.seats(table_id).hashes, agents, self.pace)
         self.tables[table_id] = table
         self.saved[table_id] = Saved(table_id, header, False)
+        self.opener[table_id] = client
         return table, tokens
+
+    def may_open(self, client: str) -> None:
+        """Refused: a new table past this server's bounds (jongg/web/limits.py)."""
+        self.prune()
+        self.limits.check_open(self._live(), self._live(client), client, len(self.saved))
+
+    def _live(self, client: str | None = None) -> int:
+        """The tables in play (opened by `client`, when given)."""
+        return sum(1 for t in self.tables.values() if not t.state.is_terminal() and
+                   (client is None or self.opener.get(t.id) == client))
+
+    def prune(self) -> None:
+        """Let go of finished tables nobody watches (their replay reads the log)."""
+        for table_id, table in list(self.tables.items()):
+            if table.state.is_terminal() and not table.watchers and table.driver is None:
+                del self.tables[table_id]
+                self.saved[table_id] = Saved(table_id, self.saved[table_id].header, True)
 
     # -- taking up the tables of the data folder ---------------------------------------
     def resume_all(self) -> list[str]:
@@ -131,6 +156,7 @@ class Hall:
                 text = str(error) if not isinstance(error, JonggError) or \
                     not error.diagnostics else str(error.diagnostics[0])
                 notes.append(f"table {table_id}: cannot be taken up: {text}")
+                text = self.store.quiet(text)  # as the lobby lists it
                 try:
                     header = read_log(self.store.log_path(table_id)).header
                 except LogError:
@@ -169,6 +195,7 @@ class Hall:
         """Let the bots of every live table play (inside the running loop)."""
         for table in self.tables.values():
             table.wake()
+            table.rest()  # a table waiting for its people holds no file meanwhile
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -186,33 +213,48 @@ class Hall:
         return read_log(self.store.log_path(table_id))
 
     def listing(self) -> list[dict[str, Any]]:
+        """The tables here, as anyone may see them: never a table's key, and
+        a seed only where the person who opened it chose it (marked seeded)."""
+        self.prune()
         out = []
         for table_id, saved in self.saved.items():
             table = self.tables.get(table_id)
             state = table.state if table is not None else None
+            seeded = not saved.header.key
             out.append({"id": table_id, "variant": Path(saved.header.variant).stem,
                         "players": saved.header.players, "agents": list(saved.header.agents),
-                        "seed": saved.header.seed, "mode": str(saved.header.mode),
-                        "finished": self.finished(table_id),
+                        "seeded": seeded, "seed": saved.header.seed if seeded else None,
+                        "mode": str(saved.header.mode), "finished": self.finished(table_id),
                         "round": state.round + 1 if state is not None else None,
                         "decisions": state.decisions if state is not None else None,
                         "problem": saved.problem})
         return out
 
     def variants(self) -> list[dict[str, Any]]:
-        """The variants a table may be opened for: shipped, then uploaded."""
-        out = []
-        named = [(n, n, "shipped") for n in shipped_played()]  # not the scoring-only ones
-        named += [(p.name, str(p), "uploaded") for p in self.store.uploaded()]
-        for shown, name, source in named:
-            try:
-                counts = player_counts(resolve(name))
-                spec = compile_variant(name, None) if source == "uploaded" else None
-            except JonggError:
-                continue  # an uploaded card, or a variant with problems: not listed
-            out.append({"name": shown, "source": source, "players": list(counts),
-                        "title": spec.title if spec is not None else _title(name)})
+        """The variants a table may be opened for: shipped, then uploaded
+        (each uploaded file checked once: slow, so run off the loop)."""
+        out: list[dict[str, Any]] = [
+            {"name": n, "source": "shipped", "players": list(player_counts(resolve(n))),
+             "title": _title(n)} for n in shipped_played()]  # not the scoring-only ones
+        with self.names.within():
+            for path in self.store.uploaded():
+                key = (path.name, path.stat().st_size)  # an upload is never replaced
+                if key not in self.listed:
+                    self.listed[key] = _listed(path)
+                listed = self.listed[key]
+                if listed is not None:
+                    out.append(listed)
         return out
+
+
+def _listed(path: Path) -> dict[str, Any] | None:
+    try:
+        counts = player_counts(resolve(str(path)))
+        spec = compile_variant(str(path), None)
+    except JonggError:
+        return None  # an uploaded card, or a variant with problems: not listed
+    return {"name": path.name, "source": "uploaded", "players": list(counts),
+            "title": spec.title}
 
 
 def _title(name: str) -> str:

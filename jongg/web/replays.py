@@ -9,6 +9,7 @@ way, so stepping back and forth costs a few dozen actions at most.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from jongg.runtime.game.actions import Action
@@ -30,7 +31,7 @@ class Replayer:
         self.actions: list[tuple[int, Action]] = []
         replayed = replay(log, game, before=lambda s, seat, a, n: self.actions.append((seat, a)))
         self.notes = [*replayed.notes, *replayed.problems]
-        self.kept: dict[int, State] = {0: game.new_match(log.header.seed, log.header.mode)}
+        self.kept: dict[int, State] = {0: log.header.new_match(game)}
         self.state = self.kept[0].clone()
         self.at = 0
 
@@ -65,7 +66,13 @@ class Replayer:
                 "last": None if last is None else {
                     "seat": last[0], "action": last[1].text(self.game.spec.deck)}}
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, shown: Callable[[str], str] = str, *, reveal: bool = True
+                ) -> dict[str, Any]:
+        """The log's header as a page shows it (the variant as `shown` names
+        it); its chance (the seed, a table's key) only when `reveal`: a
+        match still played keeps it secret."""
         h = self.header
-        return {"variant": h.variant, "players": h.players, "seed": h.seed, "mode": str(h.mode),
-                "agents": list(h.agents), "steps": self.steps, "notes": self.notes}
+        chance = {"seed": h.seed, "key": h.key or None} if reveal else {}
+        return {"variant": shown(h.variant), "players": h.players, **chance,
+                "mode": str(h.mode), "agents": list(h.agents), "steps": self.steps,
+                "notes": self.notes}

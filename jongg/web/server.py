@@ -17,7 +17,6 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,17 @@ from jongg.api import JonggError, check_card, check_variant, load_ruleset
 from jongg.runtime.game.log import LogError, parse_log
 from jongg.runtime.tiles import TileError
 
-from . import protocol
+from . import frames, protocol
 from .hall import Hall, Refused
 from .replays import Replayer
+from .short import quiet_when_short_of_files
 from .store import StoreError, same_token
-from .tables import Watcher
+from .tables import Watcher, log
+from .work import Busy, Worker
 
 STATIC = resources.files("jongg.web") / "static"
 LARGEST_BODY = 4 * 1024 * 1024  # bytes of a request: an uploaded log or ruleset
+LARGEST_FRAME = 64 * 1024  # bytes of a socket's message (a seat sends a few dozen)
 HELLO_WITHIN = 30.0  # seconds a socket may wait before saying which seat it is
 KEPT_REPLAYS = 32  # uploaded logs kept open for replay at once
 TOKEN_HEADER = "x-jongg-token"
@@ -68,8 +70,9 @@ def page(name: str) -> Callable[[Request], Awaitable[Response]]:
 class Web:
     """The application's handlers, around one Hall."""
 
-    def __init__(self, hall: Hall):
+    def __init__(self, hall: Hall, work: Worker):
         self.hall = hall
+        self.work = work
         self.replays: dict[str, Replayer] = {}
 
     # -- the JSON API ----------------------------------------------------------------
@@ -91,8 +94,8 @@ class Web:
 
     async def variants(self, request: Request) -> Response:
         cards = [p.name for p in self.hall.store.uploaded() if _kind(p) == "card"]
-        return JSONResponse({"variants": self.hall.variants(), "agents": self.hall.agents,
-                             "cards": cards})
+        return JSONResponse({"variants": await self.work.run(self.hall.variants),
+                             "agents": self.hall.agents, "cards": cards})
 
     async def tables(self, request: Request) -> Response:
         return JSONResponse({"tables": self.hall.listing()})
@@ -112,15 +115,21 @@ class Web:
             raise Problem(400, "\"seed\" must be a whole number")
         if card is not None and not isinstance(card, str):
             raise Problem(400, "\"card\" must be an uploaded card's file name")
+        hall, client = self.hall, _client(request)
         try:
-            table, tokens = self.hall.open(variant, players, seats, seed=seed,
-                                           strict=strict is True, card=card)
+            hall.may_open(client)  # before the work, as after it
+            prepared = await self.work.run(lambda: hall.prepare(variant, players, card))
+            table, tokens = hall.open(variant, players, seats, seed=seed,
+                                      strict=strict is True, client=client, prepared=prepared)
         except (Refused, StoreError) as error:
             raise Problem(400, str(error)) from None
         table.wake()
+        table.rest()
         links = [{"seat": s, "name": table.spec.seats[s], "url": f"/table/{table.id}#{t}"}
                  for s, t in sorted(tokens.items())]
-        return JSONResponse({"id": table.id, "seed": table.state.seed, "links": links},
+        seeded = not hall.saved[table.id].header.key
+        return JSONResponse({"id": table.id, "seeded": seeded,
+                             "seed": table.state.seed if seeded else None, "links": links},
                             status_code=201)
 
     async def upload(self, request: Request) -> Response:
@@ -128,26 +137,33 @@ class Web:
         name, text = data.get("name"), data.get("text")
         if not isinstance(name, str) or not isinstance(text, str):
             raise Problem(400, "send {\"name\": \"house.yaml\", \"text\": \"...\"}")
+        store, names = self.hall.store, self.hall.names
+
+        def save_and_check() -> tuple[Path, str, list[str]]:
+            path = store.save_ruleset(name, text)  # its references read: off the loop too
+            kind = _kind(path)
+            with names.within():
+                try:
+                    if kind == "variant":
+                        return path, kind, [str(d) for d in check_variant(str(path))
+                                            if d.is_error]
+                    if kind == "card":
+                        return path, kind, [str(d) for d in
+                                            check_card(load_ruleset("card", str(path))).errors]
+                except JonggError as error:
+                    return path, kind, [str(d) for d in error.diagnostics]
+            return path, kind, [f"{name}: neither a variant (variant: NAME) nor a card "
+                                "(card: NAME)"]
+
         try:
-            path = self.hall.store.save_ruleset(name, text)
+            path, kind, problems = await self.work.run(save_and_check)
         except StoreError as error:
             raise Problem(400, str(error)) from None
-        kind = _kind(path)
-        problems: list[str] = []
-        try:
-            if kind == "variant":
-                problems = [str(d) for d in check_variant(str(path)) if d.is_error]
-            elif kind == "card":
-                problems = [str(d) for d in
-                            check_card(load_ruleset("card", str(path))).errors]
-            else:
-                problems = [f"{name}: neither a variant (variant: NAME) nor a card (card: NAME)"]
-        except JonggError as error:
-            problems = [str(d) for d in error.diagnostics]
-        return JSONResponse({"name": path.name, "kind": kind, "problems": problems[:50]})
+        return JSONResponse({"name": path.name, "kind": kind,
+                             "problems": [store.quiet(p) for p in problems[:50]]})
 
     # -- replays -------------------------------------------------------------------
-    def replayer(self, request: Request, table_id: str) -> tuple[Replayer, bool]:
+    async def replayer(self, request: Request, table_id: str) -> tuple[Replayer, bool]:
         """A table's replay (or an uploaded log's), and whether it may be seen
         from every seat: a saved table's only once its match is over."""
         if table_id in self.replays:
@@ -155,12 +171,17 @@ class Web:
         hall = self.hall
         if table_id not in hall.saved:
             raise Problem(404, f"no table {table_id[:40]!r} here")
-        try:
-            log = hall.log_of(table_id)
-            replayer = Replayer(hall.game(log.header.variant, log.header.players), log)
-        except (LogError, JonggError) as error:
-            raise Problem(400, f"cannot replay table {table_id}: {error}") from None
         over = hall.finished(table_id)
+
+        def replay() -> Replayer:
+            log = hall.log_of(table_id)
+            return Replayer(hall.game(log.header.variant, log.header.players), log)
+
+        try:
+            replayer = await self.work.run(replay)
+        except (LogError, JonggError) as error:
+            raise Problem(400, f"cannot replay table {table_id}: "
+                               f"{hall.store.quiet(str(error))}") from None
         if over:
             self.keep(table_id, replayer)
         return replayer, over
@@ -173,7 +194,7 @@ class Web:
         step = request.query_params.get("step", "0")
         if not step.isdigit() or len(step) > 9:
             raise Problem(400, f"step: a whole number of decisions, not {step[:20]!r}")
-        replayer, open_to_all = self.replayer(request, table_id)
+        replayer, open_to_all = await self.replayer(request, table_id)
         players = replayer.header.players
         seat: int | None = None
         if view == "mine" or not open_to_all:
@@ -188,7 +209,8 @@ class Web:
             if not view.isdigit() or not 1 <= int(view) <= players:
                 raise Problem(400, f"view: 'all', 'mine' or a seat from 1 to {players}")
             seat = int(view) - 1
-        return JSONResponse({**replayer.frame(int(step), seat), **replayer.summary(),
+        return JSONResponse({**replayer.frame(int(step), seat),
+                             **replayer.summary(self.hall.names.shown, reveal=open_to_all),
                              **_static(replayer)})
 
     async def upload_log(self, request: Request) -> Response:
@@ -197,18 +219,26 @@ class Web:
         if not isinstance(text, str):
             raise Problem(400, "send {\"text\": \"the log's lines\"}")
         name = str(data.get("name") or "log")[:60]
-        try:
+        hall = self.hall
+
+        def replay() -> Replayer:
             log = parse_log(name, text.encode())
-            replayer = Replayer(self.hall.game(log.header.variant, log.header.players), log)
+            try:  # the log's variant as any request's: shipped, or uploaded here
+                game = hall.game(log.header.variant, log.header.players)
+            except JonggError as error:
+                first = error.diagnostics[0].message if error.diagnostics else str(error)
+                raise LogError(f"{name}:1: the log's variant cannot be played here: "
+                               f"{hall.store.quiet(first)}") from None
+            return Replayer(game, log)
+
+        try:
+            replayer = await self.work.run(replay)
         except LogError as error:
             raise Problem(400, str(error)) from None
-        except JonggError as error:
-            raise Problem(400, f"{name}: the log's game cannot be loaded: "
-                               f"{error.diagnostics[0] if error.diagnostics else error}") \
-                from None
         replay_id = "u" + secrets.token_hex(6)
         self.keep(replay_id, replayer)
-        return JSONResponse({"id": replay_id, **replayer.summary()}, status_code=201)
+        return JSONResponse({"id": replay_id, **replayer.summary(hall.names.shown)},
+                            status_code=201)
 
     def keep(self, replay_id: str, replayer: Replayer) -> None:
         self.replays[replay_id] = replayer
@@ -294,6 +324,11 @@ async def _close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
             await ws.close(code)
 
 
+def _client(request: Request) -> str:
+    """The address a request came from (tables are counted by it)."""
+    return request.client.host if request.client is not None else ""
+
+
 def _kind(path: Path) -> str:
     """Whether an uploaded file is a variant or a card (by its top key)."""
     try:
@@ -339,10 +374,11 @@ class Headers:
         await self.app(scope, receive, headed)
 
 
-def application(hall: Hall, *, local: bool = True) -> Starlette:
+def application(hall: Hall, *, local: bool = True, work: Worker | None = None) -> Starlette:
     """The app around a hall. `local`: bound to this machine, so only
     requests naming it by a local name are answered (no DNS rebinding)."""
-    web = Web(hall)
+    work = work or Worker()
+    web = Web(hall, work)
 
     def api(handler: Callable[[Request], Awaitable[Response]]
             ) -> Callable[[Request], Awaitable[Response]]:
@@ -353,6 +389,15 @@ def application(hall: Hall, *, local: bool = True) -> Starlette:
                 return JSONResponse({"error": str(problem)}, status_code=problem.status)
             except TileError as error:
                 return JSONResponse({"error": str(error)}, status_code=400)
+            except Busy as error:
+                return JSONResponse({"error": str(error)}, status_code=503,
+                                    headers={"Retry-After": "5"})
+            except OSError as error:  # the machine short of files or room: said, not a 500
+                log.warning("%s %s: %s", request.method, request.url.path,
+                            error.strerror or error)
+                return JSONResponse({"error": "the server cannot do that now ("
+                                     f"{error.strerror or 'a system error'}); try again later"},
+                                    status_code=503, headers={"Retry-After": "5"})
         return answer
 
     @contextlib.asynccontextmanager
@@ -360,6 +405,7 @@ def application(hall: Hall, *, local: bool = True) -> Starlette:
         hall.start()
         yield
         await hall.close()
+        work.close()
 
     routes = [
         Route("/", page("index.html")),
@@ -399,8 +445,10 @@ def run(app: Starlette, sock: socket.socket) -> None:
     """Serve until interrupted."""
     import uvicorn
 
-    sansio = find_spec("uvicorn.protocols.websockets.websockets_sansio_impl") is not None
+    gentle = frames.protocol()
     config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            ws="websockets-sansio" if sansio else "websockets",
-                            ws_max_size=64 * 1024, lifespan="on")
+                            ws=gentle if gentle is not None else "websockets",
+                            ws_max_size=LARGEST_FRAME, lifespan="on",
+                            loop="jongg.web.short:Loop")
+    quiet_when_short_of_files()
     uvicorn.Server(config).run(sockets=[sock])

@@ -25,14 +25,22 @@ from typing import Any
 
 import yaml
 
+try:
+    import fcntl
+except ImportError:  # no flock here: the folder is not locked
+    fcntl = None  # type: ignore[assignment]
+
+from jongg.api import JonggError, load_text
 from jongg.runtime.game.log import Header, LogWriter
-from jongg.runtime.game.logfile import LogExists
+from jongg.runtime.game.logfile import LogExists, LogFileError
+
+from .names import a_path, named
 
 SEATS = ".seats.json"
 RULESET = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.ya?ml")
 LARGEST_RULESET = 512 * 1024  # bytes of an uploaded variant or card
-# the keys by which a ruleset names another: a bare file name beside it, or a shipped name
-REFERENCES = (("extends",), ("deck",), ("win", "card"))
+MOST_RULESETS = 256  # uploads kept in all
+MOST_RULESET_BYTES = 32 * 2**20
 
 
 class StoreError(ValueError):
@@ -78,8 +86,31 @@ class Store:
         self.root = Path(root)
         self.tables = self.root / "tables"
         self.rulesets = self.root / "rulesets"
+        self._lock: int | None = None
         for folder in (self.root, self.tables, self.rulesets):
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    def lock(self) -> None:
+        """Hold the folder for this server alone: a table's log is closed
+        while nobody plays it, so its own lock cannot keep a second server
+        off it (StoreError when another holds the folder)."""
+        if fcntl is None:
+            return
+        fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise StoreError(f"{self.root}: another jongg serve uses this folder") from None
+        except OSError:
+            pass  # a file system without locks
+        self._lock = fd
+
+    def quiet(self, text: str) -> str:
+        """A message about the data folder, naming its files without the
+        folder itself (the server's paths are nobody's business)."""
+        return text.replace(f"{self.tables}/", "").replace(f"{self.rulesets}/", "") \
+            .replace(str(self.root), "the data folder")
 
     def log_path(self, table: str) -> Path:
         return self.tables / f"{table}.jsonl"
@@ -96,23 +127,26 @@ class Store:
     def create(self, header: Header, people: list[int], created: str
                ) -> tuple[str, dict[int, str], LogWriter]:
         """A new table's files, under a fresh name: (its id, each person's
-        seat token, the log's writer)."""
+        seat token, the log's writer). Nothing is left behind when they
+        cannot be written (a full disk): the refusal says why."""
         for _ in range(100):
             table = secrets.token_hex(5)
             tokens = {seat: secrets.token_urlsafe(18) for seat in people}
             seats = Seats(table, {s: token_hash(t) for s, t in tokens.items()}, created)
-            try:
-                fd = os.open(self.seats_path(table), os.O_WRONLY | os.O_CREAT | os.O_EXCL,
-                             0o600)
-            except FileExistsError:
+            if not write_new(self.seats_path(table), json.dumps(seats.to_json()).encode(),
+                             f"table {table}"):
                 continue
-            with os.fdopen(fd, "w") as out:
-                json.dump(seats.to_json(), out)
             try:
                 return table, tokens, LogWriter(self.log_path(table), header)
             except LogExists:  # a log without a seats file: leave it be, take another name
+                self.seats_path(table).unlink(missing_ok=True)
                 continue
-        raise StoreError(f"{self.tables}: no free table name found")
+            except LogFileError as error:  # the log was ours: neither file stays
+                self.log_path(table).unlink(missing_ok=True)
+                self.seats_path(table).unlink(missing_ok=True)
+                raise StoreError(f"table {table} cannot be opened: "
+                                 f"{_why(error, self.root)}") from None
+        raise StoreError("no free table name found")
 
     def seats(self, table: str) -> Seats:
         path = self.seats_path(table)
@@ -139,13 +173,13 @@ class Store:
             if path.read_text() == text:
                 return path
             raise StoreError(f"{name}: a different {name} is here already; rename yours")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            raise StoreError(f"{name}: a different {name} is here already; rename yours") \
-                from None
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
+        kept = self.uploaded()
+        if len(kept) >= MOST_RULESETS or \
+                sum(p.stat().st_size for p in kept) + len(text.encode()) > MOST_RULESET_BYTES:
+            raise StoreError(f"{name}: this server keeps {MOST_RULESETS} uploads "
+                             f"({MOST_RULESET_BYTES // 2**20} MiB) at most, and is full")
+        if not write_new(path, text.encode(), name):
+            raise StoreError(f"{name}: a different {name} is here already; rename yours")
         return path
 
     def with_card(self, variant: str, card: str) -> Path:
@@ -157,19 +191,52 @@ class Store:
         return self.save_ruleset(f"{stem}.yaml", text)
 
 
+def write_new(path: Path, data: bytes, what: str) -> bool:
+    """Create `path` holding `data`, whole or not at all: written beside it
+    under a passing name, then linked in place (never over a file there:
+    False). A write that fails (a full disk) leaves nothing behind and
+    raises StoreError saying why."""
+    part = path.with_name(f".{path.name}.{os.urandom(4).hex()}.part")
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.link(part, path)
+    except FileExistsError:
+        return False
+    except OSError as error:
+        raise StoreError(f"{what} cannot be saved: {_why(error, path.parent)}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            part.unlink()
+    return True
+
+
+def _why(error: OSError, root: Path) -> str:
+    """An OSError in words, without the server's paths."""
+    text = error.strerror or str(error)
+    return text.replace(str(root), "the data folder")
+
+
 def _references(name: str, text: str) -> None:
     """An uploaded ruleset names others by shipped name or by a file beside
-    it, never by a path elsewhere on this machine."""
+    it, never by a path elsewhere on this machine: every key the schemas say
+    names a ruleset is looked at (jongg/web/names.py). It is read by the
+    compiler's own loader (depth and size bounded); a file it cannot read is
+    refused when it is checked."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return  # its problems are reported when it is checked
+        data = load_text(text, name).data
+    except JonggError:
+        return
     if not isinstance(data, dict):
         return
-    for keys in REFERENCES:
-        node: Any = data
-        for key in keys:
-            node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, str) and ("/" in node or "\\" in node or node.startswith(".")):
-            raise StoreError(f"{name}: {'.'.join(keys)}: {node[:60]!r}: name a shipped "
-                             "ruleset or a file uploaded beside this one, not a path")
+    kind = "card" if "card" in data and "variant" not in data else "variant"
+    for key, value, _ in named(data, kind):
+        if a_path(value):
+            raise StoreError(f"{name}: {key}: {value[:60]!r}: name a shipped ruleset or a "
+                             "file uploaded beside this one, not a path")

@@ -33,6 +33,12 @@ from .store import same_token
 log = logging.getLogger("jongg.web")
 
 
+def _quiet(error: LogFileError) -> str:
+    """A log's failure in words, without where the server keeps it."""
+    text = str(error)
+    return text.split(": ", 1)[1] if ": " in text else text
+
+
 def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str:
     """Why an action is not taken, told from what the seat may know: on a
     turn, whose turn it is; in a claim window, a pass or a vote, nothing of
@@ -106,9 +112,17 @@ class Table:
         self._tell(watcher)
         if self.stopped:
             watcher.post(protocol.error("stopped", self.stopped))
+        self.wake()  # bots held up (no file to write to) go on
 
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        self.rest()
+
+    def rest(self) -> None:
+        """Close the log while nobody watches and no bot plays: a server
+        holds a file for the tables in play, not for every table it has."""
+        if not self.watchers and self.driver is None:
+            self.writer.rest()
 
     def _tell(self, watcher: Watcher) -> None:
         watcher.post(protocol.update(self.state, watcher.seat, watcher.next))
@@ -133,21 +147,37 @@ class Table:
         legal = state.legal_actions(seat)
         if action not in legal:
             return refusal(state, seat, action, legal)
-        self._apply(seat, action)
-        return None
+        return self._apply(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> None:
-        self.state.apply(seat, action)
+    def _apply(self, seat: int, action: Action) -> str | None:
+        """Write the action, then make it and tell it: a move the log did not
+        take is never shown as made (None when made, else why not)."""
         try:
-            self.writer.action(self.state, seat, action)
+            self.writer.wake()
+        except LogFileError:  # no file to be had now (too many open): nothing changed
+            log.warning("table %s: its log cannot be opened now", self.id)
+            return "the server is short of files just now: try that again in a moment"
+        try:
+            self.writer.decided(self.state, seat, action)
+        except LogFileError as error:
+            self.stop(f"{_quiet(error)}; the game stops before that move, its log kept up to "
+                      "the last move made (make room, then restart the server to go on)")
+            return self.stopped
+        self.state.apply(seat, action)
+        failed = None
+        try:
+            self.writer.catch_up(self.state)  # the action is kept: a restart writes these
             if self.state.is_terminal():
                 self.writer.close()  # its end line written: the log is whole
         except LogFileError as error:
-            self.stop(f"{error}; the game stops here, its log kept up to the last move "
-                      "written (make room, then restart the server to go on)")
+            failed = error
         for watcher in list(self.watchers):
             self._tell(watcher)
+        if failed is not None:
+            self.stop(f"{_quiet(failed)}; the game stops after that move, its log kept "
+                      "(make room, then restart the server to go on)")
         self.wake()
+        return None
 
     def stop(self, why: str) -> None:
         self.stopped = why
@@ -180,9 +210,11 @@ class Table:
                     self.stop(f"the bot in {self.spec.seats[seat]} ({self.names[seat]}) "
                               f"failed: {type(error).__name__}: {error}")
                     return
-                self._apply(seat, action)
+                if self._apply(seat, action) is not None:
+                    return
         finally:
             self.driver = None
+            self.rest()
 
     async def close(self) -> None:
         if self.driver is not None:

@@ -6,12 +6,15 @@ claims of equal rank when the variant breaks ties at random. The state asks
 its Chance for each outcome; it never draws a random number itself. So a
 match is fully determined by its chance and its actions: `SeededChance`
 derives every outcome from the match seed (the same in every process),
-and `ArrangedChance` lets a test or a study choose the outcomes, such as a
+`KeyedChance` from a secret key (a shared table's: nobody can predict it
+from what they see), and `ArrangedChance` lets a test or a study choose the outcomes, such as a
 deal that gives each seat chosen tiles (`arranged_wall`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -67,6 +70,39 @@ class SeededChance:
 
     def tie(self, round_: int, turn: int, count: int) -> int:
         return derived_rng(self.seed, "ties", round_, turn).randrange(count)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedChance:
+    """Every outcome derived from a secret key by a keyed hash of the
+    outcome's name (HMAC-SHA-256): each round's shuffle, die and ties come
+    from a random source of their own, so seeing the tiles of one round
+    tells nothing of the key or of another round. `seed` (derived the same
+    way) seeds a table's bots."""
+
+    key: bytes
+
+    def _rng(self, *parts: object) -> random.Random:
+        name = "/".join(map(str, parts)).encode()
+        return random.Random(int.from_bytes(hmac.digest(self.key, name, hashlib.sha256)))
+
+    @property
+    def seed(self) -> int:
+        return self._rng("seed").getrandbits(63)
+
+    def first_dealer(self, players: int) -> int:
+        return self._rng("dealer").randrange(players)
+
+    def shuffle(self, round_: int, tiles: list[int]) -> list[int]:
+        order = list(tiles)
+        self._rng("shuffle", round_).shuffle(order)
+        return order
+
+    def die(self, round_: int, sides: int) -> int:
+        return self._rng("die", round_).randint(1, sides)
+
+    def tie(self, round_: int, turn: int, count: int) -> int:
+        return self._rng("ties", round_, turn).randrange(count)
 
 
 @dataclass(frozen=True)

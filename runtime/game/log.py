@@ -7,10 +7,11 @@
     {"event": "end", "scores": [...], "winners": [...], "state": "<digest>"}
 
 The header holds everything needed to rebuild the match (variant, player
-count, seed, mode, the variant's digest); the action lines are the only input
-after it. Round and end lines are written for readers right after the action
-that ends a round or the match, and checked on replay: a log whose records
-are missing or disagree with the game its actions play is reported so.
+count, seed, mode, the variant's digest, and a web table's secret key in
+place of its seed's chance); the action lines are the only input after it.
+Round and end lines are written for readers right after the action that
+ends a round or the match, and checked on replay: a log whose records are
+missing or disagree with the game its actions play is reported so.
 
 A log is written a whole line at a time (runtime/game/logfile.py); a line cut
 short (a full disk, a killed process) can only be the last one: it is left
@@ -21,6 +22,7 @@ goes on. Every other problem is reported with the log's file and line.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ from typing import Any
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import logfile
 from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.chance import KeyedChance
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.logfile import LogExists, LogFileError
 from jongg.runtime.game.state import IllegalAction, Mode, State
@@ -68,11 +71,18 @@ class Header:
     mode: Mode
     digest: str
     agents: tuple[str, ...] = ()
+    key: str = ""  # a shared table's secret chance (64 hex digits), in place of the seed's
 
     def to_json(self) -> dict[str, Any]:
         return {"log": FORMAT, "version": VERSION, "variant": self.variant,
                 "players": self.players, "seed": self.seed, "mode": str(self.mode),
-                "digest": self.digest, "agents": list(self.agents)}
+                "digest": self.digest, "agents": list(self.agents),
+                **({"key": self.key} if self.key else {})}
+
+    def new_match(self, game: Game) -> State:
+        """The match as it stood before its first action."""
+        chance = KeyedChance(bytes.fromhex(self.key)) if self.key else None
+        return game.new_match(self.seed, self.mode, chance)
 
 
 # -- writing ------------------------------------------------------------------------
@@ -141,8 +151,22 @@ class LogWriter:
 
     def action(self, state: State, seat: int, action: Action) -> None:
         """Record an action just applied, and any round it ended."""
-        self._write({"seat": seat, "action": action.text(state.spec.deck)})
+        self.decided(state, seat, action)
         self.catch_up(state)
+
+    def decided(self, state: State, seat: int, action: Action) -> None:
+        """Record an action about to be applied: written before anyone is told
+        of it, a move the disk refused is never shown as made."""
+        self._write({"seat": seat, "action": action.text(state.spec.deck)})
+
+    def rest(self) -> None:
+        """Close the file while nobody plays (its lock goes too); `wake`
+        opens it again where it was."""
+        self.close()
+
+    def wake(self) -> None:
+        if self.fd is None and not self.ended:
+            self.fd = logfile.reopen(self.path)
 
     def catch_up(self, state: State) -> None:
         """Write the lines of the rounds ended and of the match's end, if not written."""
@@ -279,7 +303,12 @@ def _header(path: Path | str, record: dict[str, Any]) -> Header:
     digest = valid("digest", "the variant's digest", lambda v: isinstance(v, str), "")
     agents = valid("agents", "a list of agent names",
                    lambda v: isinstance(v, list) and all(isinstance(a, str) for a in v), [])
-    return Header(variant, players, seed, Mode(mode), digest, tuple(agents))
+    key = valid("key", "64 hex digits",
+                lambda v: isinstance(v, str) and _KEY.fullmatch(v) is not None, "")
+    return Header(variant, players, seed, Mode(mode), digest, tuple(agents), key)
+
+
+_KEY = re.compile(r"(?:[0-9a-f]{64})?")
 
 
 # -- replaying ----------------------------------------------------------------------
@@ -330,7 +359,7 @@ def replay(source: Path | str | LogText, game: Game, *,
     action that ended its round put it, and say what the replay says."""
     log = source if isinstance(source, LogText) else read_log(source)
     path, header = log.path, log.header
-    state = game.new_match(header.seed, header.mode)
+    state = header.new_match(game)
     out = Replay(header, state, False)
     problems, notes = out.problems, out.notes
     if header.digest and header.digest != game.spec.digest:

@@ -81,7 +81,8 @@ async function openTable(event) {
   try {
     const made = await api("/api/tables", body);
     const links = $("links");
-    links.replaceChildren(el("p", `Table ${made.id} is open (seed ${made.seed}). One link a person's seat: give each player theirs (it is their seat's secret).`));
+    const chance = made.seeded ? `seeded ${made.seed}: its deal is known to whoever knows the seed` : "its deal a secret until the match is over";
+    links.replaceChildren(el("p", `Table ${made.id} is open (${chance}). One link a person's seat: give each player theirs (it is their seat's secret).`));
     for (const link of made.links) {
       const url = new URL(link.url, location.origin).href;
       const row = el("p");
@@ -113,7 +114,7 @@ async function loadTables() {
   }
   for (const t of data.tables.slice().reverse()) {
     const row = el("tr");
-    row.append(el("td", t.id), el("td", t.variant), el("td", t.players),
+    row.append(el("td", t.seeded ? `${t.id} (seeded ${t.seed})` : t.id), el("td", t.variant), el("td", t.players),
                el("td", t.agents.join(", ")),
                el("td", t.finished ? "over" : t.problem ? `cannot go on: ${t.problem}` : t.round ?? ""));
     const cell = el("td");

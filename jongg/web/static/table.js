@@ -46,10 +46,12 @@ function connect() {
     socket.send(JSON.stringify(hello));
   };
   socket.onmessage = (m) => receive(JSON.parse(m.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (closedForGood) return;
     retry = Math.min(retry + 1, 5);
-    $("status").textContent = "connection lost: coming back…";
+    // the server's reason, when it gave one (a message too large: 1009)
+    const why = event.reason ? `closed by the server (${event.code}: ${event.reason})` : "connection lost";
+    $("status").textContent = `${why}: coming back…`;
     setTimeout(connect, 400 * retry);
   };
 }
