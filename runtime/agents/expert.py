@@ -219,14 +219,19 @@ class ExpertAgent:
             return exchange
         return self._discard(seen, reading, legal)
 
-    def ranked(self, seen: Observation, moves: list[Action]) -> list[Action]:
-        """These discards, the one whose loss costs the hand least worth first
-        (for a search to weigh the best few)."""
+    def ranked(self, seen: Observation, moves: list[Action]) -> list[tuple[Action, float]]:
+        """These discards with the hand's worth after each, the one whose loss
+        costs least first (for a search to weigh the best few)."""
         self._learn(seen.rules)
         tiles = sorted({a.tile for a in moves})
         worths = dict(zip(tiles, self._worths(seen, self._read(seen), tiles).tolist(),
                           strict=True))
-        return sorted(moves, key=lambda a: -worths[a.tile])
+        return sorted(((a, worths[a.tile]) for a in moves), key=lambda p: -p[1])
+
+    def wanted(self, seen: Observation) -> bool:
+        """Whether the discard open to claims is one a line near the hand needs."""
+        self._learn(seen.rules)
+        return self._wanted(seen)
 
     def _win(self, seen: Observation, legal: list[Action]) -> Action | None:
         """Mah Jongg when true, declared or claimed (strict mode offers

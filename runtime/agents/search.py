@@ -41,7 +41,8 @@ from jongg.runtime.game.state import IllegalAction, State
 from jongg.runtime.game.view import Observation
 
 ROLLOUTS = 64  # playouts a decision when no budget is given
-TOP = 3  # candidates weighed at a turn
+TOP = 3  # candidates weighed at a turn, at most
+NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best one's worth
 ROUND_LIMIT = 5_000  # decisions a playout may take before it is given up
 
 
@@ -94,6 +95,8 @@ class SearchAgent:
         first = self.ranker.act(seen, legal)
         out = [first]
         if seen.step == "claims":
+            if seen.rules.spec.racks == 1 and not self.ranker.wanted(seen):
+                return out  # no line near the hand needs the discard: nothing to weigh
             kinds = seen.rules.spec.claims
             if first.verb == "claim":
                 out.append(next(a for a in legal if a.verb == "pass"))
@@ -107,8 +110,11 @@ class SearchAgent:
         rest = [a for a in legal if a.verb == "discard" and a != first]
         if not rest or self.top == 1:
             return out
-        if seen.rules.spec.racks == 1:
-            rest = self.ranker.ranked(seen, rest)
+        if seen.rules.spec.racks == 1:  # the next best, if worth nearly as much
+            ranked = self.ranker.ranked(seen, [first, *rest] if first.verb == "discard"
+                                        else rest)
+            top = ranked[0][1]
+            rest = [a for a, worth in ranked if a != first and worth >= top - (1 - NEAR) * abs(top)]
         else:  # several racks: the discards that leave the rack plan nearest
             pool = seen.me.concealed()
             planner = self.ranker.racks.planner

@@ -1,0 +1,223 @@
+"""The search agent: it decides from its observation alone (two states that
+differ only in what its seat cannot see get the same action with the same
+randomness; a state that raises on every read is never touched), it plays
+every phase kind of the shipped variants at a tiny budget, never makes a
+false claim in strict mode, replays exactly from its seed, and takes its
+options by name with clear errors. Its strength is measured by the arena
+(the slow tests here, and bench/bench_search.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from jongg.runtime.agents.expert import ExpertAgent
+from jongg.runtime.agents.play import agents_for
+from jongg.runtime.agents.registry import UnknownAgent, agent_maker
+from jongg.runtime.agents.search import SearchAgent
+from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import Mode, State
+
+from .conftest import run_cli
+from .rig import game
+from .test_conformance import resample_hidden
+
+TINY = "search:rollouts=2:top=2"  # a budget for rules, not for strength
+
+
+def _play_round(state: State, agents: list[Any], watch: int = 0
+                ) -> set[tuple[str, str]]:
+    """Play to the end of the first round; the (step, verb) of every
+    decision the watched seat made."""
+    made: set[tuple[str, str]] = set()
+    while not state.is_terminal() and not state.results:
+        seat = state.current_players()[0]
+        action = agents[seat].act(state.observe(seat), state.legal_actions(seat))
+        if seat == watch:
+            made.add((str(state.step), action.verb))
+        state.apply(seat, action)
+    return made
+
+
+def _searched_turn(variant: str, seed: int) -> State:
+    """A position where seat 0 chooses its discard from several tiles
+    (well into play, so the worlds have discards and exposures to respect)."""
+    g = game(variant)
+    state = g.new_match(seed)
+    agents = agents_for(["expert"], seed, g.spec.players)
+    while not (state.step.value == "turn" and state.turn == 0 and state.turns > 12
+               and sum(a.verb == "discard" for a in state.legal_actions(0)) > 3):
+        seat = state.current_players()[0]
+        state.apply(seat, agents[seat].act(state.observe(seat), state.legal_actions(seat)))
+    return state
+
+
+# -- secrecy ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["mjcg-card", "siamese"])
+def test_hidden_tiles_change_neither_its_action_nor_its_randomness(variant: str) -> None:
+    state = _searched_turn(variant, 4)
+    doc = json.loads(state.position())
+    resample_hidden(doc, 0, random.Random(1))
+    twin = Game(state.spec, state.matcher).load_position(json.dumps(doc))
+    assert twin.digest() != state.digest()  # the other hands and the wall differ
+    assert twin.observe(0) == state.observe(0)
+    one, two = SearchAgent(7, 0, rollouts=12), SearchAgent(7, 0, rollouts=12)
+    chosen = one.act(state.observe(0), state.legal_actions(0))
+    assert two.act(twin.observe(0), twin.legal_actions(0)) == chosen
+    assert one.playouts > 0 and one.playouts == two.playouts  # it searched
+    assert one.rng.getstate() == two.rng.getstate()
+
+
+class Trap:
+    """Raises on any use at all."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the agent read the State ({name})")
+
+    def __iter__(self) -> Any:
+        raise AssertionError("the agent read the State (iterated)")
+
+    def __len__(self) -> int:
+        raise AssertionError("the agent read the State (len)")
+
+    def __getitem__(self, key: Any) -> Any:
+        raise AssertionError("the agent read the State (item)")
+
+
+def test_it_never_reads_the_state_beyond_its_observation() -> None:
+    state = _searched_turn("mjcg-card", 5)
+    seen, legal = state.observe(0), list(state.legal_actions(0))
+    expected = SearchAgent(3, 0, rollouts=9).act(state.observe(0), legal)
+    for name in ("wall", "seats", "chance", "events", "history", "answers", "payments",
+                 "incoming", "drawn", "matcher", "rules", "spec"):
+        setattr(state, name, Trap())  # everything hidden (and everything else) now raises
+    agent = SearchAgent(3, 0, rollouts=9)
+    assert agent.act(seen, legal) == expected
+    assert agent.playouts > 0
+
+
+# -- every phase kind, at a tiny budget --------------------------------------------------
+
+@pytest.mark.parametrize("variant,kinds", [
+    # Charleston passes, the blind pass, the vote, the courtesy offer, claims, discards
+    ("mjcg-card", {("passing", "pass"), ("offering", "blind"), ("voting", "vote"),
+                   ("offering", "offer"), ("claims", "pass"), ("turn", "discard")}),
+    ("nymj", {("claims", "pass"), ("turn", "discard")}),
+    # the pledge's vote and its tiles set aside, play on two racks
+    ("siamese", {("voting", "vote"), ("turn", "discard")}),
+])
+def test_it_plays_every_phase_kind_of_a_round(variant: str, kinds: set[tuple[str, str]]
+                                              ) -> None:
+    g = game(variant)
+    state = g.new_match(2)
+    agents = agents_for([TINY, "greedy"], 2, g.spec.players)
+    made = _play_round(state, agents)
+    assert kinds <= made, sorted(made)
+    assert state.results  # the round ended
+    assert agents[0].playouts > 0
+
+
+def test_it_claims_and_exchanges_jokers_when_the_search_says_so() -> None:
+    """Over a few rounds the searching seat claims sets and takes an exposed
+    joker (mjcg lets a joker be taken back)."""
+    g = game("mjcg")
+    made: set[tuple[str, str]] = set()
+    for seed in range(3):
+        state = g.new_match(seed)
+        made |= _play_round(state, agents_for([TINY, "expert"], seed, g.spec.players))
+    assert ("claims", "claim") in made
+    assert ("turn", "exchange") in made or ("turn", "declare") in made, sorted(made)
+
+
+def test_strict_mode_without_a_false_claim() -> None:
+    g = game("mjcg-card")
+    for seed in range(2):
+        state = g.new_match(seed, Mode.STRICT)
+        agents = agents_for([TINY, "greedy"], seed, g.spec.players)
+        _play_round(state, agents)
+        assert state.results
+        assert not [e for e in state.events if e.kind is EventKind.PENALISED and e.seat == 0]
+
+
+def test_a_seeded_round_replays_exactly() -> None:
+    g = game("mjcg-card")
+    histories = []
+    for _ in range(2):
+        state = g.new_match(9)
+        _play_round(state, agents_for([TINY, "expert"], 9, g.spec.players))
+        histories.append(state.history)
+    assert histories[0] == histories[1]
+
+
+# -- options -------------------------------------------------------------------------
+
+def test_options_are_read_and_name_the_agent() -> None:
+    agent = agent_maker("search:rollouts=5:line=bams:policy=expert")(1, 2)
+    assert isinstance(agent, SearchAgent)
+    assert (agent.rollouts, agent.line, agent.policy, agent.name) == \
+        (5, "bams", "expert", "search:rollouts=5:line=bams:policy=expert")
+    timed = agent_maker("search:ms=300")(1, 0)
+    assert (timed.rollouts, timed.ms) == (None, 300)
+    assert agent_maker("search")(1, 0).rollouts == 64
+    expert = agent_maker("expert:line=bams")(1, 0)
+    assert isinstance(expert, ExpertAgent) and expert.line == "bams"
+
+
+@pytest.mark.parametrize("name,message", [
+    ("search:rollouts=0", "give at least 1"),
+    ("search:rollouts=many", "give a whole number"),
+    ("search:rollout=5", "unknown option 'rollout'; search takes rollouts, ms, line"),
+    ("search:rollouts", "has no value"),
+    ("search:ms=5:ms=6", "given twice"),
+    ("search:policy=random", "greedy or expert"),
+    ("greedy:line=bams", "takes no options"),
+    ("expert:rollouts=5", "unknown option 'rollouts'; expert takes line"),
+])
+def test_bad_options_are_refused_clearly(name: str, message: str) -> None:
+    with pytest.raises(UnknownAgent, match="agent .*" + message.replace("(", r"\(")):
+        agent_maker(name)
+
+
+def test_the_command_line_refuses_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "arena", "mjcg-card", "--agents",
+                             "search:rollout=5,expert", "--rounds", "1", "--quiet")
+    assert status != 0
+    assert "unknown option 'rollout'" in err
+
+
+def test_a_line_the_card_lacks_is_named_in_the_error() -> None:
+    g = game("mjcg-card")
+    state = g.new_match(0)
+    agent = agent_maker("expert:line=no-such-line")(0, 0)
+    with pytest.raises(ValueError, match="no-such-line.*has no such line"):
+        agent.act(state.observe(state.current_players()[0]), state.legal_actions(
+            state.current_players()[0]))
+
+
+# -- a committed line ---------------------------------------------------------------------
+
+SUITS = "tests/cards/report-suits.yaml"  # one shape in three suits: its lines win alike
+
+
+@pytest.mark.parametrize("name", ["expert:line=dots", f"{TINY}:line=dots"])
+def test_a_committed_seat_wins_only_with_its_line(name: str) -> None:
+    """On a card of one shape in three suits, a seat committed to dots wins
+    with dots alone, where an uncommitted expert wins with whichever suit
+    the deal favours."""
+    from jongg.api import load_game
+
+    g = load_game("mjcg-card", None, SUITS)
+    lines: list[str | None] = []
+    for seed in range(4 if name.startswith("expert") else 1):
+        state = g.new_match(seed)
+        agents = agents_for([name, "expert"], seed, g.spec.players)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            state.apply(seat, agents[seat].act(state.observe(seat), state.legal_actions(seat)))
+        lines += [r.line for r in state.results if r.winner == 0]
+    assert lines and set(lines) == {"dots"}
