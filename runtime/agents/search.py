@@ -72,6 +72,7 @@ class SearchAgent:
         self._game: Game | None = None
         self._claim: tuple[int, int, int] | None = None  # (round, giver, exposures) of a claim
         self.playouts = 0  # playouts run so far (for benches)
+        self.weighed: list[Action] = []  # the candidates of the last decision in play
 
     # -- deciding ------------------------------------------------------------------
 
@@ -84,7 +85,7 @@ class SearchAgent:
         if won is not None:
             return won
         memory = self._memory(seen)
-        candidates = self._candidates(seen, legal)
+        candidates = self.weighed = self._candidates(seen, legal)
         chosen = candidates[0] if len(candidates) == 1 else \
             self._search(seen, candidates, memory)
         self._remember(seen, chosen)
@@ -107,6 +108,8 @@ class SearchAgent:
                 if sets:
                     out.append(min(sets, key=lambda a: (a.tiles.count(joker), len(a.tiles))))
             return out
+        # every joker exchange (there are few), then the next best discards
+        out += [a for a in legal if a.verb == "exchange" and a != first]
         rest = [a for a in legal if a.verb == "discard" and a != first]
         if not rest or self.top == 1:
             return out
@@ -119,7 +122,7 @@ class SearchAgent:
             pool = seen.me.concealed()
             planner = self.ranker.racks.planner
             rest.sort(key=lambda a: planner.away(seen, GreedyAgent._less(pool, a.tile)))
-        return out + rest[:self.top - 1]
+        return out + rest[:self.top - 1]  # top - 1 discards beside the first choice
 
     def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
         game = self._game_of(seen)
