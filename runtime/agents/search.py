@@ -11,10 +11,12 @@ and then the rest of the round with a fast playout policy at every seat
 (the greedy agent's, or the expert's), and scores the round by the
 variant's own payment formulas: the points its seat gained or lost. Every
 candidate is played in the same worlds, so they are compared on the same
-luck; the candidate with the most points on average is taken, the expert's
-own choice on a tie. A true Mah Jongg is always taken, so a false one is
-never chosen (strict mode). Before play (Charleston passes, blind and
-courtesy counts, the vote, pledges) it plays as the expert does.
+luck; the candidate with the most points on average is taken when it leads
+the expert's own choice by more than the noise (a standard error of its
+gains over it, world by world), else the expert's choice. A true Mah
+Jongg is always taken, so a false one is never chosen (strict mode).
+Before play (Charleston passes, blind and courtesy counts, the vote,
+pledges) it plays as the expert does.
 
 The budget is `rollouts` playouts a decision (spread over the candidates);
 `ms` instead stops after that much time, which depends on the machine and
@@ -43,6 +45,7 @@ from jongg.runtime.game.view import Observation
 ROLLOUTS = 64  # playouts a decision when no budget is given
 TOP = 3  # candidates weighed at a turn, at most
 NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best one's worth
+SURE = 1.0  # standard errors a candidate must lead the expert's choice by to be taken
 ROUND_LIMIT = 5_000  # decisions a playout may take before it is given up
 
 
@@ -128,7 +131,7 @@ class SearchAgent:
         game = self._game_of(seen)
         worlds = Worlds(game, seen, memory)
         players = self._playout_players(seen)
-        totals = [0.0] * len(candidates)
+        scored: list[list[float]] = []  # per world, each candidate's points
         played = 0
         budget = self.rollouts
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
@@ -143,16 +146,14 @@ class SearchAgent:
                     break
                 scores.append(self._playout(twin, players))
             if len(scores) == len(candidates):
-                for i, s in enumerate(scores):
-                    totals[i] += s
+                scored.append(scores)
             played += len(candidates)
             self.playouts += len(candidates)
             if budget is not None and played + len(candidates) > budget:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[_chosen(scored)]
 
     def _playout(self, state: State, players: list[Agent]) -> float:
         """The rest of the round by the playout policy; the points this seat
@@ -208,3 +209,21 @@ class SearchAgent:
                 if chosen.verb == "claim" else None
         elif chosen.verb == "discard":
             self._claim = None
+
+
+def _chosen(scored: list[list[float]]) -> int:
+    """The candidate with the most points over the worlds, if it beats the
+    expert's choice (the first) by more than the noise: its mean gain over
+    the first, world by world, above SURE standard errors. Otherwise the
+    first: with few worlds a lead is mostly luck."""
+    if not scored:
+        return 0
+    n = len(scored)
+    totals = [sum(w[i] for w in scored) for i in range(len(scored[0]))]
+    best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+    if best == 0:
+        return 0
+    gains = [w[best] - w[0] for w in scored]
+    mean = sum(gains) / n
+    spread = (sum((g - mean) ** 2 for g in gains) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    return best if mean > SURE * spread / n ** 0.5 else 0
