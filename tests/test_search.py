@@ -162,6 +162,15 @@ def test_a_seeded_round_replays_exactly() -> None:
     assert histories[0] == histories[1]
 
 
+def test_a_time_budget_searches_until_its_time_is_up() -> None:
+    """`ms=`: at least one world is played out, whatever the machine (the
+    count is not asserted: it depends on the machine and does not replay)."""
+    state = _searched_turn("mjcg-card", 5)
+    agent = agent_maker("search:ms=30")(3, 0)
+    chosen = agent.act(state.observe(0), state.legal_actions(0))
+    assert chosen in state.legal_actions(0) and agent.playouts >= len(agent.weighed) > 1
+
+
 # -- options -------------------------------------------------------------------------
 
 def test_options_are_read_and_name_the_agent() -> None:

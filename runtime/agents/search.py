@@ -12,8 +12,9 @@ and then the rest of the round with a fast playout policy at every seat
 variant's own payment formulas: the points its seat gained or lost. Every
 candidate is played in the same worlds, so they are compared on the same
 luck; the candidate with the most points on average is taken when it leads
-the expert's own choice by more than the noise (a standard error of its
-gains over it, world by world), else the expert's choice. A true Mah
+the expert's own choice by more than the noise (1.64 standard errors of its
+gains over it, world by world, over four worlds or more), else the
+expert's choice. A true Mah
 Jongg is always taken, so a false one is never chosen (strict mode).
 Before play (Charleston passes, blind and courtesy counts, the vote,
 pledges) it plays as the expert does.
@@ -45,7 +46,10 @@ from jongg.runtime.game.view import Observation
 ROLLOUTS = 64  # playouts a decision when no budget is given
 TOP = 3  # candidates weighed at a turn, at most
 NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best one's worth
-SURE = 1.0  # standard errors a candidate must lead the expert's choice by to be taken
+# a candidate is taken over the expert's choice when it leads it by this many
+# standard errors (one-sided 95%), over at least so many worlds
+SURE = 1.64
+FEWEST = 4
 ROUND_LIMIT = 5_000  # decisions a playout may take before it is given up
 
 
@@ -214,16 +218,17 @@ class SearchAgent:
 def _chosen(scored: list[list[float]]) -> int:
     """The candidate with the most points over the worlds, if it beats the
     expert's choice (the first) by more than the noise: its mean gain over
-    the first, world by world, above SURE standard errors. Otherwise the
-    first: with few worlds a lead is mostly luck."""
-    if not scored:
-        return 0
+    the first, world by world, above SURE standard errors, over FEWEST
+    worlds or more. Otherwise the first: with few worlds a lead is mostly
+    luck, and the playouts' policy is weaker than the expert."""
     n = len(scored)
+    if n < FEWEST:
+        return 0
     totals = [sum(w[i] for w in scored) for i in range(len(scored[0]))]
     best = max(range(len(totals)), key=lambda i: (totals[i], -i))
     if best == 0:
         return 0
     gains = [w[best] - w[0] for w in scored]
     mean = sum(gains) / n
-    spread = (sum((g - mean) ** 2 for g in gains) / (n - 1)) ** 0.5 if n > 1 else 0.0
+    spread = (sum((g - mean) ** 2 for g in gains) / (n - 1)) ** 0.5
     return best if mean > SURE * spread / n ** 0.5 else 0
