@@ -180,7 +180,7 @@ def test_options_are_read_and_name_the_agent() -> None:
         (5, "bams", "expert", "search:rollouts=5:line=bams:policy=expert")
     timed = agent_maker("search:ms=300")(1, 0)
     assert (timed.rollouts, timed.ms) == (None, 300)
-    assert agent_maker("search")(1, 0).rollouts == 64
+    assert agent_maker("search")(1, 0).rollouts == 32
     expert = agent_maker("expert:line=bams")(1, 0)
     assert isinstance(expert, ExpertAgent) and expert.line == "bams"
 

@@ -43,7 +43,7 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import IllegalAction, State
 from jongg.runtime.game.view import Observation
 
-ROLLOUTS = 64  # playouts a decision when no budget is given
+ROLLOUTS = 32  # playouts a decision when no budget is given
 TOP = 3  # candidates weighed at a turn, at most
 NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best one's worth
 # a candidate is taken over the expert's choice when it leads it by this many
