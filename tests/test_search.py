@@ -20,8 +20,10 @@ from jongg.runtime.agents.expert import ExpertAgent
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.agents.registry import UnknownAgent, agent_maker
 from jongg.runtime.agents.search import SearchAgent
+from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.invariants import violations
 from jongg.runtime.game.state import Mode, State
 
 from .conftest import run_cli
@@ -74,6 +76,34 @@ def test_hidden_tiles_change_neither_its_action_nor_its_randomness(variant: str)
     assert two.act(twin.observe(0), twin.legal_actions(0)) == chosen
     assert one.playouts > 0 and one.playouts == two.playouts  # it searched
     assert one.rng.getstate() == two.rng.getstate()
+
+
+@pytest.mark.parametrize("variant,mode", [("mjcg-card", Mode.GUARDED), ("mjcg", Mode.GUARDED),
+                                          ("nymj", Mode.STRICT), ("siamese", Mode.GUARDED)])
+def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mode) -> None:
+    """At every decision in play of a match, every world the seat deals
+    shows it the same observation and the same legal actions as the true
+    state, and keeps every tile of the deck (strict mode: false claims
+    offered alike)."""
+    g = game(variant)
+    state = g.new_match(1, mode)
+    agents = agents_for(["expert"], 1, g.spec.players)
+    rng = random.Random(0)
+    checked = 0
+    while not state.is_terminal() and len(state.results) < 2:
+        seat = state.current_players()[0]
+        seen, legal = state.observe(seat), state.legal_actions(seat)
+        if seen.step in IN_PLAY:
+            memory = Memory(state.claimed_turn, state.claimed_from) \
+                if seen.step == "turn" else Memory()
+            world = Worlds(g, seen, memory).sample(rng, 5)
+            assert world.observe(seat) == seen
+            assert world.legal_actions(seat) == legal
+            # every tile kept (its scores are the observation's; past payments are not kept)
+            assert [v for v in violations(world) if not v.startswith("scores")] == []
+            checked += 1
+        state.apply(seat, agents[seat].act(seen, legal))
+    assert checked > 50
 
 
 class Trap:
@@ -205,6 +235,14 @@ def test_the_command_line_refuses_a_bad_option(capsys: pytest.CaptureFixture[str
                              "search:rollout=5,expert", "--rounds", "1", "--quiet")
     assert status != 0
     assert "unknown option 'rollout'" in err
+
+
+def test_the_command_line_names_a_line_the_card_lacks(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    status, _, err = run_cli(capsys, "arena", "mjcg-card", "--agents",
+                             "expert:line=no-such-line,greedy", "--rounds", "1", "--quiet")
+    assert status != 0
+    assert "line=no-such-line: the card 'sample' has no such line" in err
 
 
 def test_a_line_the_card_lacks_is_named_in_the_error() -> None:

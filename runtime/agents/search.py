@@ -102,10 +102,13 @@ class SearchAgent:
         """The expert's choice first, then the next best it would play."""
         first = self.ranker.act(seen, legal)
         out = [first]
+        kinds = seen.rules.spec.claims
+        if first.verb == "declare" or (first.verb == "claim" and not first.tiles
+                                       and kinds.kind(first.claim).mahjong):
+            return out  # a Mah Jongg (the expert declares and claims true ones only)
         if seen.step == "claims":
             if seen.rules.spec.racks == 1 and not self.ranker.wanted(seen):
                 return out  # no line near the hand needs the discard: nothing to weigh
-            kinds = seen.rules.spec.claims
             if first.verb == "claim":
                 out.append(next(a for a in legal if a.verb == "pass"))
             else:  # the set claim using the fewest jokers (a Mah Jongg claim is true or no)
@@ -123,8 +126,8 @@ class SearchAgent:
         if seen.rules.spec.racks == 1:  # the next best, if worth nearly as much
             ranked = self.ranker.ranked(seen, [first, *rest] if first.verb == "discard"
                                         else rest)
-            top = ranked[0][1]
-            rest = [a for a, worth in ranked if a != first and worth >= top - (1 - NEAR) * abs(top)]
+            least = ranked[0][1] - (1 - NEAR) * abs(ranked[0][1])
+            rest = [a for a, worth in ranked if a != first and worth >= least]
         else:  # several racks: the discards that leave the rack plan nearest
             pool = seen.me.concealed()
             planner = self.ranker.racks.planner
