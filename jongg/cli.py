@@ -226,8 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
                                 "and rank them")
     arena.add_argument("variant", metavar="VARIANT", help=f"one of {_variants()}, or a path")
     arena.add_argument("--agents", default="expert,greedy,random", metavar="A,B,...",
-                       help="the agents, comma-separated: shipped names or module:Class "
-                            "(default expert,greedy,random)")
+                       help="the agents, comma-separated: shipped names (with options, "
+                            "e.g. search:rollouts=32) or module:Class; 'ladder' for random, "
+                            "greedy, expert and search at two budgets (default "
+                            "expert,greedy,random)")
     arena.add_argument("--rounds", type=int, default=20, metavar="N",
                        help="deals to play (default 20): deal d plays seed S+d as one "
                             "match in every seating of the rotation")

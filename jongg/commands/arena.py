@@ -15,7 +15,7 @@ from rich.table import Table
 from jongg.api import Diagnostic, UsageError, compile_variant, counted, load_game
 from jongg.commands.args import agents_arg
 from jongg.commands.console import plain_console, progress_bar, table_building
-from jongg.runs.arena import Bouts, Result, arena
+from jongg.runs.arena import LADDER, Bouts, Result, arena
 from jongg.runs.scale import workers
 from jongg.runs.standings import Interval
 from jongg.runtime.game.state import Mode
@@ -26,7 +26,7 @@ NEXT = "\n"  # between an estimate and its interval in a table cell
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
-    agents = agents_arg(args.agents)
+    agents = agents_arg(",".join(LADDER) if args.agents.strip() == "ladder" else args.agents)
     twice = next((n for i, n in enumerate(agents) if n in agents[:i]), None)
     if twice is not None:
         raise UsageError([Diagnostic(None, f"--agents: {twice[:40]!r} is named twice",

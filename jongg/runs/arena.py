@@ -34,6 +34,9 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
 
 CHUNK = 4  # deals a worker plays per task, at most (each in every seating)
+# `--agents ladder`: every shipped agent, the search at two budgets (rollouts,
+# so a run replays exactly); the larger budget ahead shows the search doing the work
+LADDER = ("random", "greedy", "expert", "search:rollouts=8", "search:rollouts=32")
 
 
 @cache

@@ -24,6 +24,7 @@ Nothing here knows a variant: only the rules, the card and the deck.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -38,7 +39,7 @@ from jongg.runtime.agents.outlook import (
     seat,
     worth,
 )
-from jongg.runtime.agents.payoff import priced_table, win_pays
+from jongg.runtime.agents.payoff import CommittedLine, committed_line, priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.agents.unseen import Unseen
@@ -112,8 +113,9 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, seed: int, seat: int):
+    def __init__(self, seed: int, seat: int, line: str | None = None):
         self.rng = derived_rng(seed, "agent", seat)
+        self.line = line  # committed to this line of the card from the deal: it aims for no other
         self.unseen = Unseen()  # the tiles not seen, kept from one decision to the next
         # several racks: the plan, discarding by the odds
         self.racks = RackPlayer(seed, seat, self.unseen)
@@ -169,6 +171,13 @@ class ExpertAgent:
         if self._table is None:
             self._table = priced_table(rules)
             structural = self._table.structural
+            if self.line is not None:  # every other line is worth nothing to it
+                li = committed_line(rules, self.line)
+                table = self._table
+                structural = tuple(s for s in structural if s == li)
+                self._table = replace(table, value=np.where(table.line == li, table.value, 0.0),
+                                      bare=np.where(table.line == li, table.bare, 0.0),
+                                      structural=structural)
             self._shapes = Shapes(self._table, {li: win_pays(rules.spec, rules.lines[li],
                                                              not rules.lines[li].jokers)
                                                 for li in structural},
@@ -179,6 +188,9 @@ class ExpertAgent:
         rules = seen.rules
         self._learn(rules)
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):
+            if self.line is not None:
+                raise CommittedLine(f"line={self.line}: a committed line is played on one "
+                                    "rack; this variant has several")
             return self.racks.act(seen, legal)
         won = self._win(seen, legal)
         if won is not None:
@@ -206,6 +218,20 @@ class ExpertAgent:
         if exchange is not None:
             return exchange
         return self._discard(seen, reading, legal)
+
+    def ranked(self, seen: Observation, moves: list[Action]) -> list[tuple[Action, float]]:
+        """These discards with the hand's worth after each, the one whose loss
+        costs least first (for a search to weigh the best few)."""
+        self._learn(seen.rules)
+        tiles = sorted({a.tile for a in moves})
+        worths = dict(zip(tiles, self._worths(seen, self._read(seen), tiles).tolist(),
+                          strict=True))
+        return sorted(((a, worths[a.tile]) for a in moves), key=lambda p: -p[1])
+
+    def wanted(self, seen: Observation) -> bool:
+        """Whether the discard open to claims is one a line near the hand needs."""
+        self._learn(seen.rules)
+        return self._wanted(seen)
 
     def _win(self, seen: Observation, legal: list[Action]) -> Action | None:
         """Mah Jongg when true, declared or claimed (strict mode offers

@@ -14,6 +14,7 @@ import numpy as np
 
 from jongg.runtime.agents.outlook import CardTable, card_table
 from jongg.runtime.card import Line
+from jongg.runtime.errors import JonggError
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.spec import GameSpec
 
@@ -88,3 +89,17 @@ def priced_table(rules: Rules) -> CardTable:
         known = _PRICED[key] = (rules, replace(table, value=value, bare=bare,
                                                scale=sum(paid) / max(len(paid), 1)))
     return known[1]
+
+
+class CommittedLine(JonggError, ValueError):
+    """A committed line (`line=`) the card does not have, or cannot be played."""
+
+
+def committed_line(rules: Rules, line_id: str) -> int:
+    """The index of the card's line an agent is committed to."""
+    ids = [line.id for line in rules.lines]
+    if line_id not in ids:
+        near = [i for i in ids if i.startswith(line_id.split("-")[0])][:6] or ids[:6]
+        raise CommittedLine(f"line={line_id}: the card {rules.judge.card.name!r} has no such "
+                            f"line; its lines include {', '.join(near)}")
+    return ids.index(line_id)

@@ -1,7 +1,12 @@
-"""Agents by name: the shipped ones (`random`, `greedy`, `expert`), or any class a user
-writes, named `module:Class` (importable from where jongg runs). A class is
+"""Agents by name: the shipped ones (`random`, `greedy`, `expert`, `search`), or any
+class a user writes, named `module:Class` (importable from where jongg runs). A class is
 made for a seat as `Class(seed, seat)`; its randomness should derive from
 the seed (runtime/game/chance.py derived_rng) so a match replays exactly.
+
+A shipped agent may take options after its name, each `:key=value`:
+`search:rollouts=200`, `search:ms=300`, `search:line=run-6:rollouts=64`,
+`expert:line=run-6`. The name with its options is the agent's name in logs
+and standings, so a logged match replays with the same options.
 """
 
 from __future__ import annotations
@@ -11,12 +16,14 @@ from collections.abc import Callable, Sequence
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent, RandomAgent
 from jongg.runtime.agents.expert import ExpertAgent
+from jongg.runtime.agents.options import BadOption, with_options
+from jongg.runtime.agents.search import SearchAgent
 from jongg.runtime.errors import JonggError
 
 AgentMaker = Callable[[int, int], Agent]  # (seed, seat) -> an agent
 
 SHIPPED: dict[str, AgentMaker] = {"random": RandomAgent, "greedy": GreedyAgent,
-                                   "expert": ExpertAgent}
+                                   "expert": ExpertAgent, "search": SearchAgent}
 
 
 class UnknownAgent(JonggError, ValueError):
@@ -28,6 +35,11 @@ def agent_maker(name: str) -> AgentMaker:
     if name in SHIPPED:
         return SHIPPED[name]
     module, colon, attribute = name.partition(":")
+    if module in SHIPPED:  # a shipped agent with options
+        try:
+            return with_options(name, SHIPPED[module], module, attribute)
+        except BadOption as error:
+            raise UnknownAgent(f"agent {name!r}: {error}") from None
     if not colon or not module or not attribute:
         raise UnknownAgent(f"unknown agent {name!r}; agents: {', '.join(SHIPPED)}, "
                            "or module:Class for one of your own")

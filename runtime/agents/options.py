@@ -1,0 +1,84 @@
+"""A shipped agent's options, written after its name: `search:rollouts=200`,
+`search:ms=300:line=run-6`, `expert:line=run-6`. Each option is read and
+checked here, before any match starts; a line's id is checked against the
+card when the agent first sees it (the name alone does not say which card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from jongg.runtime.errors import JonggError
+
+
+class BadOption(JonggError, ValueError):
+    """An agent option that is unknown, repeated or has a bad value."""
+
+
+def _count(key: str, text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise BadOption(f"{key}={text!r}: give a whole number, e.g. {key}=64") from None
+    if value < 1:
+        raise BadOption(f"{key}={text!r}: give at least 1")
+    return value
+
+
+def _line(key: str, text: str) -> str:
+    if not text:
+        raise BadOption(f"{key}=: name a line of the card, e.g. {key}=run-6")
+    return text
+
+
+def _policy(key: str, text: str) -> str:
+    if text not in ("greedy", "expert"):
+        raise BadOption(f"{key}={text!r}: the playout policy is greedy or expert")
+    return text
+
+
+Reader = Callable[[str, str], Any]
+
+# the options each shipped agent takes: key -> its reader (the keyword is the key)
+OPTIONS: dict[str, dict[str, Reader]] = {
+    "search": {"rollouts": _count, "ms": _count, "line": _line, "policy": _policy,
+               "top": _count},
+    "expert": {"line": _line},
+}
+
+
+def read_options(agent: str, text: str) -> dict[str, Any]:
+    """`key=value:key=value` for this agent, read and checked."""
+    known = OPTIONS.get(agent, {})
+    if not known:
+        raise BadOption(f"{agent!r} takes no options")
+    out: dict[str, Any] = {}
+    for part in text.split(":"):
+        key, equals, value = part.partition("=")
+        key = key.strip()
+        if not equals:
+            raise BadOption(f"option {part!r} has no value; write key=value, e.g. "
+                            f"{next(iter(known))}=...")
+        if key not in known:
+            raise BadOption(f"unknown option {key!r}; {agent} takes "
+                            + ", ".join(known))
+        if key in out:
+            raise BadOption(f"option {key!r} given twice")
+        out[key] = known[key](key, value.strip())
+    return out
+
+
+def with_options(name: str, maker: Callable[..., Any], agent: str, text: str
+                 ) -> Callable[[int, int], Any]:
+    """A maker of this agent with these options, named by the whole name."""
+    options = read_options(agent, text)
+    made = partial(maker, **options)
+
+    def make(seed: int, seat: int) -> Any:
+        chosen = made(seed, seat)
+        chosen.name = name  # logs and standings name it with its options
+        return chosen
+
+    return make

@@ -1,0 +1,237 @@
+"""The search agent: determinized rollouts over worlds its seat cannot tell
+from the true one.
+
+At a decision in play (a turn, a claim window) it takes a few candidate
+actions, the expert's best ones (pruned so the budget goes where it
+matters: a turn's top discards, or in a claim window passing and the
+claim), and deals worlds consistent with what its seat has seen
+(runtime/agents/worlds.py: the other hands and the wall drawn from the tiles
+it has not seen, never the true ones). In each world it plays each candidate
+and then the rest of the round with a fast playout policy at every seat
+(the greedy agent's, or the expert's), and scores the round by the
+variant's own payment formulas: the points its seat gained or lost. Every
+candidate is played in the same worlds, so they are compared on the same
+luck; the candidate with the most points on average is taken when it leads
+the expert's own choice by more than the noise (1.64 standard errors of its
+gains over it, world by world, over four worlds or more), else the
+expert's choice. A true Mah
+Jongg is always taken, so a false one is never chosen (strict mode).
+Before play (Charleston passes, blind and courtesy counts, the vote,
+pledges) it plays as the expert does.
+
+The budget is `rollouts` playouts a decision (spread over the candidates);
+`ms` instead stops after that much time, which depends on the machine and
+does not replay. Its randomness derives from the seed, so with a rollout
+budget a seeded match replays exactly. With `line` it is committed to one
+line of the card: the expert's playouts aim for it alone, and a round won
+with another line counts nothing.
+
+It reads nothing but its observation and its legal actions.
+"""
+
+from __future__ import annotations
+
+import time
+
+from jongg.runtime.agents.bots import Agent, GreedyAgent
+from jongg.runtime.agents.expert import ExpertAgent
+from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
+from jongg.runtime.errors import JonggError
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.chance import derived_rng
+from jongg.runtime.game.game import Game
+from jongg.runtime.game.state import IllegalAction, State
+from jongg.runtime.game.view import Observation
+
+ROLLOUTS = 32  # playouts a decision when no budget is given
+TOP = 3  # candidates weighed at a turn, at most
+NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best one's worth
+# a candidate is taken over the expert's choice when it leads it by this many
+# standard errors (one-sided 95%), over at least so many worlds
+SURE = 1.64
+FEWEST = 4
+ROUND_LIMIT = 5_000  # decisions a playout may take before it is given up
+
+
+class SearchError(JonggError, ValueError):
+    """A search agent asked for what it cannot do."""
+
+
+class SearchAgent:
+    """Chooses by playing candidate actions out in sampled worlds (see the
+    module's doc)."""
+
+    name = "search"
+
+    def __init__(self, seed: int, seat: int, rollouts: int | None = None,
+                 ms: int | None = None, line: str | None = None, policy: str = "greedy",
+                 top: int = TOP):
+        self.seat = seat
+        self.rollouts = rollouts if rollouts is not None else (None if ms else ROLLOUTS)
+        self.ms = ms
+        self.line = line
+        self.policy = policy
+        self.top = max(top, 1)
+        self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
+        self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
+        self._seed = seed
+        self._players: list[Agent] = []
+        self._game: Game | None = None
+        self._claim: tuple[int, int, int] | None = None  # (round, giver, exposures) of a claim
+        self.playouts = 0  # playouts run so far (for benches)
+        self.weighed: list[Action] = []  # the candidates of the last decision in play
+
+    # -- deciding ------------------------------------------------------------------
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if seen.step not in IN_PLAY:
+            return self.ranker.act(seen, legal)
+        won = self.ranker._win(seen, legal) if seen.rules.spec.racks == 1 else None
+        if won is not None:
+            return won
+        memory = self._memory(seen)
+        candidates = self.weighed = self._candidates(seen, legal)
+        chosen = candidates[0] if len(candidates) == 1 else \
+            self._search(seen, candidates, memory)
+        self._remember(seen, chosen)
+        return chosen
+
+    def _candidates(self, seen: Observation, legal: list[Action]) -> list[Action]:
+        """The expert's choice first, then the next best it would play."""
+        first = self.ranker.act(seen, legal)
+        out = [first]
+        kinds = seen.rules.spec.claims
+        if first.verb == "declare" or (first.verb == "claim" and not first.tiles
+                                       and kinds.kind(first.claim).mahjong):
+            return out  # a Mah Jongg (the expert declares and claims true ones only)
+        if seen.step == "claims":
+            if seen.rules.spec.racks == 1 and not self.ranker.wanted(seen):
+                return out  # no line near the hand needs the discard: nothing to weigh
+            if first.verb == "claim":
+                out.append(next(a for a in legal if a.verb == "pass"))
+            else:  # the set claim using the fewest jokers (a Mah Jongg claim is true or no)
+                joker = seen.rules.joker
+                sets = [a for a in legal if a.verb == "claim" and a.tiles
+                        and not kinds.kind(a.claim).mahjong]
+                if sets:
+                    out.append(min(sets, key=lambda a: (a.tiles.count(joker), len(a.tiles))))
+            return out
+        # every joker exchange (there are few), then the next best discards
+        out += [a for a in legal if a.verb == "exchange" and a != first]
+        rest = [a for a in legal if a.verb == "discard" and a != first]
+        if not rest or self.top == 1:
+            return out
+        if seen.rules.spec.racks == 1:  # the next best, if worth nearly as much
+            ranked = self.ranker.ranked(seen, [first, *rest] if first.verb == "discard"
+                                        else rest)
+            least = ranked[0][1] - (1 - NEAR) * abs(ranked[0][1])
+            rest = [a for a, worth in ranked if a != first and worth >= least]
+        else:  # several racks: the discards that leave the rack plan nearest
+            pool = seen.me.concealed()
+            planner = self.ranker.racks.planner
+            rest.sort(key=lambda a: planner.away(seen, GreedyAgent._less(pool, a.tile)))
+        return out + rest[:self.top - 1]  # top - 1 discards beside the first choice
+
+    def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
+        game = self._game_of(seen)
+        worlds = Worlds(game, seen, memory)
+        players = self._playout_players(seen)
+        scored: list[list[float]] = []  # per world, each candidate's points
+        played = 0
+        budget = self.rollouts
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        while True:
+            world = worlds.sample(self.rng, self.rng.randrange(1 << 30))
+            scores = []
+            for action in candidates:
+                twin = world.clone()
+                try:
+                    twin.apply(self.seat, action)
+                except IllegalAction:  # a world the observation allows but the rules do not
+                    break
+                scores.append(self._playout(twin, players))
+            if len(scores) == len(candidates):
+                scored.append(scores)
+            played += len(candidates)
+            self.playouts += len(candidates)
+            if budget is not None and played + len(candidates) > budget:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return candidates[_chosen(scored)]
+
+    def _playout(self, state: State, players: list[Agent]) -> float:
+        """The rest of the round by the playout policy; the points this seat
+        gained in it."""
+        me = self.seat
+        before = state.scores[me]
+        rounds = len(state.results)
+        for _ in range(ROUND_LIMIT):
+            if state.is_terminal() or len(state.results) > rounds:
+                break
+            seat = state.current_players()[0]
+            state.apply(seat, players[seat].act(state.observe(seat),
+                                                state.legal_actions(seat)))
+        if self.line is not None and len(state.results) > rounds:
+            end = state.results[rounds]
+            if end.winner == me and end.line != self.line:
+                return 0.0  # committed: a win with another line is not the aim
+        return float(state.scores[me] - before)
+
+    # -- what it keeps -----------------------------------------------------------
+
+    def _game_of(self, seen: Observation) -> Game:
+        if self._game is None or self._game.spec is not seen.rules.spec:
+            self._game = Game(seen.rules.spec, seen.rules.judge)
+            if self.line is not None and seen.rules.spec.racks > 1:
+                raise SearchError(f"line={self.line}: a committed line is played on one rack; "
+                                  "this variant has several")
+        return self._game
+
+    def _playout_players(self, seen: Observation) -> list[Agent]:
+        """The playout policy at every seat (this seat's committed to its line)."""
+        if not self._players:
+            for s in range(len(seen.seats)):
+                seed = derived_rng(self._seed, "playout", self.seat, s).randrange(1 << 30)
+                line = self.line if s == self.seat else None
+                self._players.append(
+                    ExpertAgent(seed, s, line=line) if self.policy == "expert" or line
+                    else GreedyAgent(seed, s))
+        return self._players
+
+    def _memory(self, seen: Observation) -> Memory:
+        """Whether this turn began with a discard this seat claimed."""
+        claim = self._claim
+        if seen.step != "turn" or claim is None or claim[0] != seen.round:
+            return Memory()
+        if len(seen.me.exposures) > claim[2] or seen.promised:
+            return Memory(True, claim[1])
+        return Memory()
+
+    def _remember(self, seen: Observation, chosen: Action) -> None:
+        if seen.step == "claims" and seen.discard is not None:
+            self._claim = (seen.round, seen.discard[0], len(seen.me.exposures)) \
+                if chosen.verb == "claim" else None
+        elif chosen.verb == "discard":
+            self._claim = None
+
+
+def _chosen(scored: list[list[float]]) -> int:
+    """The candidate with the most points over the worlds, if it beats the
+    expert's choice (the first) by more than the noise: its mean gain over
+    the first, world by world, above SURE standard errors, over FEWEST
+    worlds or more. Otherwise the first: with few worlds a lead is mostly
+    luck, and the playouts' policy is weaker than the expert."""
+    n = len(scored)
+    if n < FEWEST:
+        return 0
+    totals = [sum(w[i] for w in scored) for i in range(len(scored[0]))]
+    best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+    if best == 0:
+        return 0
+    gains = [w[best] - w[0] for w in scored]
+    mean = sum(gains) / n
+    spread = (sum((g - mean) ** 2 for g in gains) / (n - 1)) ** 0.5
+    return best if mean > SURE * spread / n ** 0.5 else 0
