@@ -2,12 +2,13 @@
 by agent name), its log and the browsers watching it.
 
 Everything runs on the server's one event loop, and a table changes only in
-plain (non-awaiting) code: an action is checked, applied, written to the
-log and told to every watching browser before anything else can run, so no
-two actions ever interleave. Bots play in a task of their own, pausing
-`pace` seconds before each move made on their turn (a discard people watch),
-never before a secret answer (a claim window's, a pass, a vote), so how long
-a window stays open tells nobody who was asked.
+plain (non-awaiting) code: its Referee (runtime/agents/referee.py) checks an
+action, applies it, writes it to the log and tells every watching browser
+before anything else can run, so no two actions ever interleave. Bots play
+in a task of their own, pausing `pace` seconds before each move made on
+their turn (a discard people watch), never before a secret answer (a claim
+window's, a pass, a vote), so how long a window stays open tells nobody who
+was asked.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jongg.runtime.agents.bots import Agent
+from jongg.runtime.agents.referee import AgentFailed, Listener, Referee
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.logfile import LogFileError
-from jongg.runtime.game.state import IllegalAction, State, Step
+from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import TileError
 
 from . import look, protocol
@@ -51,12 +53,12 @@ def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str
 
 @dataclass(eq=False)
 class Watcher:
-    """One browser's socket on a seat: what it has been told, and how to
-    send it more (`post` never waits: the server queues it)."""
+    """One browser's socket on a seat: how to send it more (`post` never
+    waits: the server queues it), and what it has been told (its Listener)."""
 
     seat: int
     post: Callable[[dict[str, Any]], None]
-    next: int = 0  # the number of the first event it has not been told
+    listener: Listener | None = None
 
 
 @dataclass(eq=False)
@@ -70,12 +72,20 @@ class Table:
     agents: dict[int, Agent]
     pace: float = 0.0
     watchers: set[Watcher] = field(default_factory=set)
-    stopped: str | None = None  # why the table cannot go on (its log cannot be written)
     driver: asyncio.Task[None] | None = None
+    referee: Referee = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.referee = Referee(self.state, self.agents, writer=self.writer)
 
     @property
     def spec(self) -> Any:
         return self.game.spec
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the table cannot go on (its log cannot be written, a bot failed)."""
+        return self.referee.stopped
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, or None."""
@@ -98,21 +108,21 @@ class Table:
 
     def join(self, watcher: Watcher, since: int | None) -> None:
         """A browser takes its seat: the welcome, then the round so far (or
-        everything since the events it says it has)."""
-        start = protocol.round_start(self.state)
-        watcher.next = start if since is None else min(max(since, 0), len(self.state.events))
+        everything since the events it says it has), then each change as
+        the referee tells it."""
+        start = protocol.round_start(self.state) if since is None else since
         self.watchers.add(watcher)
         watcher.post(self.welcome(watcher.seat))
-        self._tell(watcher)
+        state, seat = self.state, watcher.seat
+        watcher.listener = self.referee.listen(
+            seat, lambda events: watcher.post(protocol.update(state, seat, 0, events)), start)
         if self.stopped:
             watcher.post(protocol.error("stopped", self.stopped))
 
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
-
-    def _tell(self, watcher: Watcher) -> None:
-        watcher.post(protocol.update(self.state, watcher.seat, watcher.next))
-        watcher.next = len(self.state.events)
+        if watcher.listener is not None:
+            self.referee.leave(watcher.listener)
 
     def hints(self, seat: int) -> dict[str, Any]:
         return {"type": "hint", "lines": look.hints(self.state, seat)}
@@ -133,54 +143,52 @@ class Table:
         legal = state.legal_actions(seat)
         if action not in legal:
             return refusal(state, seat, action, legal)
-        self._apply(seat, action)
+        try:
+            self.referee.submit(seat, action)
+        except LogFileError as error:
+            self.stop(self._unwritten(error))
+        self.wake()
         return None
 
-    def _apply(self, seat: int, action: Action) -> None:
-        self.state.apply(seat, action)
-        try:
-            self.writer.action(self.state, seat, action)
-            if self.state.is_terminal():
-                self.writer.close()  # its end line written: the log is whole
-        except LogFileError as error:
-            self.stop(f"{error}; the game stops here, its log kept up to the last move "
-                      "written (make room, then restart the server to go on)")
-        for watcher in list(self.watchers):
-            self._tell(watcher)
-        self.wake()
+    @staticmethod
+    def _unwritten(error: LogFileError) -> str:
+        return f"{error}; the game stops here, its log kept up to the last move written " \
+            "(make room, then restart the server to go on)"
 
     def stop(self, why: str) -> None:
-        self.stopped = why
+        self.referee.stopped = why
         log.warning("table %s: %s", self.id, why)
         for watcher in list(self.watchers):
             watcher.post(protocol.error("stopped", why))
 
     def wake(self) -> None:
         """Let the bots play, if one of them has to decide."""
-        if self.driver is None and not self.stopped and not self.state.is_terminal() and \
-                any(s in self.agents for s in self.state.current_players()):
+        if self.driver is None and self.referee.going() and self.referee.bot() is not None:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
-        state = self.state
+        """The bots' moves, each when its pause is over (only before a move on
+        a turn: a secret answer comes at once)."""
+        referee = self.referee
         try:
-            while not self.stopped and not state.is_terminal():
-                seat = next((s for s in state.current_players() if s in self.agents), None)
+            while referee.going():
+                seat = referee.bot()
                 if seat is None:
                     return
-                await asyncio.sleep(self.pace if self.pace and state.step is Step.TURN else 0)
-                if seat not in state.current_players():  # a person moved meanwhile
+                await asyncio.sleep(self.pace if self.pace and self.state.step is Step.TURN
+                                    else 0)
+                if seat != referee.bot():  # a person moved meanwhile
                     continue
-                legal = state.legal_actions(seat)
                 try:
-                    action = self.agents[seat].act(state.observe(seat), legal)
-                    if action not in legal:
-                        raise IllegalAction(f"it chose {action!r}, which is not legal")
-                except Exception as error:  # a user's agent: the table stops, the server not
+                    referee.play(seat)
+                except AgentFailed as failed:  # a user's agent: the table stops, the server not
+                    error = failed.error
                     self.stop(f"the bot in {self.spec.seats[seat]} ({self.names[seat]}) "
                               f"failed: {type(error).__name__}: {error}")
                     return
-                self._apply(seat, action)
+                except LogFileError as error:
+                    self.stop(self._unwritten(error))
+                    return
         finally:
             self.driver = None
 
