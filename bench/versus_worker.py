@@ -4,7 +4,7 @@ jongg found first on its path (this checkout, or an older commit's).
     python bench/versus_worker.py play VARIANT PLAYERS AGENTS FIRST COUNT MODE
     python bench/versus_worker.py logs FOLDER
 
-`play` warms the matcher on one match, then plays COUNT seeded matches from
+`play` warms the matcher on three matches, then plays COUNT seeded matches from
 seed FIRST and prints, as one JSON line: rounds, decisions, the CPU seconds
 of the matches alone, each match's digest (its seats and actions in order,
 its scores and the final state's own digest) and the peak RSS. `logs` writes
@@ -40,7 +40,8 @@ def match_digest(state: State) -> str:
 def play(variant: str, players: int, agents: str, first: int, count: int, mode: str) -> None:
     game = load_game(variant, players)
     names = agents.split(",")
-    play_match(game, 10_000, names, mode=Mode(mode))  # warm the matcher's memo and tables
+    for warm in range(3):  # the matcher's memos and its tables built as they are asked
+        play_match(game, 10_000 + warm, names, mode=Mode(mode))
     rounds = decisions = 0
     seconds = 0.0
     digests = []

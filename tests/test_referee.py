@@ -14,7 +14,7 @@ from jongg.runtime.game.events import Event
 from jongg.runtime.game.log import Header, LogWriter, read_log, replay
 from jongg.runtime.game.logfile import LogFileError
 from jongg.runtime.game.state import IllegalAction, Mode
-from jongg.runtime.game.view import Observation
+from jongg.runtime.game.view import Observation, ObservationExpired
 
 from .rig import game
 
@@ -118,3 +118,27 @@ def test_a_log_that_cannot_be_written_stops_the_match_untold(tmp_path: Path) -> 
     with pytest.raises(LogFileError):
         referee.submit(state.current_players()[0], state.legal_actions(
             state.current_players()[0])[0])
+
+
+def test_an_agent_is_handed_a_lazy_observation_read_during_its_decision() -> None:
+    """The referee's observation reads its seats off the State when first
+    asked: the same observation as a settled one, while the decision lasts."""
+    nymj = game("nymj")
+    state = nymj.new_match(4)
+    seat = state.current_players()[0]
+    lazy, settled = state.observe(seat, lazy=True), state.observe(seat)
+    assert lazy == settled and lazy.me == settled.me and lazy.seats == settled.seats
+    unread = state.observe(seat, lazy=True)
+    kept = state.observe(seat, lazy=True).settled()
+    state.apply(seat, state.legal_actions(seat)[-1])
+    with pytest.raises(ObservationExpired):
+        unread.seats  # noqa: B018 (read for its error)
+    assert kept.seats == settled.seats and kept.me == settled.me
+
+
+def test_matches_of_a_game_share_its_rules_and_their_memos() -> None:
+    nymj = game("nymj")
+    first, second = nymj.new_match(1), nymj.new_match(2)
+    assert first.rules is second.rules
+    assert first.rules.memo("greedy.nearness", 10) is second.rules.memo("greedy.nearness", 10)
+    assert nymj.new_match(1, Mode.STRICT).rules is not first.rules

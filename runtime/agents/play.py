@@ -129,8 +129,9 @@ class Seen:
         self.name = agent.name
 
     def act(self, seen: Observation, legal: list[Action]) -> Action:
-        self.last[self.seat] = seen
-        return self.agent.act(seen, legal)
+        chosen = self.agent.act(seen, legal)
+        self.last[self.seat] = seen.settled()  # read after the round
+        return chosen
 
 
 @dataclass

@@ -102,7 +102,7 @@ class Referee:
         agent = self.agents[seat]
         legal = state.legal_actions(seat)
         try:
-            action = agent.act(state.observe(seat), legal)
+            action = agent.act(state.observe(seat, lazy=True), legal)
         except Exception as error:
             raise AgentFailed(seat, agent.name, error) from error
         try:
