@@ -98,6 +98,8 @@ class Referee:
     def play(self, seat: int) -> Action:
         """The seat's agent decides on what the seat sees, and its action is
         taken (AgentFailed, and nothing applied, if the agent fails)."""
+        if self.stopped is not None:
+            raise LogFileError(self.stopped)
         state = self.state
         agent = self.agents[seat]
         legal = state.legal_actions(seat)
