@@ -34,6 +34,7 @@ _EXPORTS = {
     "SeededChance": "jongg.runtime.game.chance", "Agent": "jongg.runtime.agents.bots",
     "RandomAgent": "jongg.runtime.agents.bots", "GreedyAgent": "jongg.runtime.agents.bots",
     "play_match": "jongg.runtime.agents.play", "JonggError": "jongg.runtime.errors",
+    "Referee": "jongg.runtime.agents.referee", "AgentFailed": "jongg.runtime.agents.referee",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -182,7 +182,7 @@ def test_the_greedy_agent_weighs_each_discard_in_one_call_and_keeps_the_hand_lef
         scored[0] += counting.asked["scores"] - before
         assert len(reads) - read <= 1  # its tiles read once a decision
         if action.verb == "discard":
-            assert self._hand(seen).minus(action.tile) in self._nearness
+            assert self._hand(seen).minus(action.tile) in self._known(seen)
         return action
 
     reads: list[object] = []
@@ -291,7 +291,8 @@ def test_a_plans_nearest_lines_are_the_rules_nearest_first_few(
         return found
 
     monkeypatch.setattr(planner_module, "_nearest", kept)
-    play_first_round(g, 3, ["greedy"])
+    # a matcher of its own: the rules' memos (the planner's among them) start empty
+    play_first_round(Game(g.spec, _Counting(g.matcher)), 3, ["greedy"])
     assert len(asked) > 100 and any(allowed is not None for _, _, allowed, _ in asked)
     for rules, hand, allowed, found in asked:
         assert found == rules.nearest(hand, allowed)[:TOP_K]
@@ -312,11 +313,13 @@ def test_a_plan_weighed_against_a_bound_is_exact_below_it() -> None:
             less = list(pool)
             less.remove(tile)
             g.matcher._explained.clear()
+            seen.rules._memos.clear()  # the planner's, kept with the rules
             before = counting.asked["explain"]
             exact = RackPlanner().away(seen, tuple(less))
             fillings["exact"] += counting.asked["explain"] - before
             for below in (exact - 1, exact, exact + 1, exact + 5):
                 g.matcher._explained.clear()
+                seen.rules._memos.clear()  # the planner's, kept with the rules
                 before = counting.asked["explain"]
                 bounded = RackPlanner().away(seen, tuple(less), below=below)
                 if below == exact:
@@ -377,6 +380,7 @@ def test_a_rack_plan_leaves_unfilled_an_option_its_other_racks_cannot_lift(
                 monkeypatch.setattr("jongg.runtime.agents.planner._least_rest",
                                     lambda *_: 0)
             g.matcher._explained.clear()
+            seen.rules._memos.clear()  # the planner's, kept with the rules
             before = counting.asked["explain"]
             plans.append(RackPlanner().plan(seen, pool))
             fillings[floor] += counting.asked["explain"] - before

@@ -209,9 +209,12 @@ def test_one_shape_in_three_suits_wins_alike(capsys: pytest.CaptureFixture[str],
             assert _agree(a, b, rounds, 3.29), (a["line"], a["wins"], b["line"], b["wins"])
 
 
+STOPPED_ROUNDS = 30  # enough that a report is still playing when it is killed
+
+
 def _report(out: Path, *more: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "jongg", "card", "report", "sample",
-                             "--rounds", "10", "--quiet", "-o", str(out), *more],
+                             "--rounds", str(STOPPED_ROUNDS), "--quiet", "-o", str(out), *more],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=interruptible)
 
@@ -235,7 +238,7 @@ def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: P
     run.send_signal(signal.SIGKILL)  # no chance to tidy up: only the journal is left
     run.wait()
     kept = len(journal.read_text().splitlines()) - 1
-    assert 3 <= kept < 10
+    assert 3 <= kept < STOPPED_ROUNDS
     again = _report(stopped)
     out, _ = again.communicate(timeout=600)
     assert again.returncode == 0
@@ -250,9 +253,9 @@ def test_ctrl_c_writes_a_report_of_the_rounds_finished_and_says_so(tmp_path: Pat
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=600)
     assert run.returncode == 130
-    assert "interrupted: the report covers the rounds above of 10 asked" in err
+    assert f"interrupted: the report covers the rounds above of {STOPPED_ROUNDS} asked" in err
     data = report(out)
-    assert data["partial"] and 2 <= data["tables"][0]["rounds"] < 10
+    assert data["partial"] and 2 <= data["tables"][0]["rounds"] < STOPPED_ROUNDS
     assert data["tables"][0]["rounds"] == len(journal.read_text().splitlines()) - 1
     assert "Partial: the run was stopped" in (out / "report.html").read_text()
 

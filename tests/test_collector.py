@@ -15,6 +15,7 @@ from jongg.compiler.game import load_game
 from jongg.runtime import collector
 from jongg.runtime.agents.bots import RandomAgent
 from jongg.runtime.agents.play import play_first_round, play_match
+from jongg.runtime.agents.referee import AgentFailed
 from jongg.runtime.collector import YOUNG, fewer_collections
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.view import Observation
@@ -62,7 +63,7 @@ def test_a_failing_match_puts_the_threshold_back() -> None:
         def act(self, observation: Observation, legal: list[Action]) -> Action:
             raise RuntimeError("an agent's bug")
 
-    with pytest.raises(RuntimeError):
+    with pytest.raises(AgentFailed, match="an agent's bug"):
         play_match(load_game("nymj"), 1, [Failing()])
     assert gc.get_threshold() == (700, 10, 10)
 

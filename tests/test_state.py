@@ -311,8 +311,8 @@ def test_a_claim_windows_kept_sets_are_those_worked_out_afresh(
         return found
 
     monkeypatch.setattr(claims, "set_claims", checked)
-    for seed in range(2):
-        play(game(variant, players).new_match(seed), 300)
+    for seed in range(2):  # asked only where the seat is near or holds a set's tiles
+        play(game(variant, players).new_match(seed), 900)
     assert len(windows) > 100 and any(windows)
 
 
@@ -333,17 +333,17 @@ def test_a_seat_with_no_set_to_make_reads_no_racks(monkeypatch: pytest.MonkeyPat
     when the seat holds what a set of the discard needs."""
     from jongg.runtime.game import claims
     windows, read = [0], [0]
-    set_claims, rack_exposures = claims.set_claims, claims.rack_exposures
+    sets_made, rack_exposures = claims.sets_made, claims.rack_exposures
 
-    def counted_window(*args: Any) -> Any:
+    def counted_window(*args: Any) -> Any:  # every seat a window weighs asks it
         windows[0] += 1
-        return set_claims(*args)
+        return sets_made(*args)
 
     def counted_read(*args: Any) -> Any:
         read[0] += 1
         return rack_exposures(*args)
 
-    monkeypatch.setattr(claims, "set_claims", counted_window)
+    monkeypatch.setattr(claims, "sets_made", counted_window)
     monkeypatch.setattr(claims, "rack_exposures", counted_read)
     play(game("mjcg-advanced", 4).new_match(2), 400)
     assert windows[0] > 100 and 0 < read[0] < windows[0] / 2

@@ -22,6 +22,7 @@ from typing import Any
 
 from jongg.api import cache_dir, load_game
 from jongg.runtime.agents.play import FirstRound, play_first_round
+from jongg.runtime.collector import fewer_collections
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.view import Observation
@@ -176,8 +177,9 @@ def play_rounds(table: Table, seeds: range) -> Tally:
     """The job of a chunk: the first round of each seed's match, counted."""
     game = table_game(table)
     tally = Tally()
-    for seed in seeds:
-        tally.add(game, play_first_round(game, seed, table.agents))
+    with fewer_collections():  # held back over the chunk, not put back between its rounds
+        for seed in seeds:
+            tally.add(game, play_first_round(game, seed, table.agents))
     return tally
 
 

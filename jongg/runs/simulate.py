@@ -22,6 +22,7 @@ from jongg.runs import scale
 from jongg.runs.intervals import wilson
 from jongg.runs.scale import cores as cores  # where it was first found
 from jongg.runtime.agents.play import MatchRecord, play_match
+from jongg.runtime.collector import fewer_collections
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import Mode
 
@@ -76,8 +77,11 @@ def _play(job: Job, seed: int) -> MatchRecord:
 
 
 def play_many(job: Job, seeds: range) -> list[MatchRecord]:
-    """The records of the matches of these seeds (a chunk of a run)."""
-    return [_play(job, seed) for seed in seeds]
+    """The records of the matches of these seeds (a chunk of a run), the
+    cycle collector held back over the whole chunk, not put back between
+    its matches (runtime/collector.py)."""
+    with fewer_collections():
+        return [_play(job, seed) for seed in seeds]
 
 
 def run(job: Job, games: int, seed: int, jobs: int = 1,

@@ -23,12 +23,14 @@ from jongg.present.seen import Seen
 from jongg.present.table import frame
 from jongg.present.text import Role, Text, words
 from jongg.runtime.agents.bots import Agent
+from jongg.runtime.agents.referee import AgentFailed, Referee
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.spec import Pledge
 from jongg.runtime.game.state import State
+from jongg.runtime.game.view import Observation
 
 from .commands import typed_number, understand
 from .screen import Screen
@@ -61,6 +63,7 @@ class Table:
     # type-ahead taken away at a new question (a terminal's; None: stdin's when read is input)
     typed_ahead: Callable[[], str] | None = None
     moved: bool = False  # whether others played since the person was last asked
+    paused: bool = False  # a bot's move people watch: pause once it is told
     screen: Screen = field(init=False)
     narrator: Narrator = field(init=False)
 
@@ -81,35 +84,36 @@ class Table:
         self.narrator.tell(events)
         self.told = len(events)
 
-    # -- the loop ----------------------------------------------------------------------
+    # -- the match, through its referee -------------------------------------------------
     def play(self) -> None:
-        state = self.state
-        self.tell()
-        while not state.is_terminal():
-            deciding = state.current_players()
-            if self.human in deciding:
-                for action in self.ask():
-                    self.apply(self.human, action)
-                continue
-            seat = deciding[0]
-            action = self.agents[seat].act(state.observe(seat), state.legal_actions(seat))
-            self.apply(seat, action)
-            self.moved = True
-            if not self.fast and action.verb in ("discard", "claim", "declare", "exchange"):
-                if self.screen.live and not state.is_terminal():
-                    self.draw(self.seen())
-                time.sleep(PAUSE)
+        """The referee plays the match: the bots through their agents, the
+        person through Person (which asks), each action written to the log
+        and then told here."""
+        seats: dict[int, Agent] = {s: Paced(self, a) for s, a in self.agents.items()}
+        seats[self.human] = Person(self)
+        referee = Referee(self.state, seats, writer=self.writer)
+        referee.listen(self.human, self.hear, self.told)
+        try:
+            referee.run()
+        except AgentFailed as failed:
+            if failed.seat == self.human:  # Quit, or a fault of the terminal's own
+                raise failed.error from None
+            raise
 
-    def apply(self, seat: int, action: Action) -> None:
-        self.state.apply(seat, action)
-        self.writer.action(self.state, seat, action)
-        self.tell()
+    def hear(self, events: list[Event]) -> None:
+        """The referee tells the person's events: narrated, and after a bot's
+        move people watch, the table drawn again and a pause."""
+        self.told += len(events)
+        self.tell(events)
+        if self.paused:
+            self.paused = False
+            if self.screen.live and not self.state.is_terminal():
+                self.draw(self.seen())
+            time.sleep(PAUSE)
 
-    def tell(self) -> None:
-        """Tell the events not told yet; a round's end is shown whole, and
-        waits for the person before the next round is dealt."""
-        new = self.state.events_for(self.human, self.told)
-        self.told += len(new)
+    def tell(self, new: list[Event]) -> None:
+        """Tell these events; a round's end is shown whole, and waits for
+        the person before the next round is dealt."""
         batch: list[Event] = []
         for event in new:
             batch.append(event)
@@ -313,6 +317,38 @@ class Table:
                              "Enter: back to the table")
             if text.lower() == "b":
                 return
+
+
+class Person:
+    """The person's seat as the referee sees it: asked at each decision;
+    the tiles of a whole pass chosen at once are handed over one by one."""
+
+    name = "human"
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.chosen: list[Action] = []
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        if not self.chosen:
+            self.chosen = self.table.ask()
+        return self.chosen.pop(0)
+
+
+class Paced:
+    """A bot at the terminal: after a move people watch (unless --fast),
+    the table is drawn again and pauses once the move is told."""
+
+    def __init__(self, table: Table, agent: Agent):
+        self.table, self.agent = table, agent
+        self.name = agent.name
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        action = self.agent.act(seen, legal)
+        self.table.moved = True  # what the person types meanwhile is not for the next question
+        if not self.table.fast and action.verb in ("discard", "claim", "declare", "exchange"):
+            self.table.paused = True
+        return action
 
 
 def _examples(seen: Seen) -> dict[str, str]:

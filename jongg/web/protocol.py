@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.state import State
 
 from . import look
@@ -115,12 +115,15 @@ def round_start(state: State) -> int:
     return 0
 
 
-def update(state: State, seat: int, since: int) -> dict[str, Any]:
+def update(state: State, seat: int, since: int, events: list[Event] | None = None
+           ) -> dict[str, Any]:
     """What `seat` is sent after a change: its own view of the table, the
-    events from `since` as it may be told them, and its own legal actions."""
+    events from `since` (or these, as the referee told them) as it may be
+    told them, and its own legal actions."""
     deck = state.spec.deck
+    told = state.events_for(seat, since) if events is None else events
     return {"type": "update", "view": state.observation(seat),
-            "events": [look.told(state.rules, e) for e in state.events_for(seat, since)],
+            "events": [look.told(state.rules, e) for e in told],
             "next": len(state.events),
             "legal": [a.text(deck) for a in state.legal_actions(seat)],
             "decisions": state.decisions, "over": state.is_terminal()}

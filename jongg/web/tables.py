@@ -2,12 +2,13 @@
 by agent name), its log and the browsers watching it.
 
 Everything runs on the server's one event loop, and a table changes only in
-plain (non-awaiting) code: an action is checked, applied, written to the
-log and told to every watching browser before anything else can run, so no
-two actions ever interleave. Bots play in a task of their own, pausing
-`pace` seconds before each move made on their turn (a discard people watch),
-never before a secret answer (a claim window's, a pass, a vote), so how long
-a window stays open tells nobody who was asked.
+plain (non-awaiting) code: its Referee (runtime/agents/referee.py) checks an
+action, applies it, writes it to the log and tells every watching browser
+before anything else can run, so no two actions ever interleave. Bots play
+in a task of their own, pausing `pace` seconds before each move made on
+their turn (a discard people watch), never before a secret answer (a claim
+window's, a pass, a vote), so how long a window stays open tells nobody who
+was asked.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jongg.runtime.agents.bots import Agent
+from jongg.runtime.agents.referee import AgentFailed, Listener, Referee
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.logfile import LogFileError
-from jongg.runtime.game.state import IllegalAction, State, Step
+from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import TileError
 
 from . import look, protocol
@@ -57,12 +59,12 @@ def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str
 
 @dataclass(eq=False)
 class Watcher:
-    """One browser's socket on a seat: what it has been told, and how to
-    send it more (`post` never waits: the server queues it)."""
+    """One browser's socket on a seat: how to send it more (`post` never
+    waits: the server queues it), and what it has been told (its Listener)."""
 
     seat: int
     post: Callable[[dict[str, Any]], None]
-    next: int = 0  # the number of the first event it has not been told
+    listener: Listener | None = None
 
 
 @dataclass(eq=False)
@@ -76,12 +78,20 @@ class Table:
     agents: dict[int, Agent]
     pace: float = 0.0
     watchers: set[Watcher] = field(default_factory=set)
-    stopped: str | None = None  # why the table cannot go on (its log cannot be written)
     driver: asyncio.Task[None] | None = None
+    referee: Referee = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.referee = Referee(self.state, self.agents, writer=self.writer)
 
     @property
     def spec(self) -> Any:
         return self.game.spec
+
+    @property
+    def stopped(self) -> str | None:
+        """Why the table cannot go on (its log cannot be written, a bot failed)."""
+        return self.referee.stopped
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, or None."""
@@ -104,18 +114,22 @@ class Table:
 
     def join(self, watcher: Watcher, since: int | None) -> None:
         """A browser takes its seat: the welcome, then the round so far (or
-        everything since the events it says it has)."""
-        start = protocol.round_start(self.state)
-        watcher.next = start if since is None else min(max(since, 0), len(self.state.events))
+        everything since the events it says it has), then each change as
+        the referee tells it."""
+        start = protocol.round_start(self.state) if since is None else since
         self.watchers.add(watcher)
         watcher.post(self.welcome(watcher.seat))
-        self._tell(watcher)
+        state, seat = self.state, watcher.seat
+        watcher.listener = self.referee.listen(
+            seat, lambda events: watcher.post(protocol.update(state, seat, 0, events)), start)
         if self.stopped:
             watcher.post(protocol.error("stopped", self.stopped))
         self.wake()  # bots held up (no file to write to) go on
 
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
+        if watcher.listener is not None:
+            self.referee.leave(watcher.listener)
         self.rest()
 
     def rest(self) -> None:
@@ -124,9 +138,15 @@ class Table:
         if not self.watchers and self.driver is None:
             self.writer.rest()
 
-    def _tell(self, watcher: Watcher) -> None:
-        watcher.post(protocol.update(self.state, watcher.seat, watcher.next))
-        watcher.next = len(self.state.events)
+    def _opened(self) -> bool:
+        """The log open to be written (it rests while nobody plays); False
+        when no file can be had just now (too many open): nothing changed."""
+        try:
+            self.writer.wake()
+        except LogFileError:
+            log.warning("table %s: its log cannot be opened now", self.id)
+            return False
+        return True
 
     def hints(self, seat: int) -> dict[str, Any]:
         return {"type": "hint", "lines": look.hints(self.state, seat)}
@@ -147,70 +167,55 @@ class Table:
         legal = state.legal_actions(seat)
         if action not in legal:
             return refusal(state, seat, action, legal)
-        return self._apply(seat, action)
-
-    def _apply(self, seat: int, action: Action) -> str | None:
-        """Write the action, then make it and tell it: a move the log did not
-        take is never shown as made (None when made, else why not)."""
-        try:
-            self.writer.wake()
-        except LogFileError:  # no file to be had now (too many open): nothing changed
-            log.warning("table %s: its log cannot be opened now", self.id)
+        if not self._opened():
             return "the server is short of files just now: try that again in a moment"
         try:
-            self.writer.decided(self.state, seat, action)
+            self.referee.submit(seat, action)
         except LogFileError as error:
-            self.stop(f"{_quiet(error)}; the game stops before that move, its log kept up to "
-                      "the last move made (make room, then restart the server to go on)")
-            return self.stopped
-        self.state.apply(seat, action)
-        failed = None
-        try:
-            self.writer.catch_up(self.state)  # the action is kept: a restart writes these
-            if self.state.is_terminal():
-                self.writer.close()  # its end line written: the log is whole
-        except LogFileError as error:
-            failed = error
-        for watcher in list(self.watchers):
-            self._tell(watcher)
-        if failed is not None:
-            self.stop(f"{_quiet(failed)}; the game stops after that move, its log kept "
-                      "(make room, then restart the server to go on)")
+            self.stop(self._unwritten(error))
         self.wake()
         return None
 
+    @staticmethod
+    def _unwritten(error: LogFileError) -> str:
+        return f"{_quiet(error)}; the game stops here, its log kept up to the last move " \
+            "written (make room, then restart the server to go on)"
+
     def stop(self, why: str) -> None:
-        self.stopped = why
+        self.referee.stopped = why
         log.warning("table %s: %s", self.id, why)
         for watcher in list(self.watchers):
             watcher.post(protocol.error("stopped", why))
 
     def wake(self) -> None:
         """Let the bots play, if one of them has to decide."""
-        if self.driver is None and not self.stopped and not self.state.is_terminal() and \
-                any(s in self.agents for s in self.state.current_players()):
+        if self.driver is None and self.referee.going() and self.referee.bot() is not None:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
-        state = self.state
+        """The bots' moves, each when its pause is over (only before a move on
+        a turn: a secret answer comes at once)."""
+        referee = self.referee
         try:
-            while not self.stopped and not state.is_terminal():
-                seat = next((s for s in state.current_players() if s in self.agents), None)
+            while referee.going():
+                seat = referee.bot()
                 if seat is None:
                     return
-                await asyncio.sleep(self.pace if self.pace and state.step is Step.TURN else 0)
-                if seat not in state.current_players():  # a person moved meanwhile
+                await asyncio.sleep(self.pace if self.pace and self.state.step is Step.TURN
+                                    else 0)
+                if seat != referee.bot():  # a person moved meanwhile
                     continue
-                legal = state.legal_actions(seat)
+                if not self._opened():  # held up: a browser joining wakes the bots again
+                    return
                 try:
-                    action = self.agents[seat].act(state.observe(seat), legal)
-                    if action not in legal:
-                        raise IllegalAction(f"it chose {action!r}, which is not legal")
-                except Exception as error:  # a user's agent: the table stops, the server not
+                    referee.play(seat)
+                except AgentFailed as failed:  # a user's agent: the table stops, the server not
+                    error = failed.error
                     self.stop(f"the bot in {self.spec.seats[seat]} ({self.names[seat]}) "
                               f"failed: {type(error).__name__}: {error}")
                     return
-                if self._apply(seat, action) is not None:
+                except LogFileError as error:
+                    self.stop(self._unwritten(error))
                     return
         finally:
             self.driver = None

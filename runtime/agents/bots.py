@@ -90,12 +90,16 @@ class GreedyAgent:
 
     def __init__(self, seed: int, seat: int):
         self.rng = derived_rng(seed, "agent", seat)
-        self._nearness: Memo[Hand, Nearness] = Memo(20_000)
         self._held: tuple[Observation, Hand] | None = None
         self.planner = RackPlanner()
 
+    @staticmethod
+    def _known(seen: Observation) -> Memo[Hand, Nearness]:
+        """Hands weighed before, by any seat in any match of these rules."""
+        return seen.rules.memo("greedy.nearness", 20_000)
+
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        return self._nearness.get(hand, lambda: _nearness(seen.rules.nearness(hand)))
+        return self._known(seen).get(hand, lambda: _nearness(seen.rules.nearness(hand)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
         """The nearness of the hand less each of these tiles, weighed
@@ -159,7 +163,7 @@ class GreedyAgent:
         # between equally near hands, part with a tile held alone before one of a group
         chosen = self._best([((*near[a.tile], counts[a.tile]), a) for a in moves])
         if chosen.verb == "discard":  # the hand left, which every claim window asks of
-            self._nearness.keep(self._without(seen, chosen.tile), near[chosen.tile])
+            self._known(seen).keep(self._without(seen, chosen.tile), near[chosen.tile])
         return chosen
 
     def _after_exchange(self, seen: Observation, action: Action) -> Nearness:

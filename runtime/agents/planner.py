@@ -53,18 +53,16 @@ NOTHING = Plan(0, ())  # no rack left to plan
 class RackPlanner:
     """Plans one seat's racks; hands seen before are remembered."""
 
-    def __init__(self) -> None:
-        self._nearest: Memo[tuple[Hand, frozenset[int] | None],
-                            list[tuple[int, int, int]]] = Memo(20_000)
-        self._fillings: Memo[tuple[Step, tuple[tuple[int, ...], ...]],
-                             tuple[Counter[int], tuple[str, ...]]] = Memo(2_000)
-        self._kinds: dict[tuple[int, int], frozenset[int] | None] = {}
+    # What it remembers depends on the rules alone, so it is kept with them
+    # (Rules.memo): every seat and match of the rules finds it.
 
     def nearest(self, seen: Observation, hand: Hand, k: int,
                 allowed: frozenset[int] | None = None) -> list[tuple[int, int, int]]:
         """(tiles away, line, variation) of the hand's k nearest lines (of
         those `allowed`, when given)."""
-        return self._nearest.get((hand, allowed), lambda: _nearest(seen, hand, allowed))[:k]
+        known: Memo[tuple[Hand, frozenset[int] | None], list[tuple[int, int, int]]] = \
+            seen.rules.memo("planner.nearest", 20_000)
+        return known.get((hand, allowed), lambda: _nearest(seen, hand, allowed))[:k]
 
     def plan(self, seen: Observation, pool: tuple[int, ...],
              exposures: dict[int, tuple[tuple[int, ...], ...]] | None = None, *,
@@ -185,16 +183,20 @@ class RackPlanner:
                  ) -> tuple[Counter[int], tuple[str, ...]]:
         """The pool tiles a step's line takes on its rack, and the codes it
         still misses (kept: a plan's detail and a claim window ask again)."""
-        return self._fillings.get((step, exposures), lambda: _filling(seen, step, exposures))
+        known: Memo[tuple[Step, tuple[tuple[int, ...], ...]],
+                    tuple[Counter[int], tuple[str, ...]]] = seen.rules.memo("planner.filling",
+                                                                            2_000)
+        return known.get((step, exposures), lambda: _filling(seen, step, exposures))
 
     def _line_kinds(self, seen: Observation, line: int, variation: int) -> frozenset[int] | None:
         """The tile kinds a variation's slots want (None: any, as its free
         groups bind to whatever the hand holds)."""
-        key = (line, variation)
-        if key not in self._kinds:
+        def kinds() -> frozenset[int] | None:
             v = seen.rules.lines[line].variations[variation]
-            self._kinds[key] = None if v.free else frozenset(t for g in v.groups for t in g.tiles)
-        return self._kinds[key]
+            return None if v.free else frozenset(t for g in v.groups for t in g.tiles)
+        known: Memo[tuple[int, int], frozenset[int] | None] = seen.rules.memo("planner.kinds",
+                                                                               100_000)
+        return known.get((line, variation), kinds)
 
 
 def _filling(seen: Observation, step: Step, exposures: tuple[tuple[int, ...], ...]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from jongg.runtime.agents.bots import Agent
+from jongg.runtime.agents.referee import DECISION_LIMIT, PROBLEMS, Referee
 from jongg.runtime.agents.registry import (
     AgentMaker,
     UnknownAgent,
@@ -19,13 +20,11 @@ from jongg.runtime.agents.registry import (
 from jongg.runtime.collector import fewer_collections
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.game import Game
-from jongg.runtime.game.invariants import violations
 from jongg.runtime.game.log import Header, LogError, LogText, LogWriter, Replay, replay
 from jongg.runtime.game.scoring import RoundEnd
 from jongg.runtime.game.state import Mode, State
 from jongg.runtime.game.view import Observation
 
-DECISION_LIMIT = 200_000  # a match that runs longer has failed to terminate
 HUMAN = "human"  # the seat a person plays, as a log's header names it
 
 
@@ -53,9 +52,9 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
                *, mode: Mode = Mode.GUARDED, log: Path | None = None, overwrite: bool = False,
                check: bool = False) -> tuple[MatchRecord, State]:
     """Play one match to its end with these agents (names such as "greedy"
-    or "module:Class", classes, or agents); with `check`, test the
-    invariants at every step. A `log` is a new file (LogExists when one is
-    there, unless `overwrite`)."""
+    or "module:Class", classes, or agents), through its Referee; with
+    `check`, test the invariants at every step. A `log` is a new file
+    (LogExists when one is there, unless `overwrite`)."""
     state = game.new_match(seed, mode)
     seats = make_agents(agents, seed, game.spec.players)
     writer = None
@@ -63,21 +62,15 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
         writer = LogWriter(log, Header(game.spec.variant, game.spec.players, seed, mode,
                                        game.spec.digest, tuple(agent_name(a) for a in seats)),
                            overwrite=overwrite)
-    problems: list[str] = violations(state) if check else []
+    referee = Referee(state, dict(enumerate(seats)), writer=writer, check=check)
     try:
         with fewer_collections():  # a match's objects make no cycles (runtime/collector.py)
-            while not state.is_terminal() and state.decisions < DECISION_LIMIT:
-                seat, _, action = decide(state, seats)
-                if writer is not None:
-                    writer.action(state, seat, action)
-                if check:
-                    problems.extend(violations(state))
-                    if len(problems) > 20:
-                        break
+            referee.run()
     finally:
         if writer is not None:
             writer.close()
-    if not state.is_terminal() and len(problems) <= 20:
+    problems = referee.problems
+    if not state.is_terminal() and len(problems) <= PROBLEMS:
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
     record = MatchRecord(seed, list(state.scores), state.winners(),
                          [r.public() for r in state.results], state.decisions, problems,
@@ -100,15 +93,6 @@ def round_points(state: State) -> list[list[int]]:
     return points
 
 
-def decide(state: State, seats: Sequence[Agent]) -> tuple[int, Observation, Action]:
-    """One decision: the first seat deciding now acts on what it sees."""
-    seat = state.current_players()[0]
-    seen = state.observe(seat)
-    action = seats[seat].act(seen, state.legal_actions(seat))
-    state.apply(seat, action)
-    return seat, seen, action
-
-
 @dataclass
 class FirstRound:
     """A match played to the end of its first round: the State then, and
@@ -129,13 +113,25 @@ def play_first_round(game: Game, seed: int,
     """Play the first round of match `seed` alone: a round a seed, so rounds
     of different seeds are independent draws of the same deal and play."""
     state = game.new_match(seed, mode)
-    seats = make_agents(agents, seed, game.spec.players)
     last: list[Observation | None] = [None] * game.spec.players
+    seats = {s: Seen(agent, s, last)
+             for s, agent in enumerate(make_agents(agents, seed, game.spec.players))}
     with fewer_collections():
-        while not state.results and not state.is_terminal() and state.decisions < DECISION_LIMIT:
-            seat, seen, _ = decide(state, seats)
-            last[seat] = seen
+        Referee(state, seats).run(until=lambda played: bool(played.results))
     return FirstRound(state, last)
+
+
+class Seen:
+    """An agent whose seat's last observation is kept (FirstRound.last_seen)."""
+
+    def __init__(self, agent: Agent, seat: int, last: list[Observation | None]):
+        self.agent, self.seat, self.last = agent, seat, last
+        self.name = agent.name
+
+    def act(self, seen: Observation, legal: list[Action]) -> Action:
+        chosen = self.agent.act(seen, legal)
+        self.last[self.seat] = seen.settled()  # read after the round
+        return chosen
 
 
 @dataclass

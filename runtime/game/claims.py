@@ -43,10 +43,26 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
     which run partners it holds, whether it is next in turn, and each live
     rack's exposures; a seat asks again with the same of these discard
     after discard."""
+    made = sets_made(view, seat, tile)
+    if not made:
+        return []
     rules = view.rules
     spec = rules.spec
     me = view.seats[seat]
-    counts = me.counts
+    racks = tuple(rack_exposures(me).items())
+    must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
+    return rules.claims_kept.get((tile, made, racks, must_fit), lambda: [
+        rules.action("claim", claim=name, tiles=tiles, number=rack)
+        for name, tiles in made for rack, exposures in racks
+        if not must_fit or rules.fits(exposures, tile, tiles)])
+
+
+def sets_made(view: TableView, seat: int, tile: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """(claim kind, tiles from the hand) of every set the seat's tiles
+    could make with the discard, whatever its racks (Rules.claim_options)."""
+    rules = view.rules
+    spec = rules.spec
+    counts = view.seats[seat].counts
     joker = rules.joker
     need = rules.claim_need
     jokers = min(counts[joker], need) if joker is not None else 0
@@ -55,15 +71,15 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
                      if all(counts[t] >= pair.count(t) for t in pair)) if rules.claim_runs else ()
     assert view.discard is not None
     after = (view.discard[0] + spec.turn.direction) % spec.players == seat
-    made = rules.claim_options(tile, held, jokers, after, partners)
-    if not made:
-        return []
-    racks = tuple(rack_exposures(me).items())
-    must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
-    return rules.claims_kept.get((tile, made, racks, must_fit), lambda: [
-        rules.action("claim", claim=name, tiles=tiles, number=rack)
-        for name, tiles in made for rack, exposures in racks
-        if not must_fit or rules.fits(exposures, tile, tiles)])
+    return rules.claim_options(tile, held, jokers, after, partners)
+
+
+def may_claim(view: TableView, seat: int, tile: int) -> bool:
+    """Whether the seat could have more than a pass to answer the discard
+    with (guarded mode): a Mah Jongg claim needs the hand within a tile of
+    a line, a set the tiles to make it. False: claim_actions() would offer
+    only the pass, so the window need not ask it; True: ask claim_actions()."""
+    return bool(view.resting_near(seat) or sets_made(view, seat, tile))
 
 
 def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:

@@ -57,10 +57,13 @@ def rack_aways(rules: Rules, seat: SeatView, pool: Pool, last: int | None, far: 
 def rack_away(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | None,
               far: int) -> int:
     """Tiles away of one rack from the nearest line it may win (`far`: none)."""
-    sizes = rules.sizes
     allowed = rules.allowed_lines(seat, rack)
-    return min((sizes[li] - s for li, s, _ in rules.scores(rack_hand(seat, rack, pool, last))
-                if allowed is None or li in allowed), default=far)
+    hand = rack_hand(seat, rack, pool, last)
+    if allowed is None:  # every line: the judge's nearness, quicker than reading its scores
+        near = rules.nearness(hand)
+        return far if near is None else near[0]
+    sizes = rules.sizes
+    return min((sizes[li] - s for li, s, _ in rules.scores(hand) if li in allowed), default=far)
 
 
 def filling(rules: Rules, seat: SeatView, rack: int, pool: Pool, last: int | None,

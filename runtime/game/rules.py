@@ -125,6 +125,16 @@ class Rules:
         self._fits: Memo[tuple[Any, ...], bool] = Memo(50_000)
         # a claim window's exposures, by the sets the seat can make and its racks
         self.claims_kept: Memo[tuple[Any, ...], list[Action]] = Memo(20_000)
+        self._memos: dict[str, Memo[Any, Any]] = {}  # by name: memo()
+
+    def memo(self, name: str, limit: int) -> Memo[Any, Any]:
+        """The memo of this name kept with the rules, shared by every seat
+        and match that asks for it: for answers that depend on the rules
+        alone, such as an agent's weighing of a hand."""
+        known = self._memos.get(name)
+        if known is None:
+            known = self._memos[name] = Memo(limit)
+        return known
 
     def action(self, verb: str, tile: int = -1, **fields: Any) -> Action:
         """An action that shows itself in this deck's tile codes (actions are
@@ -276,3 +286,26 @@ class TableView(Protocol):
     def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]: ...
 
     def last_tile(self, seat: int) -> int | None: ...
+
+
+# The Rules of the games being played, shared by their matches: a Rules keeps
+# only answers that depend on nothing a match changes, so every match of a
+# game finds the answers of those before it (a new match's memos started
+# cold: a fifth of a greedy mjcg-card match went on asking them again).
+_SHARED: dict[tuple[int, int, Mode], tuple[GameSpec, Judge, Rules]] = {}
+_SHARED_GAMES = 16  # games whose Rules are kept at once
+
+
+def shared_rules(spec: GameSpec, judge: Judge, mode: Mode) -> Rules:
+    """The one Rules of this spec, matcher and mode (kept by identity, the
+    spec and the matcher held so their ids stay theirs)."""
+    key = (id(spec), id(judge), mode)
+    kept = _SHARED.get(key)
+    if kept is not None and kept[0] is spec and kept[1] is judge:
+        return kept[2]
+    if len(_SHARED) >= _SHARED_GAMES:
+        _SHARED.clear()
+    rules = Rules(spec, judge, mode)
+    _SHARED[key] = (spec, judge, rules)
+    return rules
+

@@ -234,7 +234,8 @@ class State(PrePlay, Endings):
             others = [(seat + i * direction) % n for i in range(1, n)]
             self.asked = [s for s in others if not self.seats[s].dead]
             if self.mode is Mode.GUARDED:  # only seats that can claim are asked
-                self.asked = [s for s in self.asked if len(self._claim_actions(s)) > 1]
+                self.asked = [s for s in self.asked if claims.may_claim(self, s, tile)
+                              and len(self._claim_actions(s)) > 1]
         if self.asked:
             self.step = Step.CLAIMS
         else:
@@ -350,10 +351,11 @@ class State(PrePlay, Endings):
         from jongg.runtime.game.view import plain
         return plain(self, seat)
 
-    def observe(self, seat: int) -> Observation:
-        """What `seat` may see now, typed: what bots decide from."""
+    def observe(self, seat: int, *, lazy: bool = False) -> Observation:
+        """What `seat` may see now, typed: what bots decide from (`lazy`:
+        its seats read when first asked, during this decision)."""
         from jongg.runtime.game.view import observe
-        return observe(self, seat)
+        return observe(self, seat, lazy=lazy)
 
     def position(self) -> str:
         """The state as one line of text (runtime/game/position.py)."""

@@ -16,7 +16,7 @@ from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import Chance, SeededChance
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.payout import settle_match
-from jongg.runtime.game.rules import Judge, Mode, Rules
+from jongg.runtime.game.rules import Judge, Mode, shared_rules
 from jongg.runtime.game.scoring import Mahjong, RoundEnd, ScoreEvent
 from jongg.runtime.game.seat import Seat
 from jongg.runtime.game.spec import GameSpec, Phase
@@ -41,7 +41,7 @@ class Table:
         assert spec.match is not None
         self.spec = spec
         self.matcher = matcher
-        self.rules = Rules(spec, matcher, mode)
+        self.rules = shared_rules(spec, matcher, mode)
         self.seed = seed
         self.mode = mode
         self.chance: Chance = chance if chance is not None else SeededChance(seed)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from jongg.runtime.errors import JonggError
 from jongg.runtime.game import racks
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.seat import Exposure, SeatQueries
@@ -50,14 +51,54 @@ class PublicSeat:
     skips: int
 
 
-@dataclass(frozen=True)
+class ObservationExpired(JonggError, RuntimeError):
+    """An observation's tiles first read after the decision it was made for."""
+
+
+class _Tiles:
+    """Where an observation's seats come from: the State at the decision,
+    read when first asked (`Referee` hands agents these), or built."""
+
+    __slots__ = ("state", "seat", "at", "me", "seats")
+
+    def __init__(self, state: State | None, seat: int, at: int):
+        self.state, self.seat, self.at = state, seat, at
+        self.me: OwnSeat | None = None
+        self.seats: tuple[PublicSeat, ...] | None = None
+
+    def source(self) -> State:
+        state = self.state
+        if state is None or state.decisions != self.at:
+            raise ObservationExpired(
+                "an observation's seats are read during its decision (the match has moved "
+                "on since): keep observation.settled() to read them later")
+        return state
+
+    def own(self) -> OwnSeat:
+        if self.me is None:
+            mine = self.source().seats[self.seat]
+            self.me = OwnSeat(tuple(mine.counts), tuple(mine.exposures), tuple(mine.rack_dead),
+                              mine.pledged, tuple(mine.aside), mine.dead, tuple(mine.outgoing))
+        return self.me
+
+    def public(self) -> tuple[PublicSeat, ...]:
+        if self.seats is None:
+            self.seats = tuple(PublicSeat(tuple(s.exposures), tuple(s.discards), s.in_hand,
+                                          s.dead, s.skips) for s in self.source().seats)
+        return self.seats
+
+
+@dataclass(frozen=True, eq=False)
 class Observation:
     """One seat's view of the table now, typed (`State.observation` gives the
-    same as plain data)."""
+    same as plain data). Its own seat (`me`) and the public seats (`seats`)
+    are read off the State when first asked: an agent that never looks at
+    them costs nothing for them. One handed to an agent by the referee is
+    read during the decision; `settled()` is one whose seats are all read."""
 
     seat: int
-    rules: Rules = field(repr=False, compare=False)
-    me: OwnSeat = field(repr=False)
+    rules: Rules = field(repr=False)
+    tiles: _Tiles = field(repr=False)
     step: str
     phase: Phase | None  # the phase before play under way
     turn: int | None  # whose turn it is (None outside a turn)
@@ -68,7 +109,32 @@ class Observation:
     round: int
     dealer: int
     scores: tuple[int, ...]
-    seats: tuple[PublicSeat, ...]
+
+    @cached_property
+    def me(self) -> OwnSeat:
+        """This seat as its player knows it."""
+        return self.tiles.own()
+
+    @cached_property
+    def seats(self) -> tuple[PublicSeat, ...]:
+        """Every seat as everybody sees it."""
+        return self.tiles.public()
+
+    def settled(self) -> Observation:
+        """The observation with its seats read (it may be kept past its decision)."""
+        self.tiles.own()
+        self.tiles.public()
+        return self
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.seat, self.me, self.step, self.phase, self.turn, self.discard, self.last,
+                self.promised, self.wall, self.round, self.dealer, self.scores, self.seats)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Observation) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def hand(self, rack: int = 0) -> Hand:
         return self.me.hand(rack)
@@ -105,22 +171,21 @@ class Observation:
                                        self.last, line_id)
 
 
-def observe(state: State, seat: int) -> Observation:
-    """What `seat` may see now, typed."""
+def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
+    """What `seat` may see now, typed; `lazy`: its seats read when first
+    asked, during this decision (what the referee hands an agent)."""
     from jongg.runtime.game.state import Step
 
-    mine = state.seats[seat]
-    me = OwnSeat(tuple(mine.counts), tuple(mine.exposures), tuple(mine.rack_dead),
-                 mine.pledged, tuple(mine.aside), mine.dead, tuple(mine.outgoing))
-    before_play = state.step in (Step.PASSING, Step.OFFERING, Step.VOTING)
-    on_turn = state.step is Step.TURN
-    return Observation(
-        seat, state.rules, me, str(state.step), state.phase if before_play else None,
-        state.turn if on_turn else None, state.discard, state.last_tile(seat),
+    step = state.step
+    before_play = step is Step.PASSING or step is Step.OFFERING or step is Step.VOTING
+    on_turn = step is Step.TURN
+    seen = Observation(
+        seat, state.rules, _Tiles(state, seat, state.decisions), step.value,
+        state.phase if before_play else None, state.turn if on_turn else None, state.discard,
+        state.last_tile(seat),
         tuple(state.promised) if on_turn and state.turn == seat else (), len(state.wall),
-        state.round, state.dealer, tuple(state.scores),
-        tuple(PublicSeat(tuple(s.exposures), tuple(s.discards), s.in_hand, s.dead, s.skips)
-              for s in state.seats))
+        state.round, state.dealer, tuple(state.scores))
+    return seen if lazy else seen.settled()
 
 
 def plain(state: State, seat: int) -> dict[str, Any]:

@@ -1,0 +1,80 @@
+"""One side of bench/bench_versus.py, run in its own process against the
+jongg found first on its path (this checkout, or an older commit's).
+
+    python bench/versus_worker.py play VARIANT PLAYERS AGENTS FIRST COUNT MODE
+    python bench/versus_worker.py logs FOLDER
+
+`play` warms the matcher on three matches, then plays COUNT seeded matches from
+seed FIRST and prints, as one JSON line: rounds, decisions, the CPU seconds
+of the matches alone, each match's digest (its seats and actions in order,
+its scores and the final state's own digest) and the peak RSS. `logs` writes
+one seeded match's log per shipped variant, player count and mode into
+FOLDER. Only what every version since the benchmark's reference has is used:
+load_game, play_match, State.history, State.digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+import jongg
+from jongg.compiler.game import load_game
+from jongg.runtime.agents.play import play_match
+from jongg.runtime.game.state import Mode, State
+
+LOG_SEED = 2026
+
+
+def match_digest(state: State) -> str:
+    deck = state.spec.deck
+    text = "\n".join(f"{seat} {action.text(deck)}" for seat, action in state.history)
+    text += f"\n{state.scores} {state.digest()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def play(variant: str, players: int, agents: str, first: int, count: int, mode: str) -> None:
+    game = load_game(variant, players)
+    names = agents.split(",")
+    for warm in range(3):  # the matcher's memos and its tables built as they are asked
+        play_match(game, 10_000 + warm, names, mode=Mode(mode))
+    rounds = decisions = 0
+    seconds = 0.0
+    digests = []
+    for seed in range(first, first + count):
+        begin = time.process_time()
+        record, state = play_match(game, seed, names, mode=Mode(mode))
+        seconds += time.process_time() - begin
+        rounds += len(record.rounds)
+        decisions += record.decisions
+        digests.append(match_digest(state))
+    print(json.dumps({"jongg": jongg.__file__, "rounds": rounds, "decisions": decisions,
+                      "seconds": seconds, "digests": digests,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+def logs(folder: str) -> None:
+    from jongg.compiler.registry import shipped
+    from jongg.compiler.variant import player_counts, resolve
+
+    out = Path(folder)
+    for name in shipped("variant"):
+        for players in player_counts(resolve(name)):
+            game = load_game(name, players)
+            agents = ["greedy", "random"] if game.spec.racks > 1 else ["random"]
+            for mode in (Mode.GUARDED, Mode.STRICT):
+                play_match(game, LOG_SEED, agents, mode=mode,
+                           log=out / f"{name}-{players}p-{mode.value}.jsonl")
+    print(json.dumps({"jongg": jongg.__file__}))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "play":
+        play(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), int(sys.argv[6]),
+             sys.argv[7])
+    else:
+        logs(sys.argv[2])
