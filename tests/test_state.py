@@ -196,6 +196,28 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
                 assert getattr(theirs, name) is not value, name
 
 
+def test_a_clone_copies_a_field_no_list_names() -> None:
+    """What a clone copies is read off the State: a field added later (here
+    by a subclass and by hand) is copied with no list to keep, and one of a
+    kind clone() cannot tell how to copy is refused, not shared."""
+    class Kept(State):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            self.noted: dict[int, list[int]] = {0: [1]}
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    g = game("nymj", 4)
+    state = Kept(g.spec, g.matcher, 5)
+    state.marks = {3}  # type: ignore[attr-defined]
+    twin = state.clone()
+    twin.noted[0].append(2)
+    twin.marks.add(4)
+    assert state.noted == {0: [1]} and state.marks == {3}  # type: ignore[attr-defined]
+    assert twin.noted == {0: [1, 2]} and twin.marks == {3, 4}
+    state.odd = bytearray(b"x")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="'odd'"):
+        state.clone()
+
+
 # -- kept answers ---------------------------------------------------------------------
 
 @pytest.mark.parametrize(("variant", "players"), [("mjcg-advanced", 4), ("nymj", 4),

@@ -15,8 +15,10 @@ Nothing here knows a variant by name: the GameSpec says what differs.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from jongg.runtime.errors import JonggError
@@ -41,11 +43,9 @@ class IllegalAction(JonggError, ValueError):
     """An action the rules do not allow now; the message lists those they do."""
 
 
-# the State's containers: a clone copies them (their items are immutable)
-_LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
-          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
-          "_floor", "_rack_away", "_complete_now")
-_DICTS = ("answers", "votes", "offers")
+# what a clone shares although it is no value: the compiled rules and their matcher
+_SHARED = frozenset({"matcher", "rules"})
+_ATOMS = (int, float, str, bool, type(None))
 
 
 class State(PrePlay, Endings):
@@ -361,16 +361,16 @@ class State(PrePlay, Endings):
         return position(self)
 
     def clone(self) -> State:
-        """An independent copy: the same position, history and chance. What
-        never changes is shared (the spec, the matcher, the rules, chance, and
-        the events, actions and payments, all immutable); every container the
-        State changes is copied."""
+        """An independent copy: the same position, history and chance. What a
+        clone copies is read off the State itself, not listed: every attribute
+        that is a container is copied (and so are its mutable items); values
+        (numbers, text, tuples, enums, frozen dataclasses) and the rules are
+        shared. An attribute of any other kind is refused, so a field added
+        later cannot be shared by mistake."""
         twin = copy.copy(self)
-        for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        for name in _DICTS:
-            setattr(twin, name, dict(getattr(self, name)))
-        twin.seats = [s.copy() for s in self.seats]
+        for name, value in vars(self).items():
+            if name not in _SHARED:
+                setattr(twin, name, _copied(value, name))
         twin.forget()
         return twin
 
@@ -390,6 +390,26 @@ class State(PrePlay, Endings):
     def __str__(self) -> str:
         from jongg.runtime.game.view import table_text
         return table_text(self)
+
+
+def _copied(value: Any, name: str) -> Any:
+    """`value` as a clone holds it: containers and seats copied, values shared."""
+    if isinstance(value, (*_ATOMS, tuple, frozenset, Enum)):
+        return value
+    if isinstance(value, list):
+        if all(type(item) in _ATOMS for item in value):
+            return list(value)
+        return [_copied(item, name) for item in value]
+    if isinstance(value, dict):
+        return {key: _copied(item, name) for key, item in value.items()}
+    if isinstance(value, set):
+        return {_copied(item, name) for item in value}
+    if isinstance(value, Seat):
+        return value.copy()
+    if dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen:  # type: ignore
+        return value
+    raise TypeError(f"State.clone() cannot tell how to copy {name!r} "
+                    f"({type(value).__name__}): make it a value or a container")
 
 
 def _offered(action: Action, legal: list[Action]) -> bool:
