@@ -23,14 +23,10 @@ from pathlib import PurePath
 from typing import Any
 
 from jongg.runtime.card import Card, Line
+from jongg.runtime.game import facts as fact_table
+from jongg.runtime.game.facts import Moment, Sizes
 from jongg.runtime.game.formula import Formula
-from jongg.runtime.game.scoring import (
-    DEAD_FACTS,
-    MAHJONG_FACTS,
-    MATCH_FACTS,
-    WALL_FACTS,
-    WIN_FACTS,
-)
+from jongg.runtime.game.scoring import DEAD_FACTS, MATCH_FACTS, WALL_FACTS
 from jongg.runtime.game.spec import (
     ClaimKind,
     Claims,
@@ -54,7 +50,7 @@ from jongg.runtime.game.spec import (
 from jongg.runtime.tiles import Deck
 
 from . import registry
-from .bounds import ANY, TRUTH, Bound, bound
+from .bounds import Bound, bound
 from .card import compile_card_document
 from .deck import load_deck
 from .errors import (
@@ -621,12 +617,8 @@ class _Compiler:
     def scoring(self, card: Card | None) -> Scoring:
         s = self.data["scoring"]
 
-        deck = self.deck_value
-        held = tuple(f"held_{t.replace('-', '_')}" for t in deck.tags) if deck else ()
-        # a line's card flags: Royale's star and quint lines (SMJ-31)
-        flagged = tuple(f"flagged_{f.replace('-', '_')}" for f in self.flags(card)) \
-            if card else ()
-        hand_facts = WIN_FACTS + MAHJONG_FACTS + held + flagged
+        # the deck's tags, and a line's card flags: Royale's star and quint lines (SMJ-31)
+        hand_facts = tuple(f.name for f in fact_table.declared(Moment.WIN, *self.keys(card)))
 
         def payments(key: str, facts: tuple[str, ...]) -> tuple[Payment, ...]:
             out = []
@@ -643,7 +635,7 @@ class _Compiler:
                                  hint="payer: dead goes in scoring.dead")
                 if amount is not None:
                     self.amount_bounds(("scoring", key, i, "amount"), amount,
-                                       self.fact_bounds(facts))
+                                       self.fact_bounds(facts, card))
                     out.append(Payment(item["payer"], amount, item["to"],
                                        _clauses(item.get("clause"))))
             return tuple(out)
@@ -652,18 +644,19 @@ class _Compiler:
                        s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")),
                        payments("mahjong", hand_facts), payments("dead", DEAD_FACTS))
 
-    def fact_bounds(self, facts: tuple[str, ...]) -> dict[str, Bound]:
-        """The range of each fact a formula may read: counts within the table's
-        size, values within the card's, flags true or false, scores anything."""
+    def keys(self, card: Card | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The tags and flags the held_ and flagged_ families are declared for."""
+        deck = self.deck_value
+        return (deck.tags if deck else (), self.flags(card) if card else ())
+
+    def fact_bounds(self, facts: tuple[str, ...], card: Card | None = None
+                    ) -> dict[str, Bound]:
+        """The range of each fact a formula may read, as the facts table
+        declares it for this variant's sizes (an undeclared name is an error)."""
         racks = self.data["seats"]["racks"]
-        tiles = (self.data.get("deal", {}).get("each") or 0) + 1 + 14 * racks
-        ranges: dict[str, Bound] = {
-            "value": self.values, "exposed_value": (0, self.values[1]),
-            "lowest_value": (self.values[0], self.values[0]), "exposures": (0, tiles),
-            "winner_position": (0, self.players - 1), "players": (self.players, self.players),
-            "round": (0, MAX_ROUNDS), "rounds": (1, MAX_ROUNDS), "racks": (racks, racks),
-            "together": (1, racks), "lowest": ANY, "highest": ANY}
-        return {f: ranges.get(f, (0, tiles) if f.startswith("held_") else TRUTH) for f in facts}
+        sizes = Sizes(self.players, racks, (self.data.get("deal", {}).get("each") or 0) + 1 +
+                      14 * racks, self.values, MAX_ROUNDS)
+        return {f: fact_table.fact(f, *self.keys(card)).range(sizes) for f in facts}
 
     def amount_bounds(self, path: PathKey, amount: Formula, facts: dict[str, Bound]) -> None:
         """A payment is paid from `payer` to `to`: a negative amount would pay

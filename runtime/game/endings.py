@@ -9,6 +9,7 @@ from typing import Any
 from jongg.runtime.game import racks
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.facts import fact_name
 from jongg.runtime.game.scoring import (
     BANK,
     Facts,
@@ -119,7 +120,7 @@ class Endings(Table):
                  ) -> Mahjong:
         """A declared Mah Jongg and the facts its payments read."""
         deck = self.spec.deck
-        held = tuple((f"held_{tag.replace('-', '_')}",
+        held = tuple((fact_name("held_", tag),
                       sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
         facts = Facts(self_drawn=not self.claimed_turn, jokerless=self.joker not in tiles,
                       value=line.value or 0, concealed=concealed,

@@ -12,6 +12,7 @@ are not part of a position; its scores' payments are.
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 from jongg.runtime.errors import JonggError
@@ -25,7 +26,7 @@ from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import Deck, TileError, parse_tiles
 
 FORMAT = "jongg-position"
-VERSION = 1
+VERSION = 2  # 2: a Mah Jongg's facts by name (every field of scoring.Facts)
 
 
 class PositionError(JonggError, ValueError):
@@ -38,6 +39,16 @@ def _codes(deck: Deck, tiles: Any) -> str:
 
 def _tiles(deck: Deck, text: str) -> list[int]:
     return parse_tiles(deck, text, what="position") if text else []
+
+
+def _plain(value: Any) -> Any:
+    """A Facts field as JSON holds it: tuples as lists."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _frozen(value: Any) -> Any:
+    """A Facts field read back: lists as tuples."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def _phase_index(game: Game, phase: Phase | None) -> list[int] | None:
@@ -82,10 +93,8 @@ def position(state: State) -> str:
                 "rack": e.rack, "mahjong": e.mahjong, "killed": e.killed}
 
     def mahjong(m: Mahjong) -> dict[str, Any]:
-        f = m.facts
         return {"seat": m.seat, "rack": m.rack, "line": m.line, "tiles": " ".join(m.tiles),
-                "facts": [f.self_drawn, f.jokerless, f.value, f.concealed, f.exposures,
-                          [list(h) for h in f.held], f.jokers_allowed, list(f.flags)]}
+                "facts": {f.name: _plain(getattr(m.facts, f.name)) for f in fields(Facts)}}
 
     doc = {
         "format": FORMAT, "version": VERSION, "variant": state.spec.variant,
@@ -156,9 +165,8 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
                         bool(e["mahjong"]), bool(e["killed"]))
 
     def mahjong(m: dict[str, Any]) -> Mahjong:
-        f = m["facts"]
-        facts = Facts(bool(f[0]), bool(f[1]), int(f[2]), bool(f[3]), int(f[4]),
-                      tuple((str(k), int(v)) for k, v in f[5]), bool(f[6]), tuple(f[7]))
+        written = m["facts"]
+        facts = Facts(**{f.name: _frozen(written[f.name]) for f in fields(Facts)})
         return Mahjong(int(m["seat"]), int(m["rack"]), str(m["line"]), facts,
                        tuple(m["tiles"].split()))
 
