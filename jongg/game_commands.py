@@ -169,7 +169,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out = {"log": args.log, "variant": header.variant, "players": header.players,
            "seed": header.seed, "complete": result.complete, "rounds": state.round,
            "decisions": state.decisions, "scores": state.scores,
-           "winners": state.winners() if state.is_terminal() else [],
+           "winners": state.winners() or [],
            "state": state.digest(), "same": not result.problems, "problems": result.problems,
            "notes": result.notes, "last_line": result.last}
     if args.json:

@@ -892,6 +892,8 @@ def test_equal_most_tokens_share_the_win(scores: list[int], winners: list[int]) 
     """Open: players tied on the most tokens share the win."""
     state = game("nymj", len(scores)).new_match(0)
     state.scores = scores
+    assert state.leaders() == winners and state.winners() is None  # not over yet
+    state.step = Step.OVER
     assert state.winners() == winners
 
 

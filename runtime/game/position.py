@@ -133,10 +133,68 @@ def position(state: State) -> str:
     return json.dumps(doc, separators=(",", ":"))
 
 
+# The short form: `VARIANT/PLAYERS` then each field of the JSON form, in this
+# order and without its key, as compact JSON in which a space is written `+`
+# (a `+` of the text itself as \u002b), so fields part at spaces and tiles
+# read `1D+2D+3D`; a few hundred characters where the JSON has thousands.
+SHORT = "jongg2"
+FIELDS = ("seed", "mode", "round", "decisions", "dealer", "scores", "step", "turn", "phase",
+          "queue", "wall", "wall_owner", "die", "seats", "turns", "discard", "asked",
+          "answers", "drawn", "claimed_turn", "claimed_from", "incoming", "ended", "promised",
+          "declared", "mahjongs", "opening", "pass_count", "blind", "votes", "offers",
+          "turn_away", "results", "payments")
+_HEADER = ("format", "version", "variant", "players")
+# a seat, and each of its exposures, as its values in this order (the keys left out)
+SEAT = ("hand", "exposures", "discards", "dead", "skips", "outgoing", "rack_dead", "pledged",
+        "aside")
+EXPOSURE = ("tiles", "claimed", "rack", "mahjong", "killed")
+
+
+def _keyless(seat: dict[str, Any]) -> list[Any]:
+    assert tuple(seat) == SEAT and all(tuple(e) == EXPOSURE for e in seat["exposures"])
+    return [[[e[k] for k in EXPOSURE] for e in seat[k]] if k == "exposures" else seat[k]
+            for k in SEAT]
+
+
+def _keyed(values: list[Any]) -> dict[str, Any]:
+    seat = dict(zip(SEAT, values, strict=True))
+    seat["exposures"] = [dict(zip(EXPOSURE, e, strict=True)) for e in seat["exposures"]]
+    return seat
+
+
+def short_position(state: State) -> str:
+    """The state as a short line: FIELDS after a header, parted by spaces."""
+    doc = json.loads(position(state))
+    assert tuple(doc)[len(_HEADER):] == FIELDS, "position() and FIELDS disagree"
+    doc["seats"] = [_keyless(seat) for seat in doc["seats"]]
+    fields_ = (json.dumps(doc[name], separators=(",", ":")).replace("+", "\\u002b")
+               .replace(" ", "+") for name in FIELDS)
+    return " ".join((SHORT, f"{doc['variant']}/{doc['players']}", *fields_))
+
+
+def _from_short(text: str) -> dict[str, Any]:
+    words = text.split()
+    if len(words) != 2 + len(FIELDS) or "/" not in words[1]:
+        raise PositionError(f"a short position has {2 + len(FIELDS)} fields parted by "
+                            f"spaces, not {len(words)}")
+    variant, _, players = words[1].rpartition("/")
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": variant,
+                           "players": int(players)}
+    for name, word in zip(FIELDS, words[2:], strict=True):
+        try:
+            doc[name] = json.loads(word.replace("+", " "))
+        except json.JSONDecodeError as error:
+            raise PositionError(f"field {name!r} of the short position is not readable at "
+                                f"column {error.colno}: {error.msg}") from None
+    doc["seats"] = [_keyed(seat) for seat in doc["seats"]]
+    return doc
+
+
 def load_position(game: Game, text: str) -> State:
-    """A State at the position `text` describes, for this game."""
+    """A State at the position `text` describes (the JSON form or the short
+    one), for this game."""
     try:
-        doc = json.loads(text)
+        doc = _from_short(text) if text.startswith(SHORT + " ") else json.loads(text)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise PositionError("not a jongg position (no \"format\": \"jongg-position\")")
         if doc.get("version") != VERSION:

@@ -27,6 +27,7 @@ from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.chance import Chance, deal
 from jongg.runtime.game.endings import Endings
 from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.moves import Moves, SeatNeeded
 from jongg.runtime.game.preplay import PrePlay
 from jongg.runtime.game.rules import Judge, Mode
 from jongg.runtime.game.seat import Exposure, Seat
@@ -36,7 +37,7 @@ from jongg.runtime.game.table import Step
 if TYPE_CHECKING:
     from jongg.runtime.game.view import Observation
 
-__all__ = ["IllegalAction", "Judge", "Mode", "State", "Step"]
+__all__ = ["IllegalAction", "Judge", "Mode", "SeatNeeded", "State", "Step"]
 
 
 class IllegalAction(JonggError, ValueError):
@@ -45,10 +46,11 @@ class IllegalAction(JonggError, ValueError):
 
 # what a clone shares although it is no value: the compiled rules and their matcher
 _SHARED = frozenset({"matcher", "rules"})
+_SNAPSHOTS = "_pushed"  # states before each push: never changed, so a clone's list shares them
 _ATOMS = (int, float, str, bool, type(None))
 
 
-class State(PrePlay, Endings):
+class State(PrePlay, Endings, Moves):
     """One match in progress."""
 
     def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
@@ -369,7 +371,9 @@ class State(PrePlay, Endings):
         later cannot be shared by mistake."""
         twin = copy.copy(self)
         for name, value in vars(self).items():
-            if name not in _SHARED:
+            if name == _SNAPSHOTS:
+                setattr(twin, name, list(value))
+            elif name not in _SHARED:
                 setattr(twin, name, _copied(value, name))
         twin.forget()
         return twin

@@ -98,6 +98,7 @@ class Table:
         self._claim_options: dict[int, list[Action]] = {}  # of this claim window
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
+        self._pushed: list[Any] = []  # the states before each push, to pop back to (moves.py)
 
     # -- telling -------------------------------------------------------------
 
@@ -224,8 +225,13 @@ class Table:
         if before is not None:
             self._floor[seat] = {rack: away - 1 for rack, away in before.items()}
 
-    def winners(self) -> list[int]:
-        """The seats with the highest score (ties share: match.ties)."""
+    def winners(self) -> list[int] | None:
+        """The seats with the highest score once the match is over (ties
+        share: match.ties); None while it goes on."""
+        return self.leaders() if self.step is Step.OVER else None
+
+    def leaders(self) -> list[int]:
+        """The seats with the highest score now."""
         top = max(self.scores)
         return [s for s, v in enumerate(self.scores) if v == top]
 
