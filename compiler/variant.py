@@ -486,6 +486,20 @@ class _Compiler:
             named = [f for f in named if f in on_card]
             self.data = {**self.data, "win": {**self.data["win"], "card": self.card_ref,
                                               "flags": named}}
+        elif self.inherited_flags():
+            # win.flags belong with the card they were written for: of a base's, a
+            # variant naming its own card keeps those its card carries, and says so
+            kept = [f for f in named if f in on_card]
+            if kept != named:
+                base = self.resolved.origin(("win", "flags"))
+                dropped = ", ".join(f for f in named if f not in on_card)
+                self.problem(("win", "card"), f"win.flags of {base} ({dropped}) name lines of "
+                             f"its own card; the card {excerpt(card.name)} carries "
+                             f"{'none of them' if not kept else 'only ' + ', '.join(kept)}: "
+                             "the others are not named here", hint="write win.flags here to "
+                             "choose the flagged lines of this card", warning=True)
+            named = kept
+            self.data = {**self.data, "win": {**self.data["win"], "flags": named}}
         self.unplayed_flags = [f for f in on_card if f not in named]
         for i, flag in enumerate(named):
             if flag not in on_card:
@@ -501,6 +515,13 @@ class _Compiler:
         values = [line.value or 0 for line in chosen.lines]
         self.values = (min(values), max(values))
         return chosen
+
+    def inherited_flags(self) -> bool:
+        """Whether win.flags come from a base while this variant names its own card."""
+        card, flags = self.resolved.writer(("win", "card")), self.resolved.writer(("win", "flags"))
+        docs = self.resolved.docs
+        return card is not None and flags is not None and card is not flags and \
+            card in docs and flags in docs and docs.index(card) < docs.index(flags)
 
     def given_card(self) -> str | None:
         """The card played instead of the variant's own, named from the
