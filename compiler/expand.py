@@ -13,7 +13,7 @@ any of them is built. A hostile line is refused at once, never hung on.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import cast
@@ -84,6 +84,7 @@ class Expansion:
 
 Binding = dict[str, int]  # variable -> number, or honour tile index
 
+MAX_PICKS = 4096  # the picks of a line's choices a shift's offsets are read from
 SHIFT = "$shift"  # the offset of an unnamed `shift`, bound like a variable
 
 
@@ -387,8 +388,18 @@ class _Alternative:
     def _year_digits(self) -> str:
         return str(self.rules.year) if self.rules.year is not None else ""
 
-    def _printed(self) -> list[int]:
-        return [int(a) for g in self.alt.groups() for a in g.atoms if a in "123456789"]
+    def _printed(self) -> list[list[int]]:
+        """The printed numbers of each pick of one option per choice: a shift
+        is read per option (docs/notation.md, "Shifts and choices")."""
+        def digits(groups: Iterable[p.Group | p.Free]) -> list[int]:
+            return [int(a) for g in groups if isinstance(g, p.Group)
+                    for a in g.atoms if a in "123456789"]
+
+        fixed = digits(i for i in self.alt.items if isinstance(i, p.Group))
+        choices = [item.options for item in self.alt.items if isinstance(item, p.Choice)]
+        picks = [fixed + [n for option in pick for n in digits(option)]
+                 for pick in itertools.islice(itertools.product(*choices), MAX_PICKS)]
+        return [pick for pick in picks if pick]
 
     def _shift_offsets(self) -> list[int]:
         if self.shift is None:
@@ -401,8 +412,18 @@ class _Alternative:
             return [0]
         low, high = self.numbers[0], self.numbers[-1]
         step = self.shift.step
-        return [k for k in range(low - max(printed), high - min(printed) + 1)
-                if k % step == 0 and low <= min(printed) + k and max(printed) + k <= high]
+        # every offset that keeps some pick in the deck's numbers; a pick it takes
+        # out of them has no tile there and is left out of that offset's variations
+        offsets = sorted({k for pick in printed
+                          for k in range(low - max(pick), high - min(pick) + 1)
+                          if k % step == 0 and low <= min(pick) + k and max(pick) + k <= high})
+        if len(offsets) == 1:
+            self.warnings.append(Problem(
+                f"this 'shift' can only be {offsets[0]}: no other shift keeps the printed "
+                f"numbers within {low}..{high}, so the line is as printed", self.shift.at,
+                warning=True, hint="print numbers that leave room to shift, or leave out "
+                "'; shift'"))
+        return offsets
 
     # -- enumeration ----------------------------------------------------
     def domain(self, var: str, binding: Binding) -> list[int]:
