@@ -22,7 +22,7 @@ import numpy as np
 
 from jongg.runtime.card import Card, Line
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import accelerated, lookup
+from jongg.runtime.matching import accelerated, folding
 from jongg.runtime.matching.accelerated import extend_each
 from jongg.runtime.matching.answers import Slot, nearness
 from jongg.runtime.matching.building import Progress
@@ -97,7 +97,7 @@ class Matcher(ManyHands):
         if self._lookup is None and not self._no_lookup:
             self._asked += hands
             if self._asked >= LOOKUP_AFTER:
-                self.use_lookups(lookup.build(self.card, self.columns, self.programme))
+                self.use_lookups(folding.build(self.card, self.columns, self.programme))
         return self._lookup
 
     def use_lookups(self, found: Lookup | None) -> None:
