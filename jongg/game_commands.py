@@ -221,7 +221,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
+def _started(args: argparse.Namespace, console: Console) -> terminal.TerminalGame:
     from . import terminal
 
     if not args.variant:
@@ -253,7 +253,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
     return table
 
 
-def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
+def _resumed(args: argparse.Namespace, console: Console) -> terminal.TerminalGame:
     from . import terminal
 
     given = [name for name, value in (("VARIANT", args.variant), ("--seed", args.seed),

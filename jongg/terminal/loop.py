@@ -40,7 +40,7 @@ class Quit(Exception):
 
 
 @dataclass
-class Table:
+class TerminalGame:
     """One game at the terminal: the state, who sits where, the log, the screen."""
 
     game: Game

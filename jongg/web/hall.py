@@ -24,7 +24,7 @@ from jongg.runtime.game.logfile import LogFileError
 from jongg.runtime.game.state import Mode
 
 from .store import Store, StoreError
-from .tables import Table, log
+from .tables import SharedTable, log
 
 LARGEST_SEED = 2**63
 
@@ -50,7 +50,7 @@ class Hall:
         self.store = store
         self.pace = pace
         self.agents = [*SHIPPED, *(a for a in agents if a not in SHIPPED)]
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, SharedTable] = {}
         self.saved: dict[str, Saved] = {}  # every table in the data folder, live ones too
         self.games: dict[tuple[str, int], Game] = {}
 
@@ -73,7 +73,7 @@ class Hall:
     # -- opening -------------------------------------------------------------------
     def open(self, variant: str, players: int | None, seats: Sequence[str], *,
              seed: int | None = None, strict: bool = False, card: str | None = None
-             ) -> tuple[Table, dict[int, str]]:
+             ) -> tuple[SharedTable, dict[int, str]]:
         """A new table, and the secret token of each person's seat."""
         name = self.variant_path(variant)
         if card:
@@ -105,8 +105,8 @@ class Hall:
         table_id, tokens, writer = self.store.create(
             header, people, datetime.now(UTC).isoformat(timespec="seconds"))
         agents = {s: agent_maker(a)(seed, s) for s, a in enumerate(seats) if a != HUMAN}
-        table = Table(table_id, game, game.new_match(seed, mode), writer, tuple(seats),
-                      self.store.seats(table_id).hashes, agents, self.pace)
+        table = SharedTable(table_id, game, game.new_match(seed, mode), writer, tuple(seats),
+                            self.store.seats(table_id).hashes, agents, self.pace)
         self.tables[table_id] = table
         self.saved[table_id] = Saved(table_id, header, False)
         return table, tokens
@@ -152,8 +152,8 @@ class Hall:
         except BaseException:
             writer.close()
             raise
-        self.tables[table_id] = Table(table_id, game, state, writer, text.header.agents, hashes,
-                                      resumed.agents, self.pace)
+        self.tables[table_id] = SharedTable(table_id, game, state, writer, text.header.agents,
+                                            hashes, resumed.agents, self.pace)
         self.saved[table_id] = Saved(table_id, text.header, False)
         log.info("table %s taken up at decision %d", table_id, state.decisions)
 

@@ -60,7 +60,7 @@ class Watcher:
 
 
 @dataclass(eq=False)
-class Table:
+class SharedTable:
     id: str
     game: Game
     state: State

@@ -23,10 +23,10 @@ from jongg.runtime.game.scoring import (
 )
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.spec import Penalty
-from jongg.runtime.game.table import Step, Table
+from jongg.runtime.game.table import StateData, Step
 
 
-class Endings(Table):
+class Endings(StateData):
     """The State's part that declares, penalises, pays and ends rounds."""
 
     def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.table import Step, Table
+from jongg.runtime.game.table import StateData, Step
 
 if TYPE_CHECKING:
     from jongg.runtime.game.state import State
@@ -24,7 +24,7 @@ class SeatNeeded(JonggError, ValueError):
     """A call that takes the one seat to act, when not exactly one is."""
 
 
-class Moves(Table):
+class Moves(StateData):
     """push/pop, legal_moves, repr and the short position of a State."""
 
     def to_act(self) -> int:

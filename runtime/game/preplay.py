@@ -7,10 +7,10 @@ from __future__ import annotations
 from jongg.runtime.game import phases
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.spec import Courtesy, Pass, Pledge, Vote
-from jongg.runtime.game.table import Step, Table
+from jongg.runtime.game.table import StateData, Step
 
 
-class PrePlay(Table):
+class PrePlay(StateData):
     """The State's part that runs the phases before play."""
 
     def _next_phase(self) -> None:

@@ -1,9 +1,9 @@
 """What a State holds, and what can be read off it without changing it.
 
-`Table` is the State's data (every attribute is set in its __init__), its
+`StateData` is the State's data (every attribute is set in its __init__), its
 event telling, and the answers it keeps for the rules (runtime/game/rules.py
 TableView). The State (state.py) and its parts (preplay.py, endings.py)
-are the only code that changes a Table.
+are the only code that changes a StateData.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Step(StrEnum):
 
 
 
-class Table:
+class StateData:
     """A match's data, and its read-only queries."""
 
     def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
