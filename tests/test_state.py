@@ -14,7 +14,7 @@ import pytest
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.game import racks
 from jongg.runtime.game.chance import ArrangedChance, SeededChance, arranged_wall
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.events import Drew, EventKind, Paid, PassBegun
 from jongg.runtime.game.position import PositionError
 from jongg.runtime.game.state import IllegalAction, State, Step
 from jongg.runtime.tiles import parse_tiles
@@ -80,7 +80,7 @@ def test_every_discard_and_payment_is_told_in_order() -> None:
     discards = sum(1 for _, a in state.history if a.verb == "discard")
     assert kinds.count(EventKind.DISCARDED) == discards
     paid = [e for e in state.events if e.kind is EventKind.PAID]
-    assert [(e.detail["payer"], e.detail["payee"], e.detail["amount"]) for e in paid] == \
+    assert [(e.of(Paid).payer, e.of(Paid).payee, e.of(Paid).amount) for e in paid] == \
         [(p.payer, p.payee, p.amount) for p in state.payments]
     assert kinds.count(EventKind.ROUND_ENDED) == len(state.results) == state.round
 
@@ -94,14 +94,14 @@ def test_a_draw_is_told_whole_to_the_drawer_only() -> None:
     assert drew.tiles and drew.seen_by == frozenset({drawer})
     other = 1 - drawer
     told = next(e for e in state.events_for(other) if e.kind is EventKind.DREW)
-    assert told.tiles == () and told.detail["count"] == 1
+    assert told.tiles == () and told.of(Drew).count == 1
     assert next(e for e in state.events_for(drawer) if e.kind is EventKind.DREW).tiles
 
 
 def test_a_charleston_pass_is_told_with_its_direction_and_received_tiles() -> None:
     state = game("mjcg", 4).new_match(2)
     phase = next(e for e in state.events if e.kind is EventKind.PHASE)
-    assert phase.detail["phase"] == "pass" and phase.detail["to"] == "right"
+    assert phase.payload == PassBegun("pass", "right", 3, 0, False)
     while state.step is Step.PASSING and state.phase is not None and \
             state.phase == state.spec.phases[0]:
         seat = state.current_players()[0]

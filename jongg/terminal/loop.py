@@ -22,7 +22,7 @@ from jongg.present.table import frame
 from jongg.present.text import Role, Text, words
 from jongg.runtime.agents.bots import Agent
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Event, EventKind, RoundEnded
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.spec import Pledge
@@ -116,7 +116,7 @@ class TerminalGame:
         result = round_result(self.seen(), end)
         self.show_result(result.title, result.lines)
         if pause:
-            self.wait(f"{result.title}: press Enter for round {end.detail['round'] + 2}")
+            self.wait(f"{result.title}: press Enter for round {end.of(RoundEnded).round + 2}")
 
     def match_over(self, end: Event) -> None:
         result = match_result(self.seen(), end)

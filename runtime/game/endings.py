@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from jongg.runtime.game import events as ev
 from jongg.runtime.game import racks
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.facts import fact_name
 from jongg.runtime.game.scoring import (
     BANK,
@@ -33,8 +33,7 @@ class Endings(StateData):
         """Apply a mistake's penalty. A dead hand with several racks is the
         rack the mistake was made on (every live rack when none is named)."""
         me = self.seats[seat]
-        self._tell(EventKind.PENALISED, seat, penalty=str(penalty),
-                   **({"rack": rack} if rack is not None and self.spec.racks > 1 else {}))
+        self._tell(ev.Penalised(str(penalty), rack if self.spec.racks > 1 else None), seat)
         if penalty is Penalty.SKIP_TURN:
             me.skips += 1
         elif penalty is Penalty.DEAD_HAND:
@@ -94,8 +93,7 @@ class Endings(StateData):
         tiles = [*used, *(t for e in before for t in e.tiles)]
         mahjong = self._mahjong(seat, rack, lines[li], tiles, not before)
         self.declared.append(mahjong)
-        self._tell(EventKind.DECLARED, seat, tuple(sorted(tiles)), rack=rack, line=mahjong.line,
-                   value=mahjong.value)
+        self._tell(ev.Declared(rack, mahjong.line, mahjong.value), seat, tuple(sorted(tiles)))
         self.promised = [r for r in self.promised if r != rack]
         self._changed(seat)
         self.turn_away = None
@@ -154,8 +152,7 @@ class Endings(StateData):
                 self.scores[p.payer] -= p.amount
             if p.payee != BANK:
                 self.scores[p.payee] += p.amount
-            self._tell(EventKind.PAID, None, payer=p.payer, payee=p.payee, amount=p.amount,
-                       clauses=list(p.clauses))
+            self._tell(ev.Paid(p.payer, p.payee, p.amount, list(p.clauses)))
         self.payments.extend(payments)
 
     # -- the end of a round, and of the match ----------------------------------
@@ -175,8 +172,7 @@ class Endings(StateData):
             tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
             mahjong = self._mahjong(winner, 0, match.line, tiles, not me.exposures)
             self.declared.append(mahjong)
-            self._tell(EventKind.DECLARED, winner, tuple(sorted(tiles)), rack=0,
-                       line=mahjong.line, value=mahjong.value)
+            self._tell(ev.Declared(0, mahjong.line, mahjong.value), winner, tuple(sorted(tiles)))
             shown = tuple(tuple(spec.deck.codes(e.tiles)) for e in me.exposures) + \
                 (tuple(spec.deck.codes(me.concealed())),)
             me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]
@@ -195,8 +191,8 @@ class Endings(StateData):
         elif not self.mahjongs and self.ended is None:
             self._pay(settle(spec, end, None, self.scores))
         self.results.append(end)
-        self._tell(EventKind.ROUND_ENDED, winner, **{**end.public(), "how": end.how},
-                   scores=list(self.scores))
+        self._tell(ev.RoundEnded(**{**end.public(), "how": end.how}, scores=list(self.scores)),
+                   winner)
         self.round += 1
         if spec.match.dealer_passes == "always" or winner != self.dealer:
             self.dealer = (self.dealer + spec.match.dealer_direction) % spec.players
@@ -204,8 +200,7 @@ class Endings(StateData):
         if over:
             self.step = Step.OVER
             self.discard = None
-            self._tell(EventKind.MATCH_ENDED, scores=list(self.scores),
-                       winners=self.winners(), payouts=self.payouts())
+            self._tell(ev.MatchEnded(list(self.scores), self.winners(), self.payouts()))
             return
         self._deal()
 

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import claims, phases, racks, turn
+from jongg.runtime.game import events as ev
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.chance import Chance, deal
 from jongg.runtime.game.endings import Endings
-from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.moves import Moves, SeatNeeded
 from jongg.runtime.game.preplay import PrePlay
 from jongg.runtime.game.rules import Judge, Mode
@@ -90,8 +90,7 @@ class State(PrePlay, Endings, Moves):
         self.phase_queue = list(spec.phases)
         self.blind = [0] * spec.players
         self.votes, self.offers = {}, {}
-        self._tell(EventKind.DEALT, self.dealer, round=self.round, die=self.die,
-                   wall=len(self.wall))
+        self._tell(ev.Dealt(self.round, self.die, len(self.wall)), self.dealer)
         self._next_phase()
 
     def _draw(self, seat: int) -> None:
@@ -104,7 +103,7 @@ class State(PrePlay, Endings, Moves):
             self.wall_owner.pop()
         self.incoming = (seat, tile)
         me = self.seats[seat]
-        self._tell(EventKind.DREW, seat, (tile,), frozenset({seat}), wall=len(self.wall))
+        self._tell(ev.Drew(len(self.wall)), seat, (tile,), frozenset({seat}))
         pledged = me.pledged
         if pledged is not None and me.mahjongs and \
                 self.spec.deck.kinds[tile].category in pledged.forced_off:
@@ -211,7 +210,7 @@ class State(PrePlay, Endings, Moves):
         me.aside, me.pledged = [], None
         self._changed(seat)
         self.turn_away = None
-        self._tell(EventKind.WENT_OFF, seat, rack=rack, forced=forced)
+        self._tell(ev.WentOff(rack, forced), seat)
 
     def _discard(self, seat: int, tile: int) -> None:
         self._score_declared(winning=False)
@@ -227,7 +226,7 @@ class State(PrePlay, Endings, Moves):
         self.answers = {}
         self._claim_options = {}
         self._claimable = {}
-        self._tell(EventKind.DISCARDED, seat, (tile,))
+        self._tell(ev.Discarded(), seat, (tile,))
         kinds = self.spec.claims
         if not kinds.kinds or (tile == self.joker and not kinds.jokers):
             self.asked = []
@@ -288,7 +287,7 @@ class State(PrePlay, Endings, Moves):
         _, seat, action = top[0]
         for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
                             *ruling.outranked]:
-            self._tell(EventKind.OUTRANKED, loser, claim=lost.claim, by=seat)
+            self._tell(ev.Outranked(lost.claim, seat), loser)
         self._take(seat, tile, action)
 
     def _take(self, seat: int, tile: int, action: Action) -> None:
@@ -309,9 +308,9 @@ class State(PrePlay, Endings, Moves):
         self.incoming = (seat, tile)
         self._changed(seat)
         rack = action.number
-        self._tell(EventKind.CLAIMED, seat, (tile, *action.tiles), claim=kind.name,
-                   mahjong=kind.mahjong, giver=discarder,
-                   **({"rack": rack} if self.spec.racks > 1 and not kind.mahjong else {}))
+        self._tell(ev.Claimed(kind.name, kind.mahjong, discarder,
+                              rack if self.spec.racks > 1 and not kind.mahjong else None),
+                   seat, (tile, *action.tiles))
         if not kind.mahjong:  # the claimed tile is on the rack before anything is exposed
             for t in (tile, *action.tiles):
                 me.counts[t] -= 1
@@ -343,7 +342,7 @@ class State(PrePlay, Endings, Moves):
         self.turn_away = None  # the hand is another now: check it whole
         if owner != seat:
             self._changed(owner)
-        self._tell(EventKind.EXCHANGED, seat, (action.tile,), owner=owner, exposure=index)
+        self._tell(ev.Exchanged(owner, index), seat, (action.tile,))
 
     # -- what a seat sees, and copies ----------------------------------------------
 

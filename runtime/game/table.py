@@ -14,7 +14,7 @@ from typing import Any
 from jongg.runtime.game import claims, racks
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import Chance, SeededChance
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Event, Payload
 from jongg.runtime.game.payout import settle_match
 from jongg.runtime.game.rules import Judge, Mode, Rules
 from jongg.runtime.game.scoring import Mahjong, RoundEnd, ScoreEvent
@@ -102,10 +102,10 @@ class StateData:
 
     # -- telling -------------------------------------------------------------
 
-    def _tell(self, kind: EventKind, seat: int | None = None, tiles: tuple[int, ...] = (),
-              seen_by: frozenset[int] | None = None, /, **detail: Any) -> None:
-        self.events.append(Event(kind, seat, tuple(self.spec.deck.codes(tiles)), detail,
-                                 seen_by, len(self.events)))
+    def _tell(self, payload: Payload, seat: int | None = None, tiles: tuple[int, ...] = (),
+              seen_by: frozenset[int] | None = None) -> None:
+        self.events.append(Event(seat, tuple(self.spec.deck.codes(tiles)), payload, seen_by,
+                                 len(self.events)))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The events from number `since` on, as `seat` may see them (None:
