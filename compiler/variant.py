@@ -218,6 +218,17 @@ class _Compiler(PaymentChecks):
         self.values = (min(values), max(values))
         return chosen
 
+    def newest(self, *paths: PathKey) -> PathKey:
+        """Of values that together make a problem, the one written by the most
+        derived file of the extends chain (the first on a tie)."""
+        docs = self.resolved.docs
+
+        def depth(path: PathKey) -> int:
+            found = [docs.index(layer.doc) for at, layer in self.resolved.origins.items()
+                     if at[:len(path)] == path and layer.doc in docs]
+            return min(found, default=len(docs))
+        return min(paths, key=depth)
+
     def inherited_flags(self) -> bool:
         """Whether win.flags come from a base while this variant names its own card."""
         card, flags = self.resolved.writer(("win", "card")), self.resolved.writer(("win", "flags"))
@@ -259,18 +270,21 @@ class _Compiler(PaymentChecks):
         return each, dealer - each
 
     def deal_fits(self, card: Card, racks: int, each: int, extra: int) -> None:
-        """A seat's tiles after its first draw must fit its racks' hands."""
+        """A seat's tiles after its first draw must fit its racks' hands. A
+        deal that does not fit the card is placed in the file that made the
+        pair: the one naming the card when it extends the deal's."""
         room = card.hand_size * racks
+        where = self.newest(("deal",), ("win", "card"))
         hands = f"{racks} hands of" if racks > 1 else "a complete hand of"
         if extra < 0:
             self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, fewer than the "
                          f"{each} every other seat is dealt",
                          hint="deal.dealer counts the dealer's tiles, extra included")
         elif each + extra > room:
-            self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, more than "
+            self.problem(where, f"the dealer is dealt {each + extra} tiles, more than "
                          f"{hands} the card {excerpt(card.name)} ({room})")
         if each + 1 > room:
-            self.problem(("deal",), f"every seat is dealt {each} tiles and draws one: more "
+            self.problem(where, f"every seat is dealt {each} tiles and draws one: more "
                          f"than {hands} the card {excerpt(card.name)} ({room})")
 
     def phases(self, items: list[dict[str, Any]], path: PathKey) -> Iterator[Phase]:

@@ -220,3 +220,20 @@ def test_a_house_variants_own_flags_are_its_own_to_answer_for(tmp_path: Path,
     assert status == 1
     assert f"{path}:3:" in out + err and "no line of the card 'mine' is flagged 'quint'" in \
         out + err and "mjcg-card.yaml:" not in out + err
+
+
+def test_a_house_card_the_inherited_deal_does_not_fit_is_placed_in_the_house_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A house card of 13 tiles on mjcg-card's deal of 13 and a draw: the
+    mismatch is the child's doing (it named the card), so it is placed in the
+    child's file, not in the shipped mjcg.yaml that deals."""
+    beginner = (Path(__file__).resolve().parents[1] / "rulesets/cards/mjcg-beginner.yaml")
+    _write(tmp_path, "mine.yaml", beginner.read_text(encoding="utf-8")
+           .replace("card: mjcg-beginner", "card: mine").replace("hand_size: 14", "hand_size: 13")
+           .replace("3[kong] [pair]", "3[kong] 1a"))
+    path = _write(tmp_path, "house.yaml", "variant: house\nextends: mjcg-card\n"
+                  "win: {card: mine.yaml}\n")
+    status, out, err = run_cli(capsys, "variant", "check", str(path))
+    assert status == 1 and "rulesets/variants/" not in out + err
+    assert f"{path}:3:13: error: every seat is dealt 13 tiles and draws one: more than a " \
+        "complete hand of the card 'mine' (13)" in out + err
