@@ -7,7 +7,6 @@ compiler/expand.py builds the variations from them.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -78,7 +77,6 @@ class Expansion:
 
 Binding = dict[str, int]  # variable -> number, or honour tile index
 
-MAX_PICKS = 4096  # the picks of a line's choices a shift's offsets are read from
 SHIFT = "$shift"  # the offset of an unnamed `shift`, bound like a variable
 
 
@@ -382,35 +380,41 @@ class _Alternative:
     def _year_digits(self) -> str:
         return str(self.rules.year) if self.rules.year is not None else ""
 
-    def _printed(self) -> list[list[int]]:
-        """The printed numbers of each pick of one option per choice: a shift
-        is read per option (docs/notation.md, "Shifts and choices")."""
+    def _printed(self) -> tuple[list[int], list[list[list[int]]]]:
+        """The printed numbers of the groups every pick has, and of each
+        option of each choice: a shift is read per option (docs/notation.md,
+        "Shifts and choices")."""
         def digits(groups: Iterable[p.Group | p.Free]) -> list[int]:
             return [int(a) for g in groups if isinstance(g, p.Group)
                     for a in g.atoms if a in "123456789"]
 
         fixed = digits(i for i in self.alt.items if isinstance(i, p.Group))
-        choices = [item.options for item in self.alt.items if isinstance(item, p.Choice)]
-        picks = [fixed + [n for option in pick for n in digits(option)]
-                 for pick in itertools.islice(itertools.product(*choices), MAX_PICKS)]
-        return [pick for pick in picks if pick]
+        return fixed, [[digits(option) for option in item.options]
+                       for item in self.alt.items if isinstance(item, p.Choice)]
 
     def _shift_offsets(self) -> list[int]:
         if self.shift is None:
             return [0]
-        printed = self._printed()
-        if not printed:
+        fixed, choices = self._printed()
+        if not fixed and not any(n for options in choices for option in options for n in option):
             if not self._shared(self.shift):  # a shared shift leaves such an alternative be
                 self.problems.append(Problem("'shift' but no printed number to shift",
                                              self.shift.at))
             return [0]
         low, high = self.numbers[0], self.numbers[-1]
         step = self.shift.step
-        # every offset that keeps some pick in the deck's numbers; a pick it takes
-        # out of them has no tile there and is left out of that offset's variations
-        offsets = sorted({k for pick in printed
-                          for k in range(low - max(pick), high - min(pick) + 1)
-                          if k % step == 0 and low <= min(pick) + k and max(pick) + k <= high})
+
+        def fits(k: int, numbers: list[int]) -> bool:
+            return all(low <= n + k <= high for n in numbers)
+
+        # every offset that keeps some pick of one option per choice, with a number
+        # printed, in the deck's numbers (each choice on its own: some option of it
+        # fits); a pick it takes out of them has no tile there and is left out
+        offsets = [k for k in range(low - high, high - low + 1)
+                   if k % step == 0 and fits(k, fixed)
+                   and all(any(fits(k, option) for option in options) for options in choices)
+                   and (fixed or any(option and fits(k, option)
+                                     for options in choices for option in options))]
         if len(offsets) == 1:
             self.warnings.append(Problem(
                 f"this 'shift' can only be {offsets[0]}: no other shift keeps the printed "
