@@ -160,6 +160,9 @@ def test_a_shift_with_a_choice_is_read_per_option() -> None:
     alone = set().union(*(_variations(f"11111a {str(m) * 5}a DDDDb ; shift")
                           for m in range(2, 10)))
     assert found == alone and len(found) == 216
+    two = _variations("(1111a|9999a) 2222b (333c|777c) FFF ; shift")
+    assert two == set().union(*(_variations(f"{a} 2222b {c} FFF ; shift")
+                                for a in ("1111a", "9999a") for c in ("333c", "777c")))
 
 
 def test_a_shift_pinned_to_the_printed_numbers_is_a_warning_at_the_line(
