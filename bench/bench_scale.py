@@ -20,11 +20,11 @@ import time
 from functools import partial
 
 from jongg.cardlab.report import card_source
-from jongg.cardlab.tally import Table, Tally, encode, merge, play_rounds, table_game
+from jongg.cardlab.tally import ReportSetup, Tally, encode, merge, play_rounds, table_game
 from jongg.runs import scale
 
 
-def timed(table: Table, seeds: range, **where: object) -> tuple[Tally, float]:
+def timed(table: ReportSetup, seeds: range, **where: object) -> tuple[Tally, float]:
     start = time.perf_counter()
     outcome = scale.gather(partial(play_rounds, table), seeds, merge, size=10,
                            **where)  # type: ignore[arg-type]
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-ray", action="store_true")
     args = parser.parse_args()
-    table = Table(args.variant, card_source(args.card), 4, tuple(args.agents.split(",")))
+    table = ReportSetup(args.variant, card_source(args.card), 4, tuple(args.agents.split(",")))
     game = table_game(table)  # compiled before any clock starts
     seeds = range(0, args.rounds)
     print(f"{args.card} ({len(game.matcher.card.lines)} lines) in {args.variant}, "

@@ -14,11 +14,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
+from jongg.runtime.game.facts import ANY, TRUTH, Bound
 from jongg.runtime.game.formula import FUNCTIONS, Node
 
-Bound = tuple[float, float]  # lowest and highest, either may be infinite
-ANY: Bound = (-math.inf, math.inf)
-TRUTH: Bound = (0, 1)
+__all__ = ["ANY", "TRUTH", "Bound", "bound"]
 
 
 def _times(a: float, b: float) -> float:

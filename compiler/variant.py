@@ -1,86 +1,61 @@
 """Variants: YAML in, a game specification per player count out.
 
 A variant is read in four steps:
-1. every file of its `extends:` chain is loaded and schema-checked;
+1. every file of its `extends:` chain is loaded and schema-checked, and
 2. the chain is merged (mappings key by key, everything else replaced), then
-   the `by_players:` overrides of the chosen player count;
+   the `by_players:` overrides of the chosen player count (compiler/inherit.py);
 3. every default the schema documents is filled in, so the resolved variant
-   says everything (`jongg variant show NAME --resolved`);
+   says everything (`jongg variant show NAME --resolved`; compiler/defaults.py);
 4. semantic checks, all reported at once with the position of the YAML that
-   caused them, then compilation into jongg.runtime.game.spec.GameSpec.
+   caused them, then compilation into jongg.runtime.game.spec.GameSpec (here;
+   what every check shares in compiler/checking.py, the payments' and the
+   match end's in compiler/payments.py).
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import json
-import math
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
-from pathlib import PurePath
+from dataclasses import dataclass
 from typing import Any
 
 from jongg.runtime.card import Card, Line
-from jongg.runtime.game.formula import Formula
-from jongg.runtime.game.scoring import (
-    DEAD_FACTS,
-    MAHJONG_FACTS,
-    MATCH_FACTS,
-    WALL_FACTS,
-    WIN_FACTS,
-)
 from jongg.runtime.game.spec import (
     ClaimKind,
     Claims,
     Courtesy,
-    Debt,
     Direction,
     GameSpec,
-    MatchRules,
     Pass,
-    Payment,
-    Payout,
     Penalties,
     Penalty,
     Phase,
     Pledge,
-    Scoring,
     Turn,
     Vote,
     Walls,
 )
-from jongg.runtime.scoring.rules import HandScoring
 from jongg.runtime.tiles import Deck
 
 from . import registry
-from .bounds import ANY, TRUTH, Bound, bound
 from .card import compile_card_document
+from .checking import _clauses
 from .deck import load_deck
+from .defaults import fill_defaults
 from .errors import (
     Diagnostic,
     JonggError,
-    Location,
     SchemaError,
     SemanticError,
-    Severity,
     excerpt,
     raise_if_errors,
 )
-from .formula import compile_formula
-from .schema import Readable, readable, schema
-from .source import Document, PathKey
+from .inherit import PROSE, Layer, Resolved, resolve
+from .payments import MAX_AMOUNT, MAX_ROUNDS, PaymentChecks
+from .source import PathKey
 from .yaku import compile_hand_scoring
-
-MAX_ROUNDS = 1000  # a match must be able to end within as many rounds
-MAX_AMOUNT = 10**9  # the most points one payment may pay
-
-
-# A file's own words about itself: a variant that extends another does not
-# inherit them, since they would describe the base (its title names its card,
-# its open choices may be ones the variant changes).
-PROSE = ("title", "note", "open")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,289 +72,14 @@ class Variant:
     flags: tuple[str, ...] = ()  # win.flags
 
 
-@dataclass(frozen=True, slots=True)
-class Layer:
-    """One part of a variant's data: a file's top level, or its overrides for
-    one player count (`prefix` ("by_players", key))."""
 
-    doc: Document
-    prefix: PathKey
-    data: dict[str, Any]
-
-    def __str__(self) -> str:
-        name = PurePath(self.doc.file).name
-        return f"{name} by_players {self.prefix[1]}" if self.prefix else name
+__all__ = ["MAX_AMOUNT", "MAX_ROUNDS", "PROSE", "Layer", "Resolved", "Variant", "check_variant",
+           "compile_variant", "fill_defaults", "load_variant", "notes", "played",
+           "player_counts", "resolve"]
 
 
-@dataclass
-class Resolved:
-    """A variant's merged data, and where each part of it was written."""
-
-    name: str
-    data: dict[str, Any]
-    sources: list[tuple[Document, PathKey]] = field(default_factory=list)  # strongest first
-    # the layer that wrote each value (mappings merge, so a value is anything else)
-    origins: dict[PathKey, Layer] = field(default_factory=dict)
-    schema: list[Diagnostic] = field(default_factory=list)  # the chain's schema problems
-    broken: list[PathKey] = field(default_factory=list)  # parts set aside for them
-    docs: list[Document] = field(default_factory=list)  # the extends chain, most derived first
-
-    def locate(self, path: PathKey) -> Location | None:
-        """Where the value at `path` comes from: the file that writes the
-        deepest part of it (the strongest one on a tie)."""
-        best: Location | None = None
-        depth = -1
-        for doc, prefix in self.sources:
-            key = (*prefix, *path)
-            while len(key) > len(prefix) and key not in doc.locations:
-                key = key[:-1]
-            found = len(key) - len(prefix)
-            if found > depth and (found or not path):
-                best, depth = doc.locations.get(key, Location(doc.file, 1, 1)), found
-        if best is None and self.sources:
-            best = self.sources[0][0].locate(())
-        return best
-
-    def string_start(self, path: PathKey) -> Location | None:
-        for doc, prefix in self.sources:
-            if (*prefix, *path) in doc.locations:
-                return doc.string_start((*prefix, *path))
-        return self.locate(path)
-
-    def writer(self, path: PathKey) -> Document | None:
-        """The file that wrote the value at `path` (its references are relative to it)."""
-        layer = self.origins.get(path)
-        return layer.doc if layer else None
-
-    def origin(self, path: PathKey) -> str:
-        """Where a value came from, in words: a file, a file's by_players count, a default."""
-        layer = self.origins.get(path)
-        return str(layer) if layer else "default"
-
-
-def _merge(base: dict[str, Any], override: dict[str, Any], origins: dict[PathKey, Layer],
-           layer: Layer, path: PathKey = ()) -> dict[str, Any]:
-    """`override` over `base`: mappings merge key by key, anything else is
-    replaced; `origins` follows which layer wrote each value."""
-    out = dict(base)
-    for key, value in override.items():
-        at = (*path, key)
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value, origins, layer, at)
-            continue
-        for gone in [p for p in origins if p[: len(at)] == at]:
-            del origins[gone]
-        out[key] = value
-        _record(value, at, origins, layer)
-    return out
-
-
-def _record(value: Any, at: PathKey, origins: dict[PathKey, Layer], layer: Layer) -> None:
-    if isinstance(value, dict) and value:
-        for key, item in value.items():
-            _record(item, (*at, key), origins, layer)
-    else:
-        origins[at] = layer
-
-
-def _chain(name: str) -> tuple[list[tuple[Document, Readable]], list[Diagnostic]]:
-    """The documents of `name`'s extends chain, most derived first, each with
-    what of it the schema lets the check read, and every schema problem. A
-    base is named relative to the file that extends it."""
-    docs: list[tuple[Document, Readable]] = []
-    problems: list[Diagnostic] = []
-    seen: list[str] = []  # the files, whatever path named them
-    names: list[str] = []  # as written
-    beside: registry.Entry | None = None
-    where: Location | None = None
-    while True:
-        try:
-            doc, screened = _read(registry.read("variant", name, beside, where))
-        except JonggError as error:
-            raise type(error)([*problems, *error.diagnostics]) from None
-        problems += screened.diagnostics
-        if screened.data is None:
-            raise SchemaError(problems)
-        docs.append((doc, screened))
-        assert doc.source is not None
-        seen.append(registry.identity(doc.source))
-        names.append(name)
-        base = screened.data.get("extends")
-        if base is None:
-            return docs, problems
-        where = doc.locate(("extends",))
-        beside = doc.source
-        try:
-            again = registry.identity(registry.locate("variant", base, beside, where))
-        except JonggError as error:
-            raise type(error)([*problems, *error.diagnostics]) from None
-        if again in seen:
-            loop = " -> ".join([*names, base])
-            raise SemanticError([*problems, Diagnostic(where, f"extends makes a cycle: {loop}",
-                                                       hint="a variant may not extend itself")])
-        name = base
-
-
-# variant files read, by file and text: a variant is resolved at every player count
-_READ: dict[tuple[str, str, str], tuple[Document, Readable]] = {}
-
-
-def _read(found: registry.Text) -> tuple[Document, Readable]:
-    """A variant file's document and what of it the schema lets the check read."""
-    key = (str(found.entry), found.file, found.text)
-    if key not in _READ:
-        if len(_READ) > 64:  # a process checking many files keeps only the latest
-            _READ.clear()
-        doc = found.document()
-        _READ[key] = (doc, readable(doc, "variant"))
-    return _READ[key]
-
-
-def _count_key(overrides: dict[Any, Any], players: int) -> str | int | None:
-    """The by_players key of a count: YAML reads `3:` as a number, `"3":` as text."""
-    for key in (str(players), players):
-        if key in overrides:
-            return key
-    return None
-
-
-def resolve(name: str, players: int | None = None) -> Resolved:
-    """The variant's data with its `extends:` chain applied; with `players`,
-    the `by_players` overrides of that count too and every default filled.
-
-    What a file writes beats everything it inherits, at every player count:
-    the layers apply base first, each file's top level and then its overrides
-    for the count, so a base's per-count values hold only where the variants
-    built on it are silent."""
-    chain, problems = _chain(name)
-    layers: list[Layer] = []
-    for doc, screened in reversed(chain):
-        own = doc is chain[0][0]
-        data = screened.data
-
-        def words(part: dict[str, Any], own: bool = own) -> dict[str, Any]:
-            return {k: v for k, v in part.items()
-                    if k not in ("extends", "by_players") and (own or k not in PROSE)}
-
-        layers.append(Layer(doc, (), words(data)))
-        overrides = data.get("by_players", {})
-        key = _count_key(overrides, players) if players is not None else None
-        if key is not None:
-            layers.append(Layer(doc, ("by_players", key), words(overrides[key])))
-    origins: dict[PathKey, Layer] = {}
-    merged: dict[str, Any] = {}
-    for layer in layers:
-        merged = _merge(merged, layer.data, origins, layer)
-    if players is None:  # every file's overrides, for display
-        shown: dict[str, Any] = {}
-        for _, screened in reversed(chain):
-            shown = _merge(shown, screened.data.get("by_players", {}), {}, layers[0])
-        if shown:
-            merged["by_players"] = shown
-    else:
-        merged = fill_defaults(merged)
-    broken = [p[2:] if p[0] == "by_players" else p
-              for _, screened in chain for p in screened.removed]
-    return Resolved(name, merged, [(layer.doc, layer.prefix) for layer in reversed(layers)],
-                    origins, problems, [p for p in broken if p], [doc for doc, _ in chain])
-
-
-def fill_defaults(data: dict[str, Any]) -> dict[str, Any]:
-    """Every default the variant schema documents, filled in where unset."""
-    root = schema("variant")
-    defs = root["$defs"]
-
-    def fill(node: dict[str, Any], value: Any) -> Any:
-        if "$ref" in node:
-            node = defs[node["$ref"].rsplit("/", 1)[-1]]
-        if isinstance(value, dict) and "properties" in node:
-            for key, sub in node["properties"].items():
-                if key not in value:
-                    target = defs[sub["$ref"].rsplit("/", 1)[-1]] if "$ref" in sub else sub
-                    if "default" in sub:
-                        value[key] = copy.deepcopy(sub["default"])
-                    elif target.get("type") == "object" and "properties" in target \
-                            and "required" not in target and node is root:
-                        value[key] = {}
-                if key in value:
-                    value[key] = fill(sub, value[key])
-        elif isinstance(value, list) and "items" in node:
-            return [fill(node["items"], item) for item in value]
-        return value
-
-    out: dict[str, Any] = fill(root, copy.deepcopy(data))
-    return out
-
-
-def _clauses(value: Any) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    return (value,) if isinstance(value, str) else tuple(value)
-
-
-class _Compiler:
+class _Compiler(PaymentChecks):
     """Semantic checks and compilation of one resolved variant, every problem kept."""
-
-    def __init__(self, resolved: Resolved, players: int, card: str | None = None):
-        self.resolved = resolved
-        self.data = resolved.data
-        self.players = players
-        self.card_given = card  # a card played instead of the variant's own (name or path)
-        self.problems: list[Diagnostic] = []
-        self.deck_value: Deck | None = None
-        self.deck_ref: str | None = None  # the deck and card, named from anywhere
-        self.card_ref: str | None = None
-        self.values: Bound = (0, 0)  # the lowest and highest value of the lines played
-        self.unplayed_flags: list[str] = []  # flags of the card the variant does not name
-        self.hand_scoring: HandScoring | None = None
-
-    def problem(self, path: PathKey, message: str, hint: str | None = None, *,
-                warning: bool = False, text: bool = False) -> None:
-        """A problem at the value `path` (with `text`, where its characters begin),
-        unless that value broke the schema and was set aside: the schema message
-        has said what is wrong there."""
-        for broken in self.resolved.broken:
-            if path[: len(broken)] == broken or (path and broken[: len(path)] == path):
-                return
-        where = self.resolved.string_start(path) if text else self.resolved.locate(path)
-        self.problems.append(Diagnostic(where, message,
-                                        Severity.WARNING if warning else Severity.ERROR, hint))
-
-    def reference(self, kind: str, path: PathKey) -> str | None:
-        """The ruleset a value names, relative to the file that writes it, as a
-        name that finds it again from anywhere; None (and a problem) when there
-        is none to be found."""
-        value: Any = self.data
-        for key in path:
-            value = value[key]
-        writer = self.resolved.writer(path)
-        try:
-            entry = registry.locate(kind, str(value), writer.source if writer else None,
-                                    self.resolved.locate(path))
-        except JonggError as error:
-            self.problems.extend(error.diagnostics)
-            return None
-        return registry.reference(entry)
-
-    def formula(self, path: PathKey, facts: tuple[str, ...]) -> Formula | None:
-        text: Any = self.data
-        for key in path:
-            text = text[key]
-        try:
-            return compile_formula(str(text), facts, origin=self.resolved.string_start(path))
-        except JonggError as error:
-            self.problems.extend(self.unplayed(d) for d in error.diagnostics)
-            return None
-
-    def unplayed(self, d: Diagnostic) -> Diagnostic:
-        """A flagged_<flag> fact of a flag the card has but the variant does not
-        play is unknown for that reason: say so."""
-        for flag in self.unplayed_flags:
-            if d.message.startswith(f"unknown fact 'flagged_{flag.replace('-', '_')}'"):
-                return Diagnostic(d.location, d.message, d.severity,
-                                  f"the card's lines flagged {excerpt(flag)} are not played: name "
-                                  "it in win.flags")
-        return d
 
     def compile(self) -> GameSpec | None:
         deck = self.deck_value = self.deck()
@@ -469,10 +169,6 @@ class _Compiler:
                 copies[kind.index] = kind.copies - n
         return deck.less(copies) if copies else deck
 
-    @staticmethod
-    def flags(card: Card) -> tuple[str, ...]:
-        return tuple(sorted({f for line in card.lines for f in line.flags}))
-
     def card(self, deck: Deck | None) -> Card | None:
         """The card, less the flagged lines the variant does not play."""
         if "win" not in self.data:
@@ -496,6 +192,20 @@ class _Compiler:
             named = [f for f in named if f in on_card]
             self.data = {**self.data, "win": {**self.data["win"], "card": self.card_ref,
                                               "flags": named}}
+        elif self.inherited_flags():
+            # win.flags belong with the card they were written for: of a base's, a
+            # variant naming its own card keeps those its card carries, and says so
+            kept = [f for f in named if f in on_card]
+            if kept != named:
+                base = self.resolved.origin(("win", "flags"))
+                dropped = ", ".join(f for f in named if f not in on_card)
+                self.problem(("win", "card"), f"win.flags of {base} ({dropped}) name lines of "
+                             f"its own card; the card {excerpt(card.name)} carries "
+                             f"{'none of them' if not kept else 'only ' + ', '.join(kept)}: "
+                             "the others are not named here", hint="write win.flags here to "
+                             "choose the flagged lines of this card", warning=True)
+            named = kept
+            self.data = {**self.data, "win": {**self.data["win"], "flags": named}}
         self.unplayed_flags = [f for f in on_card if f not in named]
         for i, flag in enumerate(named):
             if flag not in on_card:
@@ -511,6 +221,24 @@ class _Compiler:
         values = [line.value or 0 for line in chosen.lines]
         self.values = (min(values), max(values))
         return chosen
+
+    def newest(self, *paths: PathKey) -> PathKey:
+        """Of values that together make a problem, the one written by the most
+        derived file of the extends chain (the first on a tie)."""
+        docs = self.resolved.docs
+
+        def depth(path: PathKey) -> int:
+            found = [docs.index(layer.doc) for at, layer in self.resolved.origins.items()
+                     if at[:len(path)] == path and layer.doc in docs]
+            return min(found, default=len(docs))
+        return min(paths, key=depth)
+
+    def inherited_flags(self) -> bool:
+        """Whether win.flags come from a base while this variant names its own card."""
+        card, flags = self.resolved.writer(("win", "card")), self.resolved.writer(("win", "flags"))
+        docs = self.resolved.docs
+        return card is not None and flags is not None and card is not flags and \
+            card in docs and flags in docs and docs.index(card) < docs.index(flags)
 
     def given_card(self) -> str | None:
         """The card played instead of the variant's own, named from the
@@ -546,18 +274,21 @@ class _Compiler:
         return each, dealer - each
 
     def deal_fits(self, card: Card, racks: int, each: int, extra: int) -> None:
-        """A seat's tiles after its first draw must fit its racks' hands."""
+        """A seat's tiles after its first draw must fit its racks' hands. A
+        deal that does not fit the card is placed in the file that made the
+        pair: the one naming the card when it extends the deal's."""
         room = card.hand_size * racks
+        where = self.newest(("deal",), ("win", "card"))
         hands = f"{racks} hands of" if racks > 1 else "a complete hand of"
         if extra < 0:
             self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, fewer than the "
                          f"{each} every other seat is dealt",
                          hint="deal.dealer counts the dealer's tiles, extra included")
         elif each + extra > room:
-            self.problem(("deal",), f"the dealer is dealt {each + extra} tiles, more than "
+            self.problem(where, f"the dealer is dealt {each + extra} tiles, more than "
                          f"{hands} the card {excerpt(card.name)} ({room})")
         if each + 1 > room:
-            self.problem(("deal",), f"every seat is dealt {each} tiles and draws one: more "
+            self.problem(where, f"every seat is dealt {each} tiles and draws one: more "
                          f"than {hands} the card {excerpt(card.name)} ({room})")
 
     def phases(self, items: list[dict[str, Any]], path: PathKey) -> Iterator[Phase]:
@@ -623,106 +354,6 @@ class _Compiler:
                              f"claim {excerpt(name)} has no place in priority")
         return Claims(kinds, tuple(priority), c["ties"], c["jokers"], c["exposure_must_fit"],
                       _clauses(c.get("clause")))
-
-    def scoring(self, card: Card | None) -> Scoring:
-        s = self.data["scoring"]
-
-        deck = self.deck_value
-        held = tuple(f"held_{t.replace('-', '_')}" for t in deck.tags) if deck else ()
-        # a line's card flags: Royale's star and quint lines (SMJ-31)
-        flagged = tuple(f"flagged_{f.replace('-', '_')}" for f in self.flags(card)) \
-            if card else ()
-        hand_facts = WIN_FACTS + MAHJONG_FACTS + held + flagged
-
-        def payments(key: str, facts: tuple[str, ...]) -> tuple[Payment, ...]:
-            out = []
-            for i, item in enumerate(s.get(key, [])):
-                amount = self.formula(("scoring", key, i, "amount"), facts)
-                where = ("scoring", key, i)
-                if s["zero_sum"] and "bank" in (item["payer"], item["to"]):
-                    self.problem((*where, "payer" if item["payer"] == "bank" else "to"),
-                                 "a zero-sum game cannot award points from the bank or pay "
-                                 "them to it", hint="set scoring.zero_sum: false")
-                if (item["payer"] == "dead") != (key == "dead"):
-                    self.problem((*where, "payer"), "scoring.dead is paid by the seat whose "
-                                 "hands died (payer: dead), and only it",
-                                 hint="payer: dead goes in scoring.dead")
-                if amount is not None:
-                    self.amount_bounds(("scoring", key, i, "amount"), amount,
-                                       self.fact_bounds(facts))
-                    out.append(Payment(item["payer"], amount, item["to"],
-                                       _clauses(item.get("clause"))))
-            return tuple(out)
-
-        return Scoring(payments("win", hand_facts), payments("wall_game", WALL_FACTS),
-                       s["zero_sum"], Debt(s["debt"]), _clauses(s.get("clause")),
-                       payments("mahjong", hand_facts), payments("dead", DEAD_FACTS))
-
-    def fact_bounds(self, facts: tuple[str, ...]) -> dict[str, Bound]:
-        """The range of each fact a formula may read: counts within the table's
-        size, values within the card's, flags true or false, scores anything."""
-        racks = self.data["seats"]["racks"]
-        tiles = (self.data.get("deal", {}).get("each") or 0) + 1 + 14 * racks
-        ranges: dict[str, Bound] = {
-            "value": self.values, "exposed_value": (0, self.values[1]),
-            "lowest_value": (self.values[0], self.values[0]), "exposures": (0, tiles),
-            "winner_position": (0, self.players - 1), "players": (self.players, self.players),
-            "round": (0, MAX_ROUNDS), "rounds": (1, MAX_ROUNDS), "racks": (racks, racks),
-            "together": (1, racks), "lowest": ANY, "highest": ANY}
-        return {f: ranges.get(f, (0, tiles) if f.startswith("held_") else TRUTH) for f in facts}
-
-    def amount_bounds(self, path: PathKey, amount: Formula, facts: dict[str, Bound]) -> None:
-        """A payment is paid from `payer` to `to`: a negative amount would pay
-        the other way, and an amount past MAX_AMOUNT cannot be summed exactly."""
-        low, high = bound(amount.tree, facts)
-        if high < 0:
-            self.problem(path, f"the payment {excerpt(amount.text)} is always negative: it "
-                         "would pay the other way", hint="write a positive amount and swap "
-                         "payer and to", text=True)
-        elif low < 0:
-            self.problem(path, f"the payment {excerpt(amount.text)} can be negative, which "
-                         "would pay the other way", hint="if it cannot, ignore this; "
-                         "max(0, ...) makes sure", warning=True, text=True)
-        if max(-low, high) > MAX_AMOUNT:
-            most = "has no bound" if max(-low, high) == math.inf else \
-                f"can reach {max(-low, high):.3g}"
-            self.problem(path, f"the payment {excerpt(amount.text)} {most}: a payment is at "
-                         f"most {MAX_AMOUNT:,} points", hint="use smaller numbers, or fewer "
-                         "factors", text=True)
-
-    def match_ends(self, end: Formula) -> None:
-        """The match must be able to end: its end must hold after some round,
-        for some scores, within MAX_ROUNDS rounds."""
-        facts = self.fact_bounds(MATCH_FACTS)
-        for rounds in range(1, MAX_ROUNDS + 1):
-            facts["rounds"] = (rounds, rounds)
-            if bound(end.tree, facts) != (0, 0):
-                return
-        self.problem(("match", "end"), f"match.end {excerpt(end.text)} never holds in the first "
-                     f"{MAX_ROUNDS:,} rounds, whatever the scores: the match would not end",
-                     hint="e.g. 'rounds >= players'", text=True)
-
-    def match(self) -> MatchRules | None:
-        m = self.data["match"]
-        if "end" not in m:
-            self.problem(("match", "end"), "the match has no end", hint="add match.end, e.g. "
-                         "'rounds >= players'")
-            return None
-        end = self.formula(("match", "end"), MATCH_FACTS)
-        if end is None:
-            return None
-        self.match_ends(end)
-        payout = None
-        if "payout" in m:
-            p = m["payout"]
-            if p["kind"] == "difference" and self.players != 2:
-                self.problem(("match", "payout", "kind"), f"a difference payout needs two "
-                             f"players, not {self.players}", hint="use kind: pot")
-            payout = Payout(p["kind"], p["stake"], p["per_point"], _clauses(p.get("clause")))
-        return MatchRules(m["start"], end, m["first_dealer"], m["dealer_passes"],
-                          1 if m["dealer_direction"] == "right" else -1, m["ties"],
-                          _clauses(m.get("clause")), payout)
-
 
 def player_counts(resolved: Resolved) -> range:
     p = fill_defaults(resolved.data)["players"]

@@ -18,14 +18,14 @@ import pytest
 
 from jongg.cardlab.exact import exact
 from jongg.cardlab.report import OUTPUTS
-from jongg.cardlab.tally import CardSource, Table, Tally, encode, play_rounds, table_game
+from jongg.cardlab.tally import CardSource, ReportSetup, Tally, encode, play_rounds, table_game
 from jongg.runs.scale import gather
 from jongg.runtime.hand import Hand
 from jongg.runtime.tiles import parse_tiles
 
 from .conftest import TEST_CARDS, interruptible, run_cli
 
-SAMPLE = Table("mjcg-card", CardSource("sample"), 4, ("greedy",))
+SAMPLE = ReportSetup("mjcg-card", CardSource("sample"), 4, ("greedy",))
 
 
 def check_adds_up(tally: Tally, rounds: int, players: int) -> None:
@@ -341,6 +341,6 @@ def test_a_worker_without_the_card_file_plays_a_copy_of_its_text(tmp_path: Path)
     changed = tmp_path / "mine.yaml"
     changed.write_text(text.replace("value: 25", "value: 30"))
     assert Path(CardSource(str(changed), text).local()).read_text() == text
-    game = table_game(Table("mjcg-card", elsewhere, 4, ("greedy",)))
+    game = table_game(ReportSetup("mjcg-card", elsewhere, 4, ("greedy",)))
     assert [line.id for line in game.matcher.card.lines] == ["shadowed", "shadowing",
                                                              "quints", "pairs"]

@@ -21,7 +21,7 @@ from jongg.compiler.matcher import build_tables, compile_matcher
 from jongg.compiler.variant import load_variant
 from jongg.runtime.card import Card
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import artifact, lookup, store
+from jongg.runtime.matching import artifact, folding, store
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_line
 from jongg.runtime.matching.samples import sample_hands
@@ -356,7 +356,7 @@ def test_the_lookups_answer_as_the_long_way() -> None:
     c = card("classic")
     m = compile_matcher(c)
     m.prepare(cache.tables_dir())  # built once a session, then read
-    quick = lookup.build(c, m.columns, m.programme)
+    quick = folding.build(c, m.columns, m.programme)
     assert quick is not None
     hands = _classic_hands(500, "lookups")
     for h in hands:
@@ -386,7 +386,7 @@ def test_the_lookups_leave_a_hand_they_cannot_answer_to_the_long_way() -> None:
     c = card("classic")
     m = compile_matcher(c)
     m.prepare(cache.tables_dir())  # built once a session, then read
-    quick = lookup.build(c, m.columns, m.programme)
+    quick = folding.build(c, m.columns, m.programme)
     assert quick is not None
     five = Hand((0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9))  # five of a kind carry a digit
     assert quick.scores(five.concealed) is None and quick.complete(five.concealed) is False
@@ -406,7 +406,7 @@ def test_the_lookups_leave_a_hand_they_cannot_answer_to_the_long_way() -> None:
 def test_a_card_with_a_line_too_wide_to_table_has_no_lookups() -> None:
     c = card("sample")
     m = compile_matcher(c)
-    assert lookup.build(c, m.columns, m.programme) is None
+    assert folding.build(c, m.columns, m.programme) is None
 
 
 # -- a cache that is whole and sound, or rebuilt ----------------------------------------
@@ -499,7 +499,7 @@ def test_cards_the_lookups_cannot_serve_are_told_without_building() -> None:
     for variant, players in (("imperial-siamese", 4), ("mjcg-card", 4)):
         m = load_game(variant, players).matcher
         assert isinstance(m, Matcher)
-        assert lookup.build(m.card, m.columns, m.programme) is None
+        assert folding.build(m.card, m.columns, m.programme) is None
 
 
 def test_no_hands_at_once_is_no_answers() -> None:

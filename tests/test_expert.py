@@ -13,14 +13,8 @@ import pytest
 
 from jongg.runs.standings import Played, from_record, margin, schedule
 from jongg.runtime.agents.expert import FAR, ExpertAgent, Reading
-from jongg.runtime.agents.outlook import (
-    Prospects,
-    card_table,
-    fits,
-    odds,
-    poisson_at_least,
-    seat,
-)
+from jongg.runtime.agents.odds import odds, poisson_at_least
+from jongg.runtime.agents.outlook import Prospects, card_table, fits, seat
 from jongg.runtime.agents.payoff import win_pays
 from jongg.runtime.agents.play import play_match
 from jongg.runtime.agents.registry import SHIPPED

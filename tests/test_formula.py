@@ -152,7 +152,6 @@ def test_the_facts_the_runtime_gives_are_the_facts_formulas_may_read() -> None:
     answers: a fact added to one and not the other fails here."""
     from jongg.runtime.game.scoring import (
         DEAD_FACTS,
-        MAHJONG_FACTS,
         MATCH_FACTS,
         WIN_FACTS,
         Facts,
@@ -169,7 +168,7 @@ def test_the_facts_the_runtime_gives_are_the_facts_formulas_may_read() -> None:
     given = win_facts(spec, RoundEnd(0, 1, None, True, "x", 0, 9), facts)
     payer = {"payer_is_dealer", "payer_is_discarder"}
     dynamic = {k for k in given if k.startswith(("held_", "flagged_"))}
-    assert set(given) - dynamic | payer == set(WIN_FACTS) | set(MAHJONG_FACTS)
+    assert set(given) - dynamic | payer == set(WIN_FACTS)
     assert {f"flagged_{f}" for f in spec.flags} <= dynamic
     assert set(dead_facts(spec, 0, 50, 25)) == set(DEAD_FACTS)
     assert set(match_facts(spec, 3, [1, 2, 3, 4])) == set(MATCH_FACTS)

@@ -229,3 +229,43 @@ def test_the_front_door_scan_catches_a_shortcut() -> None:
         "line 5: jongg.commands.game is above jongg.runs"]
     assert front_problems("jongg.web.server", [(1, "jongg.api"), (2, "jongg.present.text"),
                                               (4, "jongg.runtime.game.state")]) == []
+
+
+# -- small modules: no Python file of the tree over 600 lines ------------------------------
+
+MOST_LINES = 600
+SKIPPED = {".git", ".venv", "build", "dist", "node_modules"}
+
+
+def python_files(root: Path) -> list[Path]:
+    """Every .py file under `root`, the tree's own (not a virtual environment's,
+    a build's, or the in-package links that repeat runtime/ and compiler/)."""
+    out = []
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).parts
+        if any(p in SKIPPED or p.endswith(".egg-info") for p in parts):
+            continue
+        if any(p.is_symlink() for p in [path, *path.parents] if p.is_relative_to(root)):
+            continue
+        out.append(path)
+    return sorted(out)
+
+
+def too_long(root: Path) -> list[str]:
+    return [f"{p.relative_to(root)}: {n} lines" for p in python_files(root)
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES]
+
+
+def test_no_python_file_is_over_600_lines() -> None:
+    """One job a module: a file past 600 lines is split by job (docs/design.md)."""
+    assert too_long(ROOT) == []
+
+
+def test_the_line_count_sees_a_long_file_anywhere(tmp_path: Path) -> None:
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "deep" / "er" / "long.py").write_text("x = 1\n" * 601)
+    (tmp_path / "short.py").write_text("x = 1\n" * 600)
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "theirs.py").write_text("x = 1\n" * 900)
+    assert too_long(tmp_path) == ["deep/er/long.py: 601 lines"]
+    assert len(python_files(ROOT)) > 200  # the scan reads the tree, tests and bench included

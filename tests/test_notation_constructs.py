@@ -5,13 +5,15 @@ against an enumeration written here by hand, without the notation."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import pytest
 
 from jongg.runtime.card import Card
 
-from .conftest import card_from_lines
+from .conftest import card_from_lines, run_cli
 
 SUITS = "BCD"
 MATCHING = {"B": "GD", "C": "RD", "D": "WD"}  # MJCG-32
@@ -156,3 +158,32 @@ def test_signs_inside_a_choice_carry_no_tiles() -> None:
     found = _variations("FFFF (3333a + 9999b|4444a + 8888b) = 12c")
     assert found == want == _variations("FFFF (3333a 9999b|4444a 8888b) 12c")
     assert len(want) == 12
+
+
+def test_a_shift_with_a_choice_is_read_per_option() -> None:
+    """`shift` over a choice shifts the printed numbers of each option with
+    the rest of the line, as if the option were written alone: the line is
+    the union of its options' lines. Read over every option at once, the
+    shift was pinned at 0 (48 variations, not 216)."""
+    options = "|".join(f"{m}" * 5 + "a" for m in range(2, 10))
+    found = _variations(f"11111a ({options}) DDDDb ; shift")
+    alone = set().union(*(_variations(f"11111a {str(m) * 5}a DDDDb ; shift")
+                          for m in range(2, 10)))
+    assert found == alone and len(found) == 216
+    two = _variations("(1111a|9999a) 2222b (333c|777c) FFF ; shift")
+    assert two == set().union(*(_variations(f"{a} 2222b {c} FFF ; shift")
+                                for a in ("1111a", "9999a") for c in ("333c", "777c")))
+
+
+def test_a_shift_pinned_to_the_printed_numbers_is_a_warning_at_the_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("card: c\ndeck: american-152\nhand_size: 14\nlines:\n"
+                    '  - {id: a, value: 25, hand: "1111a 999a 1111b 999b ; shift"}\n'
+                    '  - {id: b, value: 25, hand: "1111a 222a 1111b 333b ; shift"}\n')
+    status, out, err = run_cli(capsys, "card", "check", str(path))
+    assert status == 0
+    assert re.search(rf"{re.escape(str(path))}:5:\d+: warning: line 'a': this 'shift' "
+                     "can only be 0",
+                     out + err)
+    assert f"{path}:6:" not in out + err  # a line that does shift says nothing

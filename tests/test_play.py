@@ -16,7 +16,7 @@ from rich.console import Console
 from jongg.runtime.agents.bots import Agent, GreedyAgent
 from jongg.runtime.game.log import Header, LogWriter
 from jongg.runtime.game.state import Mode, State
-from jongg.terminal import HUMAN, Quit, Table
+from jongg.terminal import HUMAN, Quit, TerminalGame
 
 from .conftest import interruptible
 from .rig import act, game, rigged
@@ -376,7 +376,7 @@ def test_the_siamese_variants_start_with_every_rack_shown(tmp_path: Path, varian
     assert child.exitstatus == 0
 
 
-# Rigged Siamese positions, played through the terminal's Table in-process: the
+# Rigged Siamese positions, played through the terminal's TerminalGame in-process: the
 # person's commands come from a list, the screen goes to a string. Hands are
 # lines of the sample card, as in tests/test_siamese_rules.py.
 HONOR_1 = "N N N N E E E E W W S S S S"  # honor-1, value 25
@@ -398,8 +398,8 @@ def dealt(hands: dict[int, str]) -> State:
 
 def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
                  variant: tuple[str, int] = ("siamese", 2),
-                 width: int = 120) -> tuple[Table, io.StringIO]:
-    """A Table on a rigged Siamese state: the person types `commands`, then
+                 width: int = 120) -> tuple[TerminalGame, io.StringIO]:
+    """A TerminalGame on a rigged Siamese state: the person types `commands`, then
     the input ends (a clean stop); a greedy bot plays the other seat."""
     spec = state.spec
     screen = io.StringIO()
@@ -417,11 +417,11 @@ def at_the_table(state: State, human: int, commands: list[str], tmp_path: Path,
                        Header(spec.variant, spec.players, 0, state.mode, spec.digest, seats))
     console = Console(file=screen, width=width, no_color=True, highlight=False)
     bots: dict[int, Agent] = {s: GreedyAgent(0, s) for s in range(spec.players) if s != human}
-    return Table(game(*variant), state, human, bots, writer, console, fast=True,
+    return TerminalGame(game(*variant), state, human, bots, writer, console, fast=True,
                  read=read), screen
 
 
-def played(table: Table) -> None:
+def played(table: TerminalGame) -> None:
     """Play on until the scripted person's commands run out."""
     with pytest.raises(Quit):
         table.play()

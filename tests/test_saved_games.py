@@ -203,10 +203,10 @@ def test_a_crash_in_play_still_says_how_to_resume(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from jongg import terminal
 
-    def broken(self: terminal.Table) -> None:
+    def broken(self: terminal.TerminalGame) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(terminal.Table, "hint", broken)
+    monkeypatch.setattr(terminal.TerminalGame, "hint", broken)
     monkeypatch.setattr(sys, "stdin", io.StringIO("hint\n"))
     assert main(["play", "nymj", "--fast", "--seed", "1", "--log", "c.jsonl"]) == 3
     err = capsys.readouterr().err

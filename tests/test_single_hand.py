@@ -10,7 +10,7 @@ import pytest
 from jongg.compiler import cache
 from jongg.compiler.matcher import compile_matcher
 from jongg.runtime.hand import Hand
-from jongg.runtime.matching import accelerated, lookup, matcher
+from jongg.runtime.matching import accelerated, folding, lookup, matcher
 from jongg.runtime.matching.matcher import Matcher
 from jongg.runtime.matching.reference import match_card
 from jongg.runtime.matching.samples import sample_hands
@@ -112,7 +112,7 @@ def _classic_pair(summing: accelerated.Fold | None = accelerated.compiled_fold
     quick, slow = compile_matcher(card("classic")), compile_matcher(card("classic"))
     quick.prepare(cache.tables_dir())
     slow.prepare(cache.tables_dir())
-    quick.use_lookups(lookup.build(quick.card, quick.columns, quick.programme, summing=summing))
+    quick.use_lookups(folding.build(quick.card, quick.columns, quick.programme, summing=summing))
     slow._no_lookup = True
     assert quick._lookup is not None
     assert "is_complete" in vars(quick) and "is_complete" not in vars(slow)

@@ -14,7 +14,7 @@ import pytest
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.game import racks
 from jongg.runtime.game.chance import ArrangedChance, SeededChance, arranged_wall
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.events import Drew, EventKind, Paid, PassBegun
 from jongg.runtime.game.position import PositionError
 from jongg.runtime.game.state import IllegalAction, State, Step
 from jongg.runtime.tiles import parse_tiles
@@ -80,7 +80,7 @@ def test_every_discard_and_payment_is_told_in_order() -> None:
     discards = sum(1 for _, a in state.history if a.verb == "discard")
     assert kinds.count(EventKind.DISCARDED) == discards
     paid = [e for e in state.events if e.kind is EventKind.PAID]
-    assert [(e.detail["payer"], e.detail["payee"], e.detail["amount"]) for e in paid] == \
+    assert [(e.of(Paid).payer, e.of(Paid).payee, e.of(Paid).amount) for e in paid] == \
         [(p.payer, p.payee, p.amount) for p in state.payments]
     assert kinds.count(EventKind.ROUND_ENDED) == len(state.results) == state.round
 
@@ -94,14 +94,14 @@ def test_a_draw_is_told_whole_to_the_drawer_only() -> None:
     assert drew.tiles and drew.seen_by == frozenset({drawer})
     other = 1 - drawer
     told = next(e for e in state.events_for(other) if e.kind is EventKind.DREW)
-    assert told.tiles == () and told.detail["count"] == 1
+    assert told.tiles == () and told.of(Drew).count == 1
     assert next(e for e in state.events_for(drawer) if e.kind is EventKind.DREW).tiles
 
 
 def test_a_charleston_pass_is_told_with_its_direction_and_received_tiles() -> None:
     state = game("mjcg", 4).new_match(2)
     phase = next(e for e in state.events if e.kind is EventKind.PHASE)
-    assert phase.detail["phase"] == "pass" and phase.detail["to"] == "right"
+    assert phase.payload == PassBegun("pass", "right", 3, 0, False)
     while state.step is Step.PASSING and state.phase is not None and \
             state.phase == state.spec.phases[0]:
         seat = state.current_players()[0]
@@ -194,6 +194,28 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
         for name, value in vars(mine).items():
             if isinstance(value, list):
                 assert getattr(theirs, name) is not value, name
+
+
+def test_a_clone_copies_a_field_no_list_names() -> None:
+    """What a clone copies is read off the State: a field added later (here
+    by a subclass and by hand) is copied with no list to keep, and one of a
+    kind clone() cannot tell how to copy is refused, not shared."""
+    class Kept(State):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            self.noted: dict[int, list[int]] = {0: [1]}
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    g = game("nymj", 4)
+    state = Kept(g.spec, g.matcher, 5)
+    state.marks = {3}  # type: ignore[attr-defined]
+    twin = state.clone()
+    twin.noted[0].append(2)
+    twin.marks.add(4)
+    assert state.noted == {0: [1]} and state.marks == {3}  # type: ignore[attr-defined]
+    assert twin.noted == {0: [1, 2]} and twin.marks == {3, 4}
+    state.odd = bytearray(b"x")  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="'odd'"):
+        state.clone()
 
 
 # -- kept answers ---------------------------------------------------------------------

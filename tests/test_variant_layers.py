@@ -167,3 +167,73 @@ def test_show_resolved_says_the_bases_prose_is_not_inherited(
     out, _ = _show(capsys, str(path))
     assert "# title, note and open are this file's own; those of mjcg-card, mjcg-advanced, " \
         "mjcg describe those variants and are not inherited" in out.splitlines()
+
+
+QUINT_LINE = """
+  - id: my-quint
+    section: Quints
+    hand: "11111a 2222a 33333a ; shift"
+    value: 40
+    flags: [quint]
+"""
+
+
+@pytest.mark.parametrize("quint", [False, True])
+def test_a_house_variant_naming_its_own_card_plays(tmp_path: Path, quint: bool,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A house variant on a shipped one with a card of its own: the base's
+    win.flags (star, quint: the sample card's) go with the base's card, so
+    of them the child keeps only those its card carries, says so as a warning
+    placed in the child's file, and plays a match. It was refused with an
+    error placed in the shipped file (mjcg-card.yaml: no line of the card
+    'mine' is flagged 'quint')."""
+    from jongg.compiler.game import load_game
+    from jongg.runtime.agents.play import play_match
+    beginner = (Path(__file__).resolve().parents[1] / "rulesets/cards/mjcg-beginner.yaml")
+    _write(tmp_path, "mine.yaml", beginner.read_text(encoding="utf-8")
+           .replace("card: mjcg-beginner", "card: mine") + (QUINT_LINE if quint else ""))
+    path = _write(tmp_path, "house.yaml", "variant: house\nextends: mjcg-card\n"
+                  "win: {card: mine.yaml}\n")
+    spec = compile_variant(str(path), 4)
+    assert spec.card == str(tmp_path / "mine.yaml")
+    assert spec.card_flags == (("quint",) if quint else ())
+    status, out, err = run_cli(capsys, "variant", "check", str(path))
+    assert status == 0 and "mjcg-card.yaml:" not in out + err
+    kept = "only quint" if quint else "none of them"
+    assert f"{path}:3:13: warning: win.flags of mjcg-card.yaml (" in out + err
+    assert f"the card 'mine' carries {kept}" in out + err
+    record, final = play_match(load_game(str(path), 4), 5, ("greedy",))
+    assert final.is_terminal() and record.rounds and not record.violations
+
+
+def test_a_house_variants_own_flags_are_its_own_to_answer_for(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]
+                                                              ) -> None:
+    """Flags the child writes itself are checked against its card, and the
+    error is placed in the child's file."""
+    beginner = (Path(__file__).resolve().parents[1] / "rulesets/cards/mjcg-beginner.yaml")
+    _write(tmp_path, "mine.yaml", beginner.read_text(encoding="utf-8")
+           .replace("card: mjcg-beginner", "card: mine"))
+    path = _write(tmp_path, "house.yaml", "variant: house\nextends: mjcg-card\n"
+                  "win: {card: mine.yaml, flags: [quint]}\n")
+    status, out, err = run_cli(capsys, "variant", "check", str(path))
+    assert status == 1
+    assert f"{path}:3:" in out + err and "no line of the card 'mine' is flagged 'quint'" in \
+        out + err and "mjcg-card.yaml:" not in out + err
+
+
+def test_a_house_card_the_inherited_deal_does_not_fit_is_placed_in_the_house_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A house card of 13 tiles on mjcg-card's deal of 13 and a draw: the
+    mismatch is the child's doing (it named the card), so it is placed in the
+    child's file, not in the shipped mjcg.yaml that deals."""
+    beginner = (Path(__file__).resolve().parents[1] / "rulesets/cards/mjcg-beginner.yaml")
+    _write(tmp_path, "mine.yaml", beginner.read_text(encoding="utf-8")
+           .replace("card: mjcg-beginner", "card: mine").replace("hand_size: 14", "hand_size: 13")
+           .replace("3[kong] [pair]", "3[kong] 1a"))
+    path = _write(tmp_path, "house.yaml", "variant: house\nextends: mjcg-card\n"
+                  "win: {card: mine.yaml}\n")
+    status, out, err = run_cli(capsys, "variant", "check", str(path))
+    assert status == 1 and "rulesets/variants/" not in out + err
+    assert f"{path}:3:13: error: every seat is dealt 13 tiles and draws one: more than a " \
+        "complete hand of the card 'mine' (13)" in out + err

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from jongg.compiler.game import load_game
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Dealt, Declared, Event, RoundEnded
 from jongg.runtime.game.rules import Rules
 from jongg.web.look import told, winning
 
@@ -52,24 +52,22 @@ def test_a_hand_the_line_does_not_complete_is_left_as_shown() -> None:
 def test_a_rounds_end_is_sent_with_each_mahjong_filled_and_the_event_unchanged() -> None:
     rack = ["3C", "3C", "7D", "7D", "7D", "9D", "9D", "9D", "F", "F", "J", "J", "J", "J"]
     mahjongs = [{"seat": 1, "rack": 0, "line": "odd-3", "tiles": rack}]
-    end = Event(EventKind.ROUND_ENDED, 1, (), {
-        "round": 0, "winner": 1, "line": "odd-3", "shown": [rack], "how": "won",
-        "mahjongs": mahjongs}, number=9)
+    end = Event(1, (), RoundEnded(0, 1, None, True, "odd-3", 0, 9, [rack], "won", mahjongs),
+                number=9)
     sent = told(rules("siamese", 2), end)
     assert "J=7D" in " ".join(shown(sent["mahjongs"][0]["filled"]))
     assert "filled" not in sent  # several racks: each Mah Jongg its own
     assert "filled" not in end.detail["mahjongs"][0]  # the match's events never change
-    one = Event(EventKind.ROUND_ENDED, 0, (), {
-        "round": 0, "winner": 0, "line": "three-kongs-and-a-pair",
-        "shown": [["4D", "J", "4D", "4D", "F", "F", "F", "F", "N", "N", "N", "N", "WD", "WD"]]})
+    one = Event(0, (), RoundEnded(0, 0, None, True, "three-kongs-and-a-pair", 0, 9, [
+        ["4D", "J", "4D", "4D", "F", "F", "F", "F", "N", "N", "N", "N", "WD", "WD"]], "won"))
     assert sorted(shown(told(rules("mjcg", 4), one)["filled"])) == [
         "4D 4D 4D J=4D", "F F F F", "N N N N", "WD WD"]
-    assert "filled" not in told(rules("mjcg", 4), Event(EventKind.DEALT, 0))
+    assert "filled" not in told(rules("mjcg", 4), Event(0, (), Dealt(0, 0, 100)))
 
 
 def test_a_mahjong_declared_on_a_rack_is_told_in_its_lines_groups() -> None:
     rack = ("3C", "3C", "7D", "7D", "7D", "9D", "9D", "9D", "F", "F", "J", "J", "J", "J")
-    declared = Event(EventKind.DECLARED, 0, rack, {"rack": 1, "line": "odd-3", "value": 25})
+    declared = Event(0, rack, Declared(1, "odd-3", 25))
     sent = told(rules("siamese", 2), declared)
     assert sorted(shown(sent["filled"])) == [
         "3C 3C J=3C J=3C", "7D 7D 7D J=7D", "9D 9D 9D J=9D", "F F"]

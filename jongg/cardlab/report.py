@@ -27,7 +27,7 @@ from jongg.cardlab.exact import exact
 from jongg.cardlab.figures import Figures, figures
 from jongg.cardlab.tally import (
     CardSource,
-    Table,
+    ReportSetup,
     Tally,
     decode,
     encode,
@@ -89,7 +89,7 @@ def _digest(*parts: bytes) -> str:
     return h.hexdigest()[:24]
 
 
-def journal_key(table: Table, variant_bytes: bytes) -> dict[str, Any]:
+def journal_key(table: ReportSetup, variant_bytes: bytes) -> dict[str, Any]:
     """What decides a report's rounds: the card's and the variant's text, the
     player count, the agents and the version of jongg."""
     card_bytes = (table.card.text.encode() if table.card.text is not None else
@@ -125,7 +125,7 @@ def run_report(request: Request, progress: Callable[[int, int], None] | None = N
     found, resumed, seconds = [], [], 0.0
     seeds = range(request.seed, request.seed + request.rounds)
     for spec in specs:
-        table = Table(variant, source, spec.players, request.agents)
+        table = ReportSetup(variant, source, spec.players, request.agents)
         game = table_game(table)  # the matcher compiled once, into the cache, before workers
         journal = scale.Journal(request.out / JOURNAL.format(players=spec.players),
                                 journal_key(table, entry.read_bytes()), seeds, encode, decode)

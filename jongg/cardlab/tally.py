@@ -58,7 +58,7 @@ class CardSource:
 
 
 @dataclass(frozen=True)
-class Table:
+class ReportSetup:
     """What a report plays: a variant (shipped name or absolute path) with a
     card, at a player count, by these agents."""
 
@@ -69,7 +69,7 @@ class Table:
 
 
 @cache
-def table_game(table: Table) -> Game:
+def table_game(table: ReportSetup) -> Game:
     """The game of a table, compiled once a process."""
     return load_game(table.variant, table.players, table.card.local())
 
@@ -173,7 +173,7 @@ def nearest(game: Game, seen: Observation | None) -> str | None:
     return None if best is None else lines[best[1]].id
 
 
-def play_rounds(table: Table, seeds: range) -> Tally:
+def play_rounds(table: ReportSetup, seeds: range) -> Tally:
     """The job of a chunk: the first round of each seed's match, counted."""
     game = table_game(table)
     tally = Tally()

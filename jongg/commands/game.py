@@ -152,7 +152,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out = {"log": args.log, "variant": header.variant, "players": header.players,
            "seed": header.seed, "complete": result.complete, "rounds": state.round,
            "decisions": state.decisions, "scores": state.scores,
-           "winners": state.winners() if state.is_terminal() else [],
+           "winners": state.winners() or [],
            "state": state.digest(), "same": not result.problems, "problems": result.problems,
            "notes": result.notes, "last_line": result.last}
     if args.json:
@@ -204,7 +204,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
+def _started(args: argparse.Namespace, console: Console) -> terminal.TerminalGame:
     from jongg import terminal
 
     if not args.variant:
@@ -236,7 +236,7 @@ def _started(args: argparse.Namespace, console: Console) -> terminal.Table:
     return table
 
 
-def _resumed(args: argparse.Namespace, console: Console) -> terminal.Table:
+def _resumed(args: argparse.Namespace, console: Console) -> terminal.TerminalGame:
     from jongg import terminal
 
     given = [name for name, value in (("VARIANT", args.variant), ("--seed", args.seed),

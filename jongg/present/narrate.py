@@ -13,6 +13,7 @@ from typing import Any
 from jongg.present import words as w
 from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.errors import counted
+from jongg.runtime.game import events as ev
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.phases import partner as partner_of
 from jongg.runtime.game.rules import Rules
@@ -59,15 +60,15 @@ class Narrator:
     def mahjong(self) -> str:
         return w.mahjong(self.spec)
 
-    def rack(self, detail: dict[str, Any]) -> str:
-        return f" on rack {detail['rack'] + 1}" if self.spec.racks > 1 and "rack" in detail \
-            else ""
+    def rack(self, rack: int | None) -> str:
+        return f" on rack {rack + 1}" if self.spec.racks > 1 and rack is not None else ""
 
 
 def _dealt(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    die = f" (die {e.detail['die']})" if e.detail.get("die") else ""
-    return words(f"Round {e.detail['round'] + 1}: {n.spec.seats[e.seat]} is "
+    dealt = e.of(ev.Dealt)
+    die = f" (die {dealt.die})" if dealt.die else ""
+    return words(f"Round {dealt.round + 1}: {n.spec.seats[e.seat]} is "
                  f"{n.spec.word('dealer')}{die}", Role.TITLE)
 
 
@@ -140,47 +141,48 @@ def partner(rules: Rules, me: int, to: str) -> int:
 def _passed(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
     if e.seat != n.seat or not e.tiles:
         return None
-    to = e.detail["to"]
+    to = e.of(ev.Passed).to
     return line("You pass ", tiles(e.tiles), f" to {n.placed(to)}")
 
 
 def _received(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
     if e.seat != n.seat:
         return None
-    giver = e.detail["giver"]
+    giver = e.of(ev.Received).giver
     if not e.tiles:
         return words(f"Nothing comes to you from {n.placed(giver)}")
     return line("You receive ", tiles(e.tiles, Role.GOOD), f" from {n.placed(giver)}")
 
 
 def _voted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
-    d = e.detail
+    d = e.of(ev.Voted)
     question = n.phase.get("question", "the vote")
-    result = "carried" if d["carried"] else "not carried"
-    return words(f"Vote: {question}? {d['yes']} yes, {d['no']} no: {result}", Role.TITLE)
+    result = "carried" if d.carried else "not carried"
+    return words(f"Vote: {question}? {d.yes} yes, {d.no} no: {result}", Role.TITLE)
 
 
 def _offered(n: Narrator, e: Event, batch: Sequence[Event]) -> Text | None:
     if e.seat != n.seat:
         return None
-    d = e.detail
-    if "blind" in d:  # how many of a pass go on unseen
-        if not d["blind"]:
-            return words(f"You pass all {d['passes']} from your hand (none blind)")
-        return words(f"You pass {d['blind']} on blind, unseen, and {d['passes']} from your hand")
+    d = e.of(ev.Offered)
+    if d.blind is not None:  # how many of a pass go on unseen
+        if not d.blind:
+            return words(f"You pass all {d.passes} from your hand (none blind)")
+        return words(f"You pass {d.blind} on blind, unseen, and {d.passes} from your hand")
     to = partner(n.rules, n.seat, n.phase.get("to", "across"))
-    theirs = next((x.detail["offered"] for x in batch
+    theirs = next((x.of(ev.Offered).offered for x in batch
                    if x.kind is EventKind.OFFERED and x.seat == to), None)
-    agreed = d["passes"]
+    agreed = d.passes
     outcome = "no tiles change hands" if not agreed else f"{agreed} change hands each way"
-    return words(f"Courtesy pass: you offer {d['offered']}, {n.spec.seats[to]} offers "
+    return words(f"Courtesy pass: you offer {d.offered}, {n.spec.seats[to]} offers "
                  f"{theirs}: {outcome}")
 
 
 def _pledged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    return words(f"{n.who(e.seat, 'pledge')} rack {e.detail['rack'] + 1} to the "
-                 f"{e.detail['flag']} line")
+    pledged = e.of(ev.Pledged)
+    return words(f"{n.who(e.seat, 'pledge')} rack {pledged.rack + 1} to the "
+                 f"{pledged.flag} line")
 
 
 def _play(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
@@ -201,31 +203,32 @@ def _discarded(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
 
 def _claimed(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    d = e.detail
+    d = e.of(ev.Claimed)
     verb = n.spec.word("claim")
-    giver = d["giver"]
+    giver = d.giver
     taken = line(n.who(e.seat, verb) + f" {n.whose(giver)} ", tiles(e.tiles[:1]))
-    if d["mahjong"]:
-        kind = n.spec.claims.kind(d["claim"])
+    if d.mahjong:
+        kind = n.spec.claims.kind(d.claim)
         what = f"{kind.mahjongs} {n.mahjong}s at once" if kind.mahjongs > 1 else n.mahjong
         return line(taken, f" for {what}")
     expose = "expose" if e.seat == n.seat else "exposes"
     shown = sorted(e.tiles, key=lambda c: n.spec.deck.kind(c).index)
-    return line(taken, f" and {expose} [", tiles(shown), "]", n.rack(d))
+    return line(taken, f" and {expose} [", tiles(shown), "]", n.rack(d.rack))
 
 
 def _outranked(n: Narrator, e: Event, batch: Sequence[Event]) -> Text:
     assert e.seat is not None
-    by = e.detail["by"]
-    won = next((x.detail["claim"] for x in batch if x.kind is EventKind.CLAIMED), "")
+    lost = e.of(ev.Outranked)
+    by = lost.by
+    won = next((x.of(ev.Claimed).claim for x in batch if x.kind is EventKind.CLAIMED), "")
     mine = "Your" if e.seat == n.seat else f"{n.spec.seats[e.seat]}'s"
-    return words(f"{mine} {e.detail['claim']} claim loses to {n.whose(by)} {won} claim "
+    return words(f"{mine} {lost.claim} claim loses to {n.whose(by)} {won} claim "
                  "(it ranks higher, or sits nearer in turn)", Role.WARN)
 
 
 def _exchanged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    owner = e.detail["owner"]
+    owner = e.of(ev.Exchanged).owner
     own = "own" if owner == e.seat else n.whose(owner)
     if own == "own":
         own = "your own" if e.seat == n.seat else "their own"
@@ -235,13 +238,13 @@ def _exchanged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
 
 def _declared(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    d = e.detail
+    d = e.of(ev.Declared)
     head = n.who(e.seat, "declare") + f" {n.mahjong}"
     if n.spec.racks > 1:
-        return line(words(f"{head} on rack {d['rack'] + 1}: {d['line']} "
-                          f"({w.value(d.get('value'))}) ", Role.GOOD),
+        return line(words(f"{head} on rack {d.rack + 1}: {d.line} "
+                          f"({w.value(d.value)}) ", Role.GOOD),
                     "[", tiles(e.tiles), "]")
-    return words(f"{head}: {d['line']}", Role.GOOD)
+    return words(f"{head}: {d.line}", Role.GOOD)
 
 
 PENALTIES = {"dead-hand": "hand is dead for this round", "skip-turn": "next turn is skipped"}
@@ -249,12 +252,13 @@ PENALTIES = {"dead-hand": "hand is dead for this round", "skip-turn": "next turn
 
 def _penalised(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
     assert e.seat is not None
-    what = PENALTIES.get(e.detail["penalty"])
+    penalised = e.of(ev.Penalised)
+    what = PENALTIES.get(penalised.penalty)
     if what is None:
         return None
     whose = n.whose(e.seat)
     whose = whose[0].upper() + whose[1:]
-    rack = e.detail.get("rack")
+    rack = penalised.rack
     if rack is not None and what.startswith("hand"):
         what = f"rack {rack + 1} is dead for this round"
     return words(f"{whose} {what} (a mistake, strict mode)", Role.BAD)
@@ -262,8 +266,9 @@ def _penalised(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
 
 def _went_off(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     assert e.seat is not None
-    why = ": the tile drawn ends it" if e.detail.get("forced") else ""
-    return words(f"{n.who(e.seat, 'go')} off the pledge on rack {e.detail['rack'] + 1}{why}")
+    off = e.of(ev.WentOff)
+    why = ": the tile drawn ends it" if off.forced else ""
+    return words(f"{n.who(e.seat, 'go')} off the pledge on rack {off.rack + 1}{why}")
 
 
 TELLERS: dict[EventKind, Teller] = {

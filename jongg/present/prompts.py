@@ -17,7 +17,7 @@ from jongg.present.narrate import partner, pledge_cost, pledge_question, vote_pl
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.events import EventKind, Offered
 from jongg.runtime.game.spec import Courtesy, Pass, Pledge, Vote
 
 
@@ -184,7 +184,7 @@ def to_choose(seen: Seen) -> int:
         if e.kind is EventKind.PHASE:
             break
         if e.kind is EventKind.OFFERED and e.seat == seen.seat:
-            return int(e.detail["passes"])
+            return e.of(Offered).passes
     phase = seen.obs.phase
     return phase.count if isinstance(phase, Pass | Pledge) else 0
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from jongg.present import words as w
 from jongg.present.filling import filled, groups_spans
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, line, tiles, words
+from jongg.runtime.game import events as ev
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.scoring import BANK
 from jongg.runtime.hand import Hand
@@ -28,32 +28,32 @@ def round_result(seen: Seen, end: Event) -> Result:
     """The round that `end` (a ROUND_ENDED event) closed, from the events of
     that round."""
     spec = seen.spec
-    d = end.detail
+    d = end.of(ev.RoundEnded)
     start = max((i for i, e in enumerate(seen.events[:end.number + 1])
                  if e.kind is EventKind.DEALT and e.number <= end.number), default=0)
     events = [e for e in seen.events[start:end.number + 1]]
     me = seen.seat
-    winner = d["winner"]
-    how = "self-drawn" if d["self_drawn"] else \
-        f"on {w.whose(spec, me, d['discarder'])} discard{_of(events, d['discarder'])}" \
-        if d["discarder"] is not None else "by a claim"
+    winner = d.winner
+    how = "self-drawn" if d.self_drawn else \
+        f"on {w.whose(spec, me, d.discarder)} discard{_of(events, d.discarder)}" \
+        if d.discarder is not None else "by a claim"
     out: list[Text] = []
     declared = [e for e in events if e.kind is EventKind.DECLARED]
     if spec.racks > 1:
-        out += _racks(seen, winner, d.get("how", "won" if winner is not None else "wall"), how,
-                      declared)
+        out += _racks(seen, winner, d.how, how, declared)
     elif winner is None:
         out.append(words("the wall is empty: nobody wins this round"))
     else:
-        value = w.value(_value(seen, d["line"]))
-        out.append(words(f"{w.does(spec, me, winner, 'win')} with {d['line']} ({value}), "
+        assert d.line is not None  # a won round names its line
+        value = w.value(_value(seen, d.line))
+        out.append(words(f"{w.does(spec, me, winner, 'win')} with {d.line} ({value}), "
                          f"{how}", Role.GOOD))
-        out.append(line("hand: ", winning_hand(seen, d["shown"], d["line"])))
-    out += [line("  ", words(payment(seen, e.detail))) for e in events
+        out.append(line("hand: ", winning_hand(seen, d.shown, d.line)))
+    out += [line("  ", words(payment(seen, e.of(ev.Paid)))) for e in events
             if e.kind is EventKind.PAID]
-    listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d["scores"]))
+    listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d.scores))
     out.append(words(f"{spec.word('points')}: {listed}"))
-    return Result(f"round {d['round'] + 1} over", tuple(out))
+    return Result(f"round {d.round + 1} over", tuple(out))
 
 
 def _of(events: Sequence[Event], discarder: int) -> str:
@@ -101,18 +101,18 @@ def _racks(seen: Seen, winner: int | None, ended: str, how: str, declared: list[
     out.append(words(f"{mahjong}s declared:"))
     for e in declared:
         assert e.seat is not None
-        d = e.detail
-        hand = winning_hand(seen, [list(e.tiles)], d["line"])
-        out.append(line(f"  {spec.seats[e.seat]}, rack {d['rack'] + 1}: {d['line']} "
-                        f"({w.value(d.get('value'))}): ", hand))
+        d = e.of(ev.Declared)
+        hand = winning_hand(seen, [list(e.tiles)], d.line)
+        out.append(line(f"  {spec.seats[e.seat]}, rack {d.rack + 1}: {d.line} "
+                        f"({w.value(d.value)}): ", hand))
     return out
 
 
-def payment(seen: Seen, d: dict[str, Any]) -> str:
+def payment(seen: Seen, d: ev.Paid) -> str:
     """One score change: an award nobody pays, a penalty nobody receives,
     or one seat paying another."""
     seats = seen.spec.seats
-    payer, payee, amount = d["payer"], d["payee"], d["amount"]
+    payer, payee, amount = d.payer, d.payee, d.amount
     if payer == BANK:
         return f"{amount:+d} to {seats[payee]}"
     if payee == BANK:
@@ -122,12 +122,12 @@ def payment(seen: Seen, d: dict[str, Any]) -> str:
 
 def match_result(seen: Seen, end: Event) -> Result:
     spec = seen.spec
-    d = end.detail
-    listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d["scores"]))
+    d = end.of(ev.MatchEnded)
+    listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d.scores))
     out = [words(f"final {spec.word('points')}: {listed}")]
-    if d.get("payouts") is not None:
+    if d.payouts is not None:
         out.append(words("payouts: " + "  ".join(f"{spec.seats[s]} {v:+g}"
-                                                 for s, v in enumerate(d["payouts"]))))
-    winners = ", ".join("you" if s == seen.seat else spec.seats[s] for s in d["winners"])
+                                                 for s, v in enumerate(d.payouts))))
+    winners = ", ".join("you" if s == seen.seat else spec.seats[s] for s in d.winners or [])
     out.append(words(f"winner: {winners}", Role.GOOD))
     return Result("the match is over", tuple(out))

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Declared, Event, EventKind
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.spec import GameSpec
 from jongg.runtime.game.view import Observation
@@ -58,9 +58,9 @@ class Seen:
 
     def declared_line(self, seat: int, rack: int) -> str | None:
         """The line a rack's Mah Jongg was declared with this round."""
-        return next((e.detail.get("line") for e in reversed(self.round_events)
+        return next((e.of(Declared).line for e in reversed(self.round_events)
                      if e.kind is EventKind.DECLARED and e.seat == seat
-                     and e.detail.get("rack", 0) == rack), None)
+                     and e.of(Declared).rack == rack), None)
 
     def codes(self, indices: tuple[int, ...] | list[int]) -> list[str]:
         return self.deck.codes(indices)

@@ -13,6 +13,7 @@ from jongg.present import words as w
 from jongg.present.hand import Group, grouped
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, join, line, tiles, words
+from jongg.runtime.game.events import EventKind, Pledged
 from jongg.runtime.game.spec import Pledge
 
 
@@ -122,8 +123,8 @@ def _rack(seen: Seen, seat: int, number: int, rack: dict[str, Any]) -> Text:
         parts.append(line(words(w.mahjong(seen.spec) + (f" {made}" if made else "") + ": ",
                                 Role.GOOD), tiles(rack["mahjong"])))
     if rack.get("pledged"):
-        flag = next((e.detail["flag"] for e in reversed(seen.round_events)
-                     if e.kind == "pledged" and e.seat == seat), "")
+        flag = next((e.of(Pledged).flag for e in reversed(seen.round_events)
+                     if e.kind is EventKind.PLEDGED and e.seat == seat), "")
         pledged = words(f"pledged to the {flag} line", Role.GOOD)
         aside = seen.data.get("aside") if seat == seen.seat else None
         if aside:  # the tiles set aside are seen by their owner only

@@ -22,15 +22,15 @@ from jongg.runtime.game.log import Header, LogWriter
 from jongg.runtime.game.state import Mode
 
 from .commands import typed_number
-from .loop import Quit, Table
+from .loop import Quit, TerminalGame
 
-__all__ = ["HUMAN", "Quit", "Table", "resume", "start", "typed_number"]
+__all__ = ["HUMAN", "Quit", "TerminalGame", "resume", "start", "typed_number"]
 
 
 def start(game: Game, *, seat: int, agents: Sequence[str], seed: int, mode: Mode,
           log: Path, console: Console, fast: bool, overwrite: bool = False,
           fresh: bool = False, read: Callable[[str], str] = input,
-          glyphs: bool = False) -> Table:
+          glyphs: bool = False) -> TerminalGame:
     """A new game: the person at `seat`, bots in the other seats. The log is
     a new file (LogExists when one is there), unless `overwrite`; with
     `fresh`, the first free name after `log`'s."""
@@ -43,16 +43,16 @@ def start(game: Game, *, seat: int, agents: Sequence[str], seed: int, mode: Mode
     header = Header(spec.variant, spec.players, seed, mode, spec.digest, seats)
     writer = LogWriter.fresh(log, header) if fresh else \
         LogWriter(log, header, overwrite=overwrite)
-    return Table(game, state, seat, {s: agent_maker(n)(seed, s) for s, n in chosen.items()},
+    return TerminalGame(game, state, seat, {s: agent_maker(n)(seed, s) for s, n in chosen.items()},
                  writer, console, fast, read, glyphs)
 
 
 def resume(game: Game, resumed: Resumed, writer: LogWriter, *, console: Console, fast: bool,
-           read: Callable[[str], str] = input, glyphs: bool = False) -> Table:
+           read: Callable[[str], str] = input, glyphs: bool = False) -> TerminalGame:
     """A game continued where its log stopped (runtime/agents/play.py's
     resume_match replayed it, the bots choosing again); `writer` goes on
     writing the log."""
-    table = Table(game, resumed.replayed.state, resumed.human, resumed.agents, writer,
+    table = TerminalGame(game, resumed.replayed.state, resumed.human, resumed.agents, writer,
                   console, fast, read, glyphs)
     table.caught_up()
     return table

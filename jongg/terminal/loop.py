@@ -25,7 +25,7 @@ from jongg.present.text import Role, Text, words
 from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.referee import AgentFailed, Referee
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Event, EventKind, RoundEnded
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.spec import Pledge
@@ -45,7 +45,7 @@ class Quit(Exception):
 
 
 @dataclass
-class Table:
+class TerminalGame:
     """One game at the terminal: the state, who sits where, the log, the screen."""
 
     game: Game
@@ -132,7 +132,7 @@ class Table:
         if pause:
             for said in self.not_read(True):
                 self.screen.say(said)
-            self.wait(f"{result.title}: press Enter for round {end.detail['round'] + 2}")
+            self.wait(f"{result.title}: press Enter for round {end.of(RoundEnded).round + 2}")
 
     def not_read(self, asked: bool) -> list[Text]:
         """At a new question after others played (`asked`: at any new
@@ -325,7 +325,7 @@ class Person:
 
     name = "human"
 
-    def __init__(self, table: Table):
+    def __init__(self, table: TerminalGame):
         self.table = table
         self.chosen: list[Action] = []
 
@@ -339,7 +339,7 @@ class Paced:
     """A bot at the terminal: after a move people watch (unless --fast),
     the table is drawn again and pauses once the move is told."""
 
-    def __init__(self, table: Table, agent: Agent):
+    def __init__(self, table: TerminalGame, agent: Agent):
         self.table, self.agent = table, agent
         self.name = agent.name
 

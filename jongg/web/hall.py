@@ -32,7 +32,7 @@ from .limits import Limits, Refused
 from .names import Names, Unnamed
 from .secret import Keys, Unseeded, dealing
 from .store import Store, StoreError
-from .tables import Table, log
+from .tables import SharedTable, log
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Hall:
         self.store = store
         self.pace = pace
         self.agents = [*SHIPPED, *(a for a in agents if a not in SHIPPED)]
-        self.tables: dict[str, Table] = {}  # the tables in play, and finished ones watched
+        self.tables: dict[str, SharedTable] = {}  # the tables in play, and finished ones watched
         self.saved: dict[str, Saved] = {}  # every table in the data folder, live ones too
         self.names = Names(store.rulesets)
         self.games = Games()
@@ -93,7 +93,7 @@ class Hall:
     def open(self, variant: str, players: int | None, seats: Sequence[str], *,
              seed: int | None = None, strict: bool = False, card: str | None = None,
              client: str = "", prepared: tuple[str, Game] | None = None
-             ) -> tuple[Table, dict[int, str]]:
+             ) -> tuple[SharedTable, dict[int, str]]:
         """A new table, and the secret token of each person's seat. `prepared`:
         what `prepare` made of the variant (else it is prepared here)."""
         self.may_open(client)
@@ -120,8 +120,8 @@ class Hall:
         except StoreError as error:
             raise Refused(self.store.quiet(str(error))) from None
         agents = {s: agent_maker(a)(chance.seed, s) for s, a in enumerate(seats) if a != HUMAN}
-        table = Table(table_id, game, header.new_match(game), writer, tuple(seats),
-                      self.store.seats(table_id).hashes, agents, self.pace)
+        table = SharedTable(table_id, game, header.new_match(game), writer, tuple(seats),
+                            self.store.seats(table_id).hashes, agents, self.pace)
         self.tables[table_id] = table
         self.saved[table_id] = Saved(table_id, header, False)
         self.opener[table_id] = client
@@ -186,8 +186,8 @@ class Hall:
         except BaseException:
             writer.close()
             raise
-        self.tables[table_id] = Table(table_id, game, state, writer, text.header.agents, hashes,
-                                      resumed.agents, self.pace)
+        self.tables[table_id] = SharedTable(table_id, game, state, writer, text.header.agents,
+                                            hashes, resumed.agents, self.pace)
         self.saved[table_id] = Saved(table_id, text.header, False)
         log.info("table %s taken up at decision %d", table_id, state.decisions)
 

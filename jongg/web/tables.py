@@ -68,7 +68,7 @@ class Watcher:
 
 
 @dataclass(eq=False)
-class Table:
+class SharedTable:
     id: str
     game: Game
     state: State

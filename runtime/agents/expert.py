@@ -29,16 +29,8 @@ from functools import partial
 
 import numpy as np
 
-from jongg.runtime.agents.outlook import (
-    CardTable,
-    Odds,
-    Prospects,
-    Seated,
-    fits,
-    odds,
-    seat,
-    worth,
-)
+from jongg.runtime.agents.odds import Odds, odds
+from jongg.runtime.agents.outlook import CardTable, Prospects, Seated, fits, seat, worth
 from jongg.runtime.agents.payoff import CommittedLine, committed_line, priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
 from jongg.runtime.agents.shapes import Shapes

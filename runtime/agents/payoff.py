@@ -8,14 +8,15 @@ than a claimed discard).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 
 from jongg.runtime.agents.outlook import CardTable, card_table
 from jongg.runtime.card import Line
 from jongg.runtime.errors import JonggError
+from jongg.runtime.game import facts
 from jongg.runtime.game.rules import Rules
+from jongg.runtime.game.scoring import Facts, RoundEnd, win_facts
 from jongg.runtime.game.spec import GameSpec
 
 SELF_DRAWN = 0.4  # the share of wins taken with a drawn tile rather than a discard
@@ -49,24 +50,23 @@ def line_pays(spec: GameSpec, line: Line, jokerless: bool) -> float:
 
 
 def _gain(spec: GameSpec, line: Line, jokerless: bool, self_drawn: bool) -> float:
+    """What the winner gains with this line: a win by the seat after the
+    dealer's in the first round, with no exposure and no tagged tile,
+    self-drawn or on a discard, read through the same facts as a real win."""
     players = spec.players
-    base: dict[str, Any] = {
-        "self_drawn": self_drawn, "jokerless": jokerless, "value": line.value or 0,
-        "concealed": line.concealed, "exposures": 0, "winner_is_dealer": False,
-        "winner_position": 1, "players": players, "round": 0, "winning": True, "together": 1,
-        "jokers_allowed": line.jokers, "racks": spec.racks, "payer_is_dealer": False,
-        **{f"flagged_{f.replace('-', '_')}": f in line.flags for f in spec.flags}}
+    hand = Facts(self_drawn, jokerless, line.value or 0, line.concealed, 0,
+                 held=tuple((facts.fact_name("held_", t), 0) for t in spec.deck.tags),
+                 jokers_allowed=line.jokers, flags=line.flags)
+    end = RoundEnd(0, 1, None if self_drawn else 2, self_drawn, line.id, 0, 0)
     total = 0.0
     for payment in (*spec.scoring.win, *spec.scoring.mahjong):
         if payment.to != "winner":
             continue  # to the bank, or to every seat: not what the winner gains
         payers = {"bank": 1, "dealer": 1, "discarder": 0 if self_drawn else 1}.get(
             payment.payer, players - 1)
-        for i in range(payers):
-            facts = base | {"payer_is_discarder": not self_drawn and (
-                payment.payer == "discarder" or i == 0)}
-            facts |= {name: 0 for name in payment.amount.facts if name not in facts}
-            total += payment.amount(facts)
+        for i in range(payers):  # the discarder pays first; no payer is the dealer
+            total += payment.amount(win_facts(spec, end, hand, payer_is_discarder=not self_drawn
+                                              and (payment.payer == "discarder" or i == 0)))
     return total
 
 

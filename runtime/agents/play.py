@@ -72,7 +72,7 @@ def play_match(game: Game, seed: int, agents: Sequence[str | Agent | AgentMaker]
     problems = referee.problems
     if not state.is_terminal() and len(problems) <= PROBLEMS:
         problems.append(f"the match did not end within {DECISION_LIMIT} decisions")
-    record = MatchRecord(seed, list(state.scores), state.winners(),
+    record = MatchRecord(seed, list(state.scores), state.leaders(),
                          [r.public() for r in state.results], state.decisions, problems,
                          state.payouts() if state.is_terminal() else None, round_points(state))
     return record, state

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from jongg.runtime.agents.bots import GreedyAgent
-from jongg.runtime.agents.outlook import Prospects, odds, seat, worth
+from jongg.runtime.agents.odds import odds
+from jongg.runtime.agents.outlook import Prospects, seat, worth
 from jongg.runtime.agents.payoff import priced_table
 from jongg.runtime.agents.planner import Plan
 from jongg.runtime.agents.unseen import Unseen

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from jongg.runtime.agents.outlook import CLAIM_SHARE, CardTable, poisson_at_least
+from jongg.runtime.agents.odds import CLAIM_SHARE, poisson_at_least
+from jongg.runtime.agents.outlook import CardTable
 from jongg.runtime.agents.payoff import Pays
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.hand import Hand

@@ -43,7 +43,17 @@ class Action:
         return (f"Action(verb={self.verb!r}, tile={self.tile}, tiles={self.tiles}, "
                 f"claim={self.claim!r}, target={self.target}, number={self.number})")
 
-    def text(self, deck: Deck) -> str:
+    def __str__(self) -> str:
+        return self.text()
+
+    def text(self, deck: Deck | None = None) -> str:
+        """The action's text form, in the tile codes of its own game's deck
+        (`deck` for an action built without one)."""
+        if deck is None:
+            deck = self.deck
+            if deck is None:
+                raise ValueError("this action was built without its deck: give it, "
+                                 "action.text(game.spec.deck)")
         verb = self.verb
         if verb == "discard" or (verb == "pass" and self.tile >= 0):
             return f"{verb} {deck.code(self.tile)}"

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from jongg.runtime.game import events as ev
 from jongg.runtime.game import racks
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.facts import fact_name
 from jongg.runtime.game.scoring import (
     BANK,
     Facts,
@@ -22,18 +23,17 @@ from jongg.runtime.game.scoring import (
 )
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.spec import Penalty
-from jongg.runtime.game.table import Step, Table
+from jongg.runtime.game.table import StateData, Step
 
 
-class Endings(Table):
+class Endings(StateData):
     """The State's part that declares, penalises, pays and ends rounds."""
 
     def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
         """Apply a mistake's penalty. A dead hand with several racks is the
         rack the mistake was made on (every live rack when none is named)."""
         me = self.seats[seat]
-        self._tell(EventKind.PENALISED, seat, penalty=str(penalty),
-                   **({"rack": rack} if rack is not None and self.spec.racks > 1 else {}))
+        self._tell(ev.Penalised(str(penalty), rack if self.spec.racks > 1 else None), seat)
         if penalty is Penalty.SKIP_TURN:
             me.skips += 1
         elif penalty is Penalty.DEAD_HAND:
@@ -93,8 +93,7 @@ class Endings(Table):
         tiles = [*used, *(t for e in before for t in e.tiles)]
         mahjong = self._mahjong(seat, rack, lines[li], tiles, not before)
         self.declared.append(mahjong)
-        self._tell(EventKind.DECLARED, seat, tuple(sorted(tiles)), rack=rack, line=mahjong.line,
-                   value=mahjong.value)
+        self._tell(ev.Declared(rack, mahjong.line, mahjong.value), seat, tuple(sorted(tiles)))
         self.promised = [r for r in self.promised if r != rack]
         self._changed(seat)
         self.turn_away = None
@@ -119,7 +118,7 @@ class Endings(Table):
                  ) -> Mahjong:
         """A declared Mah Jongg and the facts its payments read."""
         deck = self.spec.deck
-        held = tuple((f"held_{tag.replace('-', '_')}",
+        held = tuple((fact_name("held_", tag),
                       sum(1 for t in tiles if tag in deck.kinds[t].tags)) for tag in deck.tags)
         facts = Facts(self_drawn=not self.claimed_turn, jokerless=self.joker not in tiles,
                       value=line.value or 0, concealed=concealed,
@@ -153,8 +152,7 @@ class Endings(Table):
                 self.scores[p.payer] -= p.amount
             if p.payee != BANK:
                 self.scores[p.payee] += p.amount
-            self._tell(EventKind.PAID, None, payer=p.payer, payee=p.payee, amount=p.amount,
-                       clauses=list(p.clauses))
+            self._tell(ev.Paid(p.payer, p.payee, p.amount, list(p.clauses)))
         self.payments.extend(payments)
 
     # -- the end of a round, and of the match ----------------------------------
@@ -174,8 +172,7 @@ class Endings(Table):
             tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
             mahjong = self._mahjong(winner, 0, match.line, tiles, not me.exposures)
             self.declared.append(mahjong)
-            self._tell(EventKind.DECLARED, winner, tuple(sorted(tiles)), rack=0,
-                       line=mahjong.line, value=mahjong.value)
+            self._tell(ev.Declared(0, mahjong.line, mahjong.value), winner, tuple(sorted(tiles)))
             shown = tuple(tuple(spec.deck.codes(e.tiles)) for e in me.exposures) + \
                 (tuple(spec.deck.codes(me.concealed())),)
             me.exposures = [*me.exposures, Exposure(me.concealed(), -1, mahjong=True)]
@@ -194,8 +191,8 @@ class Endings(Table):
         elif not self.mahjongs and self.ended is None:
             self._pay(settle(spec, end, None, self.scores))
         self.results.append(end)
-        self._tell(EventKind.ROUND_ENDED, winner, **{**end.public(), "how": end.how},
-                   scores=list(self.scores))
+        self._tell(ev.RoundEnded(**{**end.public(), "how": end.how}, scores=list(self.scores)),
+                   winner)
         self.round += 1
         if spec.match.dealer_passes == "always" or winner != self.dealer:
             self.dealer = (self.dealer + spec.match.dealer_direction) % spec.players
@@ -203,8 +200,7 @@ class Endings(Table):
         if over:
             self.step = Step.OVER
             self.discard = None
-            self._tell(EventKind.MATCH_ENDED, scores=list(self.scores),
-                       winners=self.winners(), payouts=self.payouts())
+            self._tell(ev.MatchEnded(list(self.scores), self.winners(), self.payouts()))
             return
         self._deal()
 

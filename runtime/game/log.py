@@ -191,7 +191,7 @@ def round_record(state: State, index: int) -> dict[str, Any]:
 
 def end_record(state: State) -> dict[str, Any]:
     payouts = state.payouts()
-    return {"event": "end", "scores": state.scores, "winners": state.winners(),
+    return {"event": "end", "scores": state.scores, "winners": state.leaders(),
             "rounds": state.round, "decisions": state.decisions, "state": state.digest(),
             **({"payouts": payouts} if payouts is not None else {})}
 

@@ -5,9 +5,9 @@ phase's answers decide; the State applies it."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from jongg.runtime.game.actions import Action
+from jongg.runtime.game.events import CourtesyBegun, PassBegun, PhaseBegun, PledgeBegun, VoteBegun
 from jongg.runtime.game.rules import Rules, SeatView
 from jongg.runtime.game.spec import Courtesy, Direction, Pass, Phase, Pledge, Vote
 
@@ -76,14 +76,12 @@ def hand_over(rules: Rules, phase: Pass | Courtesy, chosen: Sequence[Sequence[in
     return moves
 
 
-def describe(phase: Phase) -> dict[str, Any]:
+def describe(phase: Phase) -> PhaseBegun:
     """A phase as its event tells it."""
     if isinstance(phase, Pass):
-        return {"phase": "pass", "to": str(phase.to), "count": phase.count,
-                "blind": phase.blind, "jokers": phase.jokers}
+        return PassBegun("pass", str(phase.to), phase.count, phase.blind, phase.jokers)
     if isinstance(phase, Courtesy):
-        return {"phase": "courtesy", "to": str(phase.to), "most": phase.most}
+        return CourtesyBegun("courtesy", str(phase.to), phase.most)
     if isinstance(phase, Vote):
-        return {"phase": "vote", "rule": phase.rule, "question": phase.question}
-    return {"phase": "pledge", "flag": phase.flag, "rack": phase.rack, "count": phase.count,
-            "question": phase.question}
+        return VoteBegun("vote", phase.rule, phase.question)
+    return PledgeBegun("pledge", phase.flag, phase.rack, phase.count, phase.question)

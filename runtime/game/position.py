@@ -12,6 +12,7 @@ are not part of a position; its scores' payments are.
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 from jongg.runtime.errors import JonggError
@@ -25,7 +26,7 @@ from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import Deck, TileError, parse_tiles
 
 FORMAT = "jongg-position"
-VERSION = 1
+VERSION = 2  # 2: a Mah Jongg's facts by name (every field of scoring.Facts)
 
 
 class PositionError(JonggError, ValueError):
@@ -38,6 +39,16 @@ def _codes(deck: Deck, tiles: Any) -> str:
 
 def _tiles(deck: Deck, text: str) -> list[int]:
     return parse_tiles(deck, text, what="position") if text else []
+
+
+def _plain(value: Any) -> Any:
+    """A Facts field as JSON holds it: tuples as lists."""
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _frozen(value: Any) -> Any:
+    """A Facts field read back: lists as tuples."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def _phase_index(game: Game, phase: Phase | None) -> list[int] | None:
@@ -82,10 +93,8 @@ def position(state: State) -> str:
                 "rack": e.rack, "mahjong": e.mahjong, "killed": e.killed}
 
     def mahjong(m: Mahjong) -> dict[str, Any]:
-        f = m.facts
         return {"seat": m.seat, "rack": m.rack, "line": m.line, "tiles": " ".join(m.tiles),
-                "facts": [f.self_drawn, f.jokerless, f.value, f.concealed, f.exposures,
-                          [list(h) for h in f.held], f.jokers_allowed, list(f.flags)]}
+                "facts": {f.name: _plain(getattr(m.facts, f.name)) for f in fields(Facts)}}
 
     doc = {
         "format": FORMAT, "version": VERSION, "variant": state.spec.variant,
@@ -124,10 +133,68 @@ def position(state: State) -> str:
     return json.dumps(doc, separators=(",", ":"))
 
 
+# The short form: `VARIANT/PLAYERS` then each field of the JSON form, in this
+# order and without its key, as compact JSON in which a space is written `+`
+# (a `+` of the text itself as \u002b), so fields part at spaces and tiles
+# read `1D+2D+3D`; a few hundred characters where the JSON has thousands.
+SHORT = "jongg2"
+FIELDS = ("seed", "mode", "round", "decisions", "dealer", "scores", "step", "turn", "phase",
+          "queue", "wall", "wall_owner", "die", "seats", "turns", "discard", "asked",
+          "answers", "drawn", "claimed_turn", "claimed_from", "incoming", "ended", "promised",
+          "declared", "mahjongs", "opening", "pass_count", "blind", "votes", "offers",
+          "turn_away", "results", "payments")
+_HEADER = ("format", "version", "variant", "players")
+# a seat, and each of its exposures, as its values in this order (the keys left out)
+SEAT = ("hand", "exposures", "discards", "dead", "skips", "outgoing", "rack_dead", "pledged",
+        "aside")
+EXPOSURE = ("tiles", "claimed", "rack", "mahjong", "killed")
+
+
+def _keyless(seat: dict[str, Any]) -> list[Any]:
+    assert tuple(seat) == SEAT and all(tuple(e) == EXPOSURE for e in seat["exposures"])
+    return [[[e[k] for k in EXPOSURE] for e in seat[k]] if k == "exposures" else seat[k]
+            for k in SEAT]
+
+
+def _keyed(values: list[Any]) -> dict[str, Any]:
+    seat = dict(zip(SEAT, values, strict=True))
+    seat["exposures"] = [dict(zip(EXPOSURE, e, strict=True)) for e in seat["exposures"]]
+    return seat
+
+
+def short_position(state: State) -> str:
+    """The state as a short line: FIELDS after a header, parted by spaces."""
+    doc = json.loads(position(state))
+    assert tuple(doc)[len(_HEADER):] == FIELDS, "position() and FIELDS disagree"
+    doc["seats"] = [_keyless(seat) for seat in doc["seats"]]
+    fields_ = (json.dumps(doc[name], separators=(",", ":")).replace("+", "\\u002b")
+               .replace(" ", "+") for name in FIELDS)
+    return " ".join((SHORT, f"{doc['variant']}/{doc['players']}", *fields_))
+
+
+def _from_short(text: str) -> dict[str, Any]:
+    words = text.split()
+    if len(words) != 2 + len(FIELDS) or "/" not in words[1]:
+        raise PositionError(f"a short position has {2 + len(FIELDS)} fields parted by "
+                            f"spaces, not {len(words)}")
+    variant, _, players = words[1].rpartition("/")
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": variant,
+                           "players": int(players)}
+    for name, word in zip(FIELDS, words[2:], strict=True):
+        try:
+            doc[name] = json.loads(word.replace("+", " "))
+        except json.JSONDecodeError as error:
+            raise PositionError(f"field {name!r} of the short position is not readable at "
+                                f"column {error.colno}: {error.msg}") from None
+    doc["seats"] = [_keyed(seat) for seat in doc["seats"]]
+    return doc
+
+
 def load_position(game: Game, text: str) -> State:
-    """A State at the position `text` describes, for this game."""
+    """A State at the position `text` describes (the JSON form or the short
+    one), for this game."""
     try:
-        doc = json.loads(text)
+        doc = _from_short(text) if text.startswith(SHORT + " ") else json.loads(text)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise PositionError("not a jongg position (no \"format\": \"jongg-position\")")
         if doc.get("version") != VERSION:
@@ -156,9 +223,8 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
                         bool(e["mahjong"]), bool(e["killed"]))
 
     def mahjong(m: dict[str, Any]) -> Mahjong:
-        f = m["facts"]
-        facts = Facts(bool(f[0]), bool(f[1]), int(f[2]), bool(f[3]), int(f[4]),
-                      tuple((str(k), int(v)) for k, v in f[5]), bool(f[6]), tuple(f[7]))
+        written = m["facts"]
+        facts = Facts(**{f.name: _frozen(written[f.name]) for f in fields(Facts)})
         return Mahjong(int(m["seat"]), int(m["rack"]), str(m["line"]), facts,
                        tuple(m["tiles"].split()))
 

@@ -4,13 +4,13 @@ pledges made). What the answers decide comes from runtime/game/phases.py."""
 
 from __future__ import annotations
 
+from jongg.runtime.game import events as ev
 from jongg.runtime.game import phases
-from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.spec import Courtesy, Pass, Pledge, Vote
-from jongg.runtime.game.table import Step, Table
+from jongg.runtime.game.table import StateData, Step
 
 
-class PrePlay(Table):
+class PrePlay(StateData):
     """The State's part that runs the phases before play."""
 
     def _next_phase(self) -> None:
@@ -18,7 +18,7 @@ class PrePlay(Table):
         while self.phase_queue:
             phase = self.phase_queue.pop(0)
             self.phase = phase
-            self._tell(EventKind.PHASE, **phases.describe(phase))
+            self._tell(phases.describe(phase))
             if isinstance(phase, Vote | Pledge):
                 self.step, self.votes = Step.VOTING, {}
                 return
@@ -33,7 +33,7 @@ class PrePlay(Table):
         self.turn = self.dealer
         self.turn_away = None
         self.step = Step.TURN
-        self._tell(EventKind.PLAY, self.dealer)
+        self._tell(ev.PlayBegun(), self.dealer)
         if self.spec.turn.opening == "draw":
             self._draw(self.dealer)
 
@@ -46,8 +46,8 @@ class PrePlay(Table):
             return
         assert isinstance(phase, Vote)
         yes = phases.carried(phase, self.votes)
-        self._tell(EventKind.VOTED, yes=sum(self.votes.values()),
-                   no=len(self.votes) - sum(self.votes.values()), carried=yes)
+        self._tell(ev.Voted(sum(self.votes.values()), len(self.votes) - sum(self.votes.values()),
+                            yes))
         if yes:
             self.phase_queue[:0] = list(phase.phases)
         self._next_phase()
@@ -58,7 +58,7 @@ class PrePlay(Table):
         for seat, yes in sorted(self.votes.items()):
             if yes:
                 self.seats[seat].pledged = phase
-                self._tell(EventKind.PLEDGED, seat, rack=phase.rack, flag=phase.flag)
+                self._tell(ev.Pledged(phase.rack, phase.flag), seat)
         self.pass_count = [phase.count if self.votes[s] else 0 for s in range(self.spec.players)]
         self.step = Step.PASSING
         if not self.current_players():
@@ -70,9 +70,8 @@ class PrePlay(Table):
         self.pass_count, self.blind = phases.agreed_counts(self.rules, self.phase, self.offers)
         courtesy = isinstance(self.phase, Courtesy)
         for seat in range(self.spec.players):
-            self._tell(EventKind.OFFERED, seat, offered=self.offers[seat],
-                       passes=self.pass_count[seat],
-                       **({} if courtesy else {"blind": self.blind[seat]}))
+            self._tell(ev.Offered(self.offers[seat], self.pass_count[seat],
+                                  None if courtesy else self.blind[seat]), seat)
         self.step = Step.PASSING
         if not self.current_players():
             self._hand_over()
@@ -92,9 +91,9 @@ class PrePlay(Table):
         for giver, to, tiles in phases.hand_over(self.rules, phase, chosen, self.blind):
             for t in tiles:
                 self.seats[to].counts[t] += 1
-            self._tell(EventKind.PASSED, giver, tuple(chosen[giver]), frozenset({giver}),
-                       to=to, blind=self.blind[to])
-            self._tell(EventKind.RECEIVED, to, tuple(tiles), frozenset({to}), giver=giver)
+            self._tell(ev.Passed(to, self.blind[to]), giver, tuple(chosen[giver]),
+                       frozenset({giver}))
+            self._tell(ev.Received(giver), to, tuple(tiles), frozenset({to}))
         for s in self.seats:
             s.outgoing = []
         self._forget_away()

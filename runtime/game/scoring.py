@@ -10,21 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.runtime.game import facts
+from jongg.runtime.game.facts import Dead, MatchEnd, Moment, Wall, Win
 from jongg.runtime.game.spec import Debt, GameSpec, Payment
 
 BANK = -1  # the payer of awards nobody pays, the payee of penalties nobody receives
 
-# The facts each kind of formula may read: the compiler checks formulas
-# against these names, and the functions below give exactly these (plus a
-# winning hand's held_<tag> and flagged_<flag> facts).
-WIN_FACTS = ("self_drawn", "jokerless", "value", "concealed", "exposures", "winner_is_dealer",
-             "winner_position", "payer_is_dealer", "payer_is_discarder", "players", "round")
-# A Mah Jongg's facts with several racks: is it of the winning turn, how many
-# the seat declared that turn, does its line admit jokers (not singles and pairs)
-MAHJONG_FACTS = ("winning", "together", "jokers_allowed", "racks")
-WALL_FACTS = ("players", "round", "receiver_is_dealer")
-DEAD_FACTS = ("exposed_value", "lowest_value", "players", "round", "racks")
-MATCH_FACTS = ("rounds", "players", "lowest", "highest")
+# The facts each kind of formula may read (runtime/game/facts.py declares them)
+WIN_FACTS = facts.names(Moment.WIN)  # scoring.win and scoring.mahjong
+WALL_FACTS = facts.names(Moment.WALL)
+DEAD_FACTS = facts.names(Moment.DEAD)
+MATCH_FACTS = facts.names(Moment.MATCH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +112,7 @@ def _payers(payment: Payment, end: RoundEnd, players: int) -> list[int]:
     return [s for s in range(players) if s != winner]
 
 
-def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None, scores: list[int], *,
+def settle(spec: GameSpec, end: RoundEnd, hand: Facts | None, scores: list[int], *,
            winning: bool = True, together: int = 1,
            payments: tuple[Payment, ...] | None = None) -> list[ScoreEvent]:
     """The payments of a round's end, or of one Mah Jongg (`payments`
@@ -128,58 +124,48 @@ def settle(spec: GameSpec, end: RoundEnd, facts: Facts | None, scores: list[int]
     if end.winner is None:
         for payment in spec.scoring.wall_game:  # awards to every seat
             for payee in range(players):
-                amount = payment.amount({"players": players, "round": end.round,
-                                         "receiver_is_dealer": payee == end.dealer})
+                amount = payment.amount(facts.read(
+                    Moment.WALL, Wall(spec, end.round, payee == end.dealer)))
                 pay(BANK, payee, amount, payment)
         return pay.events
-    assert facts is not None
-    base = win_facts(spec, end, facts, winning, together)
+    assert hand is not None
     for payment in spec.scoring.win if payments is None else payments:
         for payer in _payers(payment, end, players):
-            amount = payment.amount(base | {"payer_is_dealer": payer == end.dealer,
-                                            "payer_is_discarder": payer == end.discarder})
+            amount = payment.amount(win_facts(spec, end, hand, winning, together,
+                                              payer == end.dealer, payer == end.discarder))
             for payee in _payees(payment, end, players):
                 pay(payer, payee, amount, payment)
     return pay.events
 
 
-def win_facts(spec: GameSpec, end: RoundEnd, facts: Facts, winning: bool = True,
-              together: int = 1) -> dict[str, Any]:
-    """A winning hand's facts (WIN_FACTS and MAHJONG_FACTS, less the payer's)."""
-    players = spec.players
+def win_facts(spec: GameSpec, end: RoundEnd, hand: Facts, winning: bool = True,
+              together: int = 1, payer_is_dealer: bool = False,
+              payer_is_discarder: bool = False) -> dict[str, Any]:
+    """A winning hand's facts (WIN_FACTS, held_<tag>, flagged_<flag>) for one payer."""
     assert end.winner is not None
-    return {"self_drawn": facts.self_drawn, "jokerless": facts.jokerless, "value": facts.value,
-            "concealed": facts.concealed, "exposures": facts.exposures,
-            "winner_is_dealer": end.winner == end.dealer, "players": players,
-            # the winner's seat counted from the dealer's: 0 the dealer, 1 the next...
-            "winner_position": (end.winner - end.dealer) % players,
-            "round": end.round, "winning": winning, "together": together,
-            "jokers_allowed": facts.jokers_allowed, "racks": spec.racks,
-            **{f"flagged_{f.replace('-', '_')}": f in facts.flags for f in spec.flags},
-            **dict(facts.held)}
+    return facts.read(Moment.WIN, Win(spec, end, hand, winning, together, payer_is_dealer,
+                                      payer_is_discarder), spec.deck.tags, spec.flags)
 
 
-def match_facts(spec: GameSpec, rounds: int, scores: list[int]) -> dict[str, int]:
+def match_facts(spec: GameSpec, rounds: int, scores: list[int]) -> dict[str, Any]:
     """What match.end reads (MATCH_FACTS)."""
-    return {"rounds": rounds, "players": spec.players, "lowest": min(scores),
-            "highest": max(scores)}
+    return facts.read(Moment.MATCH, MatchEnd(spec, rounds, tuple(scores)))
 
 
 def dead_facts(spec: GameSpec, round_: int, exposed_value: int, lowest_value: int
-               ) -> dict[str, int]:
+               ) -> dict[str, Any]:
     """What scoring.dead reads (DEAD_FACTS): the best Mah Jongg exposed by
     another seat, and the card's lowest value."""
-    return {"exposed_value": exposed_value, "lowest_value": lowest_value,
-            "players": spec.players, "round": round_, "racks": spec.racks}
+    return facts.read(Moment.DEAD, Dead(spec, round_, exposed_value, lowest_value))
 
 
-def settle_dead(spec: GameSpec, round_: int, seat: int, facts: dict[str, int],
+def settle_dead(spec: GameSpec, round_: int, seat: int, known: dict[str, Any],
                 scores: list[int]) -> list[ScoreEvent]:
     """The payments of a seat all of whose hands died (SMJ-20)."""
     end = RoundEnd(round_, None, None, False, None, 0, 0)
     pay = _Purse(spec, end, scores)
     for payment in spec.scoring.dead:
-        amount = payment.amount(facts)
+        amount = payment.amount(known)
         for payee in _payees(payment, end, spec.players):
             pay(seat, payee, amount, payment)
     return pay.events

@@ -15,16 +15,19 @@ Nothing here knows a variant by name: the GameSpec says what differs.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import claims, phases, racks, turn
+from jongg.runtime.game import events as ev
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.chance import Chance, deal
 from jongg.runtime.game.endings import Endings
-from jongg.runtime.game.events import EventKind
+from jongg.runtime.game.moves import Moves, SeatNeeded
 from jongg.runtime.game.preplay import PrePlay
 from jongg.runtime.game.rules import Judge, Mode
 from jongg.runtime.game.seat import Exposure, Seat
@@ -34,21 +37,20 @@ from jongg.runtime.game.table import Step
 if TYPE_CHECKING:
     from jongg.runtime.game.view import Observation
 
-__all__ = ["IllegalAction", "Judge", "Mode", "State", "Step"]
+__all__ = ["IllegalAction", "Judge", "Mode", "SeatNeeded", "State", "Step"]
 
 
 class IllegalAction(JonggError, ValueError):
     """An action the rules do not allow now; the message lists those they do."""
 
 
-# the State's containers: a clone copies them (their items are immutable)
-_LISTS = ("scores", "payments", "events", "results", "history", "wall", "wall_owner", "asked",
-          "promised", "declared", "mahjongs", "phase_queue", "pass_count", "blind", "_away",
-          "_floor", "_rack_away", "_complete_now")
-_DICTS = ("answers", "votes", "offers")
+# what a clone shares although it is no value: the compiled rules and their matcher
+_SHARED = frozenset({"matcher", "rules"})
+_SNAPSHOTS = "_pushed"  # states before each push: never changed, so a clone's list shares them
+_ATOMS = (int, float, str, bool, type(None))
 
 
-class State(PrePlay, Endings):
+class State(PrePlay, Endings, Moves):
     """One match in progress."""
 
     def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
@@ -88,8 +90,7 @@ class State(PrePlay, Endings):
         self.phase_queue = list(spec.phases)
         self.blind = [0] * spec.players
         self.votes, self.offers = {}, {}
-        self._tell(EventKind.DEALT, self.dealer, round=self.round, die=self.die,
-                   wall=len(self.wall))
+        self._tell(ev.Dealt(self.round, self.die, len(self.wall)), self.dealer)
         self._next_phase()
 
     def _draw(self, seat: int) -> None:
@@ -102,7 +103,7 @@ class State(PrePlay, Endings):
             self.wall_owner.pop()
         self.incoming = (seat, tile)
         me = self.seats[seat]
-        self._tell(EventKind.DREW, seat, (tile,), frozenset({seat}), wall=len(self.wall))
+        self._tell(ev.Drew(len(self.wall)), seat, (tile,), frozenset({seat}))
         pledged = me.pledged
         if pledged is not None and me.mahjongs and \
                 self.spec.deck.kinds[tile].category in pledged.forced_off:
@@ -209,7 +210,7 @@ class State(PrePlay, Endings):
         me.aside, me.pledged = [], None
         self._changed(seat)
         self.turn_away = None
-        self._tell(EventKind.WENT_OFF, seat, rack=rack, forced=forced)
+        self._tell(ev.WentOff(rack, forced), seat)
 
     def _discard(self, seat: int, tile: int) -> None:
         self._score_declared(winning=False)
@@ -225,7 +226,7 @@ class State(PrePlay, Endings):
         self.answers = {}
         self._claim_options = {}
         self._claimable = {}
-        self._tell(EventKind.DISCARDED, seat, (tile,))
+        self._tell(ev.Discarded(), seat, (tile,))
         kinds = self.spec.claims
         if not kinds.kinds or (tile == self.joker and not kinds.jokers):
             self.asked = []
@@ -287,7 +288,7 @@ class State(PrePlay, Endings):
         _, seat, action = top[0]
         for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
                             *ruling.outranked]:
-            self._tell(EventKind.OUTRANKED, loser, claim=lost.claim, by=seat)
+            self._tell(ev.Outranked(lost.claim, seat), loser)
         self._take(seat, tile, action)
 
     def _take(self, seat: int, tile: int, action: Action) -> None:
@@ -308,9 +309,9 @@ class State(PrePlay, Endings):
         self.incoming = (seat, tile)
         self._changed(seat)
         rack = action.number
-        self._tell(EventKind.CLAIMED, seat, (tile, *action.tiles), claim=kind.name,
-                   mahjong=kind.mahjong, giver=discarder,
-                   **({"rack": rack} if self.spec.racks > 1 and not kind.mahjong else {}))
+        self._tell(ev.Claimed(kind.name, kind.mahjong, discarder,
+                              rack if self.spec.racks > 1 and not kind.mahjong else None),
+                   seat, (tile, *action.tiles))
         if not kind.mahjong:  # the claimed tile is on the rack before anything is exposed
             for t in (tile, *action.tiles):
                 me.counts[t] -= 1
@@ -342,7 +343,7 @@ class State(PrePlay, Endings):
         self.turn_away = None  # the hand is another now: check it whole
         if owner != seat:
             self._changed(owner)
-        self._tell(EventKind.EXCHANGED, seat, (action.tile,), owner=owner, exposure=index)
+        self._tell(ev.Exchanged(owner, index), seat, (action.tile,))
 
     # -- what a seat sees, and copies ----------------------------------------------
 
@@ -363,16 +364,18 @@ class State(PrePlay, Endings):
         return position(self)
 
     def clone(self) -> State:
-        """An independent copy: the same position, history and chance. What
-        never changes is shared (the spec, the matcher, the rules, chance, and
-        the events, actions and payments, all immutable); every container the
-        State changes is copied."""
+        """An independent copy: the same position, history and chance. What a
+        clone copies is read off the State itself, not listed: every attribute
+        that is a container is copied (and so are its mutable items); values
+        (numbers, text, tuples, enums, frozen dataclasses) and the rules are
+        shared. An attribute of any other kind is refused, so a field added
+        later cannot be shared by mistake."""
         twin = copy.copy(self)
-        for name in _LISTS:
-            setattr(twin, name, list(getattr(self, name)))
-        for name in _DICTS:
-            setattr(twin, name, dict(getattr(self, name)))
-        twin.seats = [s.copy() for s in self.seats]
+        for name, value in vars(self).items():
+            if name == _SNAPSHOTS:
+                setattr(twin, name, list(value))
+            elif name not in _SHARED:
+                setattr(twin, name, _copied(value, name))
         twin.forget()
         return twin
 
@@ -392,6 +395,26 @@ class State(PrePlay, Endings):
     def __str__(self) -> str:
         from jongg.runtime.game.view import table_text
         return table_text(self)
+
+
+def _copied(value: Any, name: str) -> Any:
+    """`value` as a clone holds it: containers and seats copied, values shared."""
+    if isinstance(value, (*_ATOMS, tuple, frozenset, Enum)):
+        return value
+    if isinstance(value, list):
+        if all(type(item) in _ATOMS for item in value):
+            return list(value)
+        return [_copied(item, name) for item in value]
+    if isinstance(value, dict):
+        return {key: _copied(item, name) for key, item in value.items()}
+    if isinstance(value, set):
+        return {_copied(item, name) for item in value}
+    if isinstance(value, Seat):
+        return value.copy()
+    if dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen:  # type: ignore
+        return value
+    raise TypeError(f"State.clone() cannot tell how to copy {name!r} "
+                    f"({type(value).__name__}): make it a value or a container")
 
 
 def _offered(action: Action, legal: list[Action]) -> bool:

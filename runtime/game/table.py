@@ -1,9 +1,9 @@
 """What a State holds, and what can be read off it without changing it.
 
-`Table` is the State's data (every attribute is set in its __init__), its
+`StateData` is the State's data (every attribute is set in its __init__), its
 event telling, and the answers it keeps for the rules (runtime/game/rules.py
 TableView). The State (state.py) and its parts (preplay.py, endings.py)
-are the only code that changes a Table.
+are the only code that changes a StateData.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from jongg.runtime.game import claims, racks
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import Chance, SeededChance
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Event, Payload
 from jongg.runtime.game.payout import settle_match
 from jongg.runtime.game.rules import Judge, Mode, shared_rules
 from jongg.runtime.game.scoring import Mahjong, RoundEnd, ScoreEvent
@@ -33,7 +33,7 @@ class Step(StrEnum):
 
 
 
-class Table:
+class StateData:
     """A match's data, and its read-only queries."""
 
     def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
@@ -98,13 +98,14 @@ class Table:
         self._claim_options: dict[int, list[Action]] = {}  # of this claim window
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
+        self._pushed: list[Any] = []  # the states before each push, to pop back to (moves.py)
 
     # -- telling -------------------------------------------------------------
 
-    def _tell(self, kind: EventKind, seat: int | None = None, tiles: tuple[int, ...] = (),
-              seen_by: frozenset[int] | None = None, /, **detail: Any) -> None:
-        self.events.append(Event(kind, seat, tuple(self.spec.deck.codes(tiles)), detail,
-                                 seen_by, len(self.events)))
+    def _tell(self, payload: Payload, seat: int | None = None, tiles: tuple[int, ...] = (),
+              seen_by: frozenset[int] | None = None) -> None:
+        self.events.append(Event(seat, tuple(self.spec.deck.codes(tiles)), payload, seen_by,
+                                 len(self.events)))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The events from number `since` on, as `seat` may see them (None:
@@ -224,8 +225,13 @@ class Table:
         if before is not None:
             self._floor[seat] = {rack: away - 1 for rack, away in before.items()}
 
-    def winners(self) -> list[int]:
-        """The seats with the highest score (ties share: match.ties)."""
+    def winners(self) -> list[int] | None:
+        """The seats with the highest score once the match is over (ties
+        share: match.ties); None while it goes on."""
+        return self.leaders() if self.step is Step.OVER else None
+
+    def leaders(self) -> list[int]:
+        """The seats with the highest score now."""
         top = max(self.scores)
         return [s for s, v in enumerate(self.scores) if v == top]
 

@@ -48,7 +48,7 @@ class Component:
 
 
 @dataclass(frozen=True)
-class Table:
+class ComponentTable:
     """One component's table: every count vector's row, and the rows (per
     share of the line's groups, the most naturals filled, or IMPOSSIBLE)."""
 
@@ -73,7 +73,7 @@ class ShapeTables:
     """A structural line's tables over a deck's components."""
 
     def __init__(self, shape: Shape, components: Sequence[Component],
-                 tables: Sequence[Table]):
+                 tables: Sequence[ComponentTable]):
         self.shape = shape
         self.components = list(components)
         self.tables = list(tables)
@@ -241,7 +241,7 @@ def table_file(folder: Path, shape: Shape, sig: Signature) -> Path:
     return folder / f"shape-{hashlib.sha256(key.encode()).hexdigest()[:24]}.table"
 
 
-def _read(path: Path, sig: Signature, width: int, *, rebuild: bool) -> Table | None:
+def _read(path: Path, sig: Signature, width: int, *, rebuild: bool) -> ComponentTable | None:
     """A kept table, or None when it is missing or unsound (noted, and built
     again when `rebuild`)."""
     try:
@@ -254,7 +254,7 @@ def _read(path: Path, sig: Signature, width: int, *, rebuild: bool) -> Table | N
         n, copies, _ = sig
         if index.shape == ((copies + 1) ** n,) and rows.ndim == 2 and rows.shape[1] == width \
                 and index.dtype.kind == "u" and int(index.max(initial=0)) < len(rows):
-            return Table(index, rows)
+            return ComponentTable(index, rows)
         reason = f"{path}: shaped {index.shape} and {rows.shape}, not a table of this shape"
     store.notes.warning("%s; %s", reason, "building it again" if rebuild else
                         "not used (run 'jongg compile' to build it again)")
@@ -269,7 +269,7 @@ def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | 
     `build_missing`, None unless every table is there already. `progress` is
     told (done, total) as the build goes, in count-vector layers."""
     width = len(demands(shape))
-    found: dict[Signature, Table | None] = {}
+    found: dict[Signature, ComponentTable | None] = {}
     for sig in map(signature, components):
         if sig not in found:
             found[sig] = _read(table_file(folder, shape, sig), sig, width,
@@ -288,7 +288,7 @@ def load_or_build(shape: Shape, components: Sequence[Component], folder: Path | 
                 progress(base + layer, total)
 
         index, rows = build(shape, n, copies, runs, step)
-        found[sig] = Table(index, rows)
+        found[sig] = ComponentTable(index, rows)
         done += n
         if folder is not None:
             try:
