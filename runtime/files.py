@@ -39,6 +39,18 @@ def regular_file(path: Path | str) -> Path:
     return path
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte of `data` to the new file `fd` (short writes continued),
+    made durable, and the file closed, whatever happens."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def write_atomic(path: Path | str, data: bytes) -> None:
     """Write `data` to `path` whole or not at all, and durably."""
     target = Path(path)
@@ -47,13 +59,7 @@ def write_atomic(path: Path | str, data: bytes) -> None:
     temporary = folder / f".{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_all(fd, data)
         os.replace(temporary, target)
     except BaseException:
         temporary.unlink(missing_ok=True)

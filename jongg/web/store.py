@@ -31,6 +31,7 @@ except ImportError:  # no flock here: the folder is not locked
     fcntl = None  # type: ignore[assignment]
 
 from jongg.api import JonggError, load_text
+from jongg.runtime.files import write_all
 from jongg.runtime.game.log import Header, LogWriter
 from jongg.runtime.game.logfile import LogExists, LogFileError
 
@@ -198,14 +199,7 @@ def write_new(path: Path, data: bytes, what: str) -> bool:
     raises StoreError saying why."""
     part = path.with_name(f".{path.name}.{os.urandom(4).hex()}.part")
     try:
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_all(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), data)
         os.link(part, path)
     except FileExistsError:
         return False

@@ -128,18 +128,25 @@ class Referee:
         """Written to the log, then told: nobody hears of an action the log lacks."""
         state = self.state
         writer = self.writer
+        ended: LogFileError | None = None
         if writer is not None:
             try:
-                writer.action(state, seat, action)
-                if state.is_terminal():
-                    writer.close()  # its end line written: the log is whole
-            except LogFileError as error:
+                writer.decided(state, seat, action)
+            except LogFileError as error:  # not in the log: told to nobody
                 self.stopped = str(error)
                 raise
+            try:
+                writer.catch_up(state)
+                if state.is_terminal():
+                    writer.close()  # its end line written: the log is whole
+            except LogFileError as error:  # the action is kept (a replay writes the rest)
+                self.stopped, ended = str(error), error
         if self.check:
             self.problems.extend(violations(state))
         if self.listeners:
             self.tell()
+        if ended is not None:
+            raise ended
 
     def run(self, until: Callable[[State], bool] | None = None) -> None:
         """Let the agents play while one of them decides and the match goes
