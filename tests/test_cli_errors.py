@@ -416,3 +416,20 @@ def test_a_card_line_that_overrides_a_shared_block_is_read_as_written(
     line, col = where(bad, '"lots"')
     assert status == 1
     assert f"{path}:{line}:{col}: error: lines[1].value: 'lots' is not of type 'integer'" in out
+
+
+@pytest.mark.parametrize(("agents", "said"), [
+    ("greddy", "unknown agent 'greddy' (did you mean 'greedy'?)"),
+    ("expret,greedy", "unknown agent 'expret' (did you mean 'expert'?)"),
+    ("serch:rollouts=4", "cannot import 'serch' (No module named 'serch'); did you mean 'search'?"),
+])
+def test_a_mistyped_agent_is_answered_with_the_nearest_shipped_one(
+        capsys: pytest.CaptureFixture[str], agents: str, said: str) -> None:
+    status, _, err = run_cli(capsys, "simulate", "nymj", "--games", "1", "--agents", agents)
+    assert status != 0 and said in err
+
+
+def test_an_agent_name_near_no_shipped_one_gets_no_guess(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "simulate", "nymj", "--games", "1", "--agents", "wizard")
+    assert status != 0 and "unknown agent 'wizard'; agents:" in err

@@ -18,7 +18,7 @@ from jongg.runtime.agents.bots import Agent, GreedyAgent, RandomAgent
 from jongg.runtime.agents.expert import ExpertAgent
 from jongg.runtime.agents.options import BadOption, with_options
 from jongg.runtime.agents.search import SearchAgent
-from jongg.runtime.errors import JonggError
+from jongg.runtime.errors import JonggError, suggestion
 
 AgentMaker = Callable[[int, int], Agent]  # (seed, seat) -> an agent
 
@@ -40,13 +40,15 @@ def agent_maker(name: str) -> AgentMaker:
             return with_options(name, SHIPPED[module], module, attribute)
         except BadOption as error:
             raise UnknownAgent(f"agent {name!r}: {error}") from None
+    near = suggestion(module, SHIPPED)  # a shipped name mistyped, with or without options
     if not colon or not module or not attribute:
-        raise UnknownAgent(f"unknown agent {name!r}; agents: {', '.join(SHIPPED)}, "
-                           "or module:Class for one of your own")
+        raise UnknownAgent(f"unknown agent {name!r}{f' ({near})' if near else ''}; agents: "
+                           f"{', '.join(SHIPPED)}, or module:Class for one of your own")
     try:
         found = getattr(importlib.import_module(module), attribute)
     except ImportError as error:
-        raise UnknownAgent(f"agent {name!r}: cannot import {module!r} ({error})") from None
+        raise UnknownAgent(f"agent {name!r}: cannot import {module!r} ({error})"
+                           f"{f'; {near}' if near else ''}") from None
     except AttributeError:
         raise UnknownAgent(f"agent {name!r}: {module!r} has no {attribute!r}") from None
     if not callable(found) or not callable(getattr(found, "act", None)):
