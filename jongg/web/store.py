@@ -25,15 +25,10 @@ from typing import Any
 
 import yaml
 
-try:
-    import fcntl
-except ImportError:  # no flock here: the folder is not locked
-    fcntl = None  # type: ignore[assignment]
-
 from jongg.api import JonggError, load_text
 from jongg.runtime.files import write_all
 from jongg.runtime.game.log import Header, LogWriter
-from jongg.runtime.game.logfile import LogExists, LogFileError
+from jongg.runtime.game.logfile import LogExists, LogFileError, held_alone
 
 from .names import a_path, named
 
@@ -95,16 +90,9 @@ class Store:
         """Hold the folder for this server alone: a table's log is closed
         while nobody plays it, so its own lock cannot keep a second server
         off it (StoreError when another holds the folder)."""
-        if fcntl is None:
-            return
         fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise StoreError(f"{self.root}: another jongg serve uses this folder") from None
-        except OSError:
-            pass  # a file system without locks
+        if not held_alone(fd):
+            raise StoreError(f"{self.root}: another jongg serve uses this folder")
         self._lock = fd
 
     def quiet(self, text: str) -> str:

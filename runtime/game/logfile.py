@@ -48,15 +48,24 @@ def _opened(path: Path, flags: int) -> int:
         raise LogFileError(f"{path}: {error.strerror or error}") from None
 
 
-def _locked(fd: int, path: Path) -> int:
+def held_alone(fd: int) -> bool:
+    """Lock the open file `fd` for this process alone; False (and `fd`
+    closed) when another holds it. Where there are no locks (no flock, or a
+    file system without them) it goes on unlocked."""
     if fcntl is not None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise LogLocked(f"{path}: this game is open in another jongg") from None
+            return False
         except OSError:
-            pass  # a file system without locks: go on unlocked
+            pass
+    return True
+
+
+def _locked(fd: int, path: Path) -> int:
+    if not held_alone(fd):
+        raise LogLocked(f"{path}: this game is open in another jongg")
     return fd
 
 
