@@ -17,7 +17,7 @@ jongg.runtime (matching, the game).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 # The compiler's services. The command line, the web table and the card lab
@@ -37,19 +37,18 @@ from jongg.compiler.errors import (
     suggestion,
 )
 from jongg.compiler.notation import parse as parse_pattern
-from jongg.compiler.registry import shipped as _shipped
+from jongg.compiler.registry import shipped
 from jongg.compiler.schema import schema  # a kind's JSON Schema
 from jongg.compiler.source import Document, PathKey, load_file, load_text
 from jongg.compiler.variant import (
     Resolved,
-    Variant,
     check_variant,
     compile_variant,
+    load_variant,
     notes,
     player_counts,
     resolve,
 )
-from jongg.compiler.variant import load_variant as _load_variant
 from jongg.compiler.yaku import load_hand_scoring, scoring_only, shipped_played
 from jongg.present.filling import exposed_jokers, filling_text
 from jongg.runtime.card import Line
@@ -173,14 +172,9 @@ def load_card(name: str, deck: str | None = None) -> Card:
 # (default: the variant's), with its card's matcher (jongg.compiler.game).
 
 
-def load_variant(name: str) -> Variant:
-    """A variant's deck and card (for any player count); see load_game to play it."""
-    return _load_variant(name)
-
-
-def shipped(kind: str) -> Sequence[str]:
-    """The names of the shipped rulesets of a kind: "card", "deck" or "variant"."""
-    return _shipped(kind)
+# load_variant(name) -> Variant: a variant's deck and card (for any player count);
+# shipped(kind) -> the names of the shipped rulesets of a kind ("card", "deck",
+# "variant"). Both are the compiler's own (jongg.compiler.variant, .registry).
 
 
 __all__ = [
