@@ -24,7 +24,8 @@ from jongg.runtime.matching.lookup import (
     Lookup,
     _readable,
 )
-from jongg.runtime.matching.plans import Plan, Programme
+from jongg.runtime.matching.plan import Plan
+from jongg.runtime.matching.plans import Programme
 from jongg.runtime.matching.tables import Component, ShapeTables
 
 

@@ -29,7 +29,8 @@ from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import Columns, Seat, Tables, set_bits
 from jongg.runtime.matching.lookup import Lookup
 from jongg.runtime.matching.many import FAR, ManyHands, Match
-from jongg.runtime.matching.plans import Plan, Programme
+from jongg.runtime.matching.plan import Plan
+from jongg.runtime.matching.plans import Programme
 
 __all__ = ["FAR", "Match", "Matcher"]
 

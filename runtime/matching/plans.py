@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,16 @@ from jongg.runtime.matching.answers import ABSENT, Slot
 from jongg.runtime.matching.building import Progress
 from jongg.runtime.matching.columns import pins
 from jongg.runtime.matching.filling import Bound, SlotKey, fill, fits
+from jongg.runtime.matching.plan import (
+    UNSEATED,
+    Exposed,
+    Plan,
+    PlanKey,
+    Seating,
+    Way,
+    by_exposures,
+    shape_of,
+)
 from jongg.runtime.matching.structure import (
     NO_PIN,
     Demand,
@@ -40,35 +49,6 @@ from jongg.runtime.matching.structure import (
 from jongg.runtime.matching.tables import Component, ShapeTables, component_keys, load_or_build
 from jongg.runtime.tiles import Category
 
-Seating = tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]
-UNSEATED: list[Seating] = [(frozenset(), (), ())]
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """A variation as the structural programme sees it."""
-
-    line: int
-    variation: int
-    groups: tuple[Slots, ...]
-    types: tuple[GroupType, ...]  # the free groups, one entry per group
-    shape: Shape  # the free groups by type
-    concealed: bool
-    needs: dict[int, int]  # the concrete groups' tiles, counted
-    free_size: int
-
-    def ceiling(self, counts: dict[int, int], jokers: int, exposed: int) -> int:
-        """No filling beats this: naturals fill at most the concrete slots of
-        their tile and every free slot; jokers and exposed tiles come on top."""
-        needs = self.needs
-        return (sum(min(n, needs.get(t, 0)) for t, n in counts.items()) + self.free_size
-                + jokers + exposed)
-
-
-def shape_of(types: Sequence[GroupType], all_jokers: bool) -> Shape:
-    kinds = sorted(set(types), key=lambda t: (t.kind, t.jokers))
-    return Shape(tuple(kinds), tuple(types.count(t) for t in kinds), all_jokers)
-
 
 class Programme:
     """Scores a card's variations through runtime/matching/structure.py."""
@@ -84,8 +64,8 @@ class Programme:
         self._placed: dict[tuple[tuple[int, ...], int, int], list[tuple[str, int, int | None]]] = {}
         self.shape_tables: dict[Shape, ShapeTables] = {}
         self._keyed: tuple[dict[int, int] | None, list[int]] = (None, [])
-        self._seatings: dict[tuple[tuple[int, ...], ...],
-                             dict[tuple[int, int], list[Seating]]] = {}
+        self._seatings: dict[Exposed, dict[PlanKey, list[Seating]]] = {}
+        self._ways_kept: dict[Exposed, dict[PlanKey, list[Way]]] = {}
         self._able: dict[tuple[int, ...], int] = {}
         self._slots: dict[SlotKey, Slot] = {}  # the fillings' slots, made once (filling.fill)
 
@@ -210,11 +190,7 @@ class Programme:
         if not exposures:
             return UNSEATED
         key = tuple(map(tuple, exposures))
-        known = self._seatings.get(key)
-        if known is None:
-            if len(self._seatings) > 4096:
-                self._seatings.clear()
-            known = self._seatings[key] = {}
+        known = by_exposures(self._seatings, key)
         found = known.get((plan.line, plan.variation))
         if found is None:
             found = known[plan.line, plan.variation] = self._seat(plan, key)
@@ -301,22 +277,37 @@ class Programme:
             return self.shape_tables[plan.shape].best_keys(self.keys_one(counts))
         best: int | None = None
         tables = self.shape_tables.get(plan.shape) if not jokers and not plan.groups else None
-        for taken, free, kinds in self.seatings(plan, exposures):
-            types = [t for ti, t in enumerate(plan.types) if ti not in free]
-            shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
-            if not plan.groups and identical_only(shape):
-                found = identical_score(shape, counts, jokers, frozenset(kinds))
+        exposed = sum(map(len, exposures))
+        for identical, shape, kinds, share, groups in self._ways(plan, exposures):
+            if identical:
+                found = identical_score(shape, counts, jokers, kinds)
             elif tables is not None and not any(counts.get(k) for k in kinds):
                 # the groups left are a share of the line's: its tables answer
-                share = tuple(types.count(t) for t in plan.shape.types)
                 found = tables.best_within(self.keys_one(counts), share)
             else:
-                groups = [g for gi, g in enumerate(plan.groups) if gi not in taken]
-                found = self.programme(shape, pins(groups), counts, jokers, frozenset(kinds))
-            found += sum(map(len, exposures))
+                found = self.programme(shape, pins(groups), counts, jokers, kinds)
+            found += exposed
             if best is None or found > best:
                 best = found
         return best
+
+    def _ways(self, plan: Plan, exposures: Sequence[Sequence[int]]) -> list[Way]:
+        """Each seating of the exposures as score() reads it: whether the free
+        groups left are identical only (and the plan has no concrete groups),
+        their shape, the kinds taken, the share of the line's groups left and
+        the concrete groups left. Kept beside the seatings: they depend on
+        the exposures alone."""
+        known = by_exposures(self._ways_kept, tuple(map(tuple, exposures)))
+        ways = known.get((plan.line, plan.variation))
+        if ways is None:
+            ways = known[plan.line, plan.variation] = []
+            for taken, free, kinds in self.seatings(plan, exposures):
+                types = [t for ti, t in enumerate(plan.types) if ti not in free]
+                shape = shape_of(types, plan.shape.all_jokers) if free else plan.shape
+                ways.append((not plan.groups and identical_only(shape), shape, frozenset(kinds),
+                             tuple(types.count(t) for t in plan.shape.types),
+                             [g for gi, g in enumerate(plan.groups) if gi not in taken]))
+        return ways
 
     def programme(self, shape: Shape, pinned: dict[int, Pin], counts: dict[int, int],
                   jokers: int, forbid: frozenset[int], extra: int = 0) -> int:

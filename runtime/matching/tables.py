@@ -34,6 +34,7 @@ from jongg.runtime.matching.structure import Demand, Shape
 
 VERSION = 2
 FOLD_CELLS = 1 << 22  # fold work done at once (memory stays in tens of MB)
+WITHIN_KEPT = 50_000  # best_within() answers kept per line shape
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ class ShapeTables:
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
         self._within_memo: dict[Demand, tuple[list[int], list[tuple[int, int]]]] = {}
+        # best_within() by keys and share
+        self._within_best: dict[tuple[tuple[int, ...], Demand], int] = {}
 
     # -- the fold ---------------------------------------------------------------------
     @cached_property
@@ -146,19 +149,36 @@ class ShapeTables:
 
     def best_within(self, keys: Sequence[int], demand: Demand) -> int:
         """The best of one jokerless hand over a share of the groups (what is
-        left when exposures have taken the rest)."""
-        rows = [t.rows[int(t.index[key])].tolist() for t, key in zip(self.tables, keys,
-                                                                         strict=True)]
+        left when exposures have taken the rest). Kept by its keys and share:
+        a player weighing its discards asks the same hand again for each
+        variation and exposure seating the line has."""
+        key = (tuple(keys), demand)
+        known = self._within_best.get(key)
+        if known is None:
+            known = self._within_best[key] = self._best_within(keys, demand)
+            if len(self._within_best) > WITHIN_KEPT:
+                self._within_best = {key: known}
+        return known
+
+    def _best_within(self, keys: Sequence[int], demand: Demand) -> int:
+        rows = [table[index[key]] for table, index, key in
+                zip(self._row_lists, self._index_lists, keys, strict=True)]
         acc = rows[0]
         for part in rows[1:-1]:
-            acc = [max(acc[i] + part[j] for i, j in pairs) for pairs in self._by_target]
-        best: int
+            acc = [max([acc[i] + part[j] for i, j in pairs]) for pairs in self._by_target]
         if len(rows) == 1:
-            best = max(acc[i] for i in self._within(demand)[0])
-            return best
+            return max([acc[i] for i in self._within(demand)[0]])
         part = rows[-1]
-        best = max(acc[i] + part[j] for i, j in self._within(demand)[1])
-        return best
+        return max([acc[i] + part[j] for i, j in self._within(demand)[1]])
+
+    @cached_property
+    def _row_lists(self) -> list[list[list[int]]]:
+        """Each component's rows as lists (components of one signature share theirs)."""
+        lists: dict[int, list[list[int]]] = {}
+        for t in self.tables:
+            if id(t) not in lists:
+                lists[id(t)] = t.rows.tolist()
+        return [lists[id(t)] for t in self.tables]
 
     def _within(self, demand: Demand) -> tuple[list[int], list[tuple[int, int]]]:
         """The shares inside `demand`, and the pairs of shares whose sum is."""
