@@ -77,6 +77,7 @@ class Matcher(ManyHands):
         self._no_lookup = False  # the card's lines cannot all be tabled
         self._asked = 0
         self._explained: dict[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = {}
+        self._completed: dict[tuple[Hand, bool | None], Match | None] = {}  # exposed hands
         self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
     def prepare(self, folder: Path | None = None, *, build: bool = True,
@@ -482,12 +483,14 @@ class Matcher(ManyHands):
         """is_complete() without the lookups."""
         if hand.size != self.card.hand_size:
             return None
-        if hand.exposures:
-            near = self._near_columns(hand, self.open_hands if open_hands is None else open_hands)
-            if near is not None and near[0] > 0:
-                return None  # a tile or more from every line: no line is scored
-            done = self.completions(hand, open_hands=open_hands)
-            return done[0] if done else None
+        if hand.exposures:  # the last few kept: a claim window asks again as it is ruled
+            key = (hand, open_hands)
+            if key in self._completed:
+                return self._completed[key]
+            if len(self._completed) > 256:
+                self._completed.clear()
+            found = self._completed[key] = self._exposed_complete(hand, open_hands)
+            return found
         counts, jokers = self._held(hand)
         columns = self.columns
         found: dict[int, int] = {}  # line -> first variation completed
@@ -503,6 +506,13 @@ class Matcher(ManyHands):
             return None
         li = min(found, key=lambda li: (-(lines[li].value or 0), li))
         return Match((lines[li], 0, found[li], self, hand))
+
+    def _exposed_complete(self, hand: Hand, open_hands: bool | None) -> Match | None:
+        near = self._near_columns(hand, self.open_hands if open_hands is None else open_hands)
+        if near is not None and near[0] > 0:
+            return None  # a tile or more from every line: no line is scored
+        done = self.completions(hand, open_hands=open_hands)
+        return done[0] if done else None
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of a line (the last few
