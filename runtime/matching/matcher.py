@@ -489,8 +489,8 @@ class Matcher(ManyHands):
                 return self._completed[key]
             if len(self._completed) > 256:
                 self._completed.clear()
-            found = self._completed[key] = self._exposed_complete(hand, open_hands)
-            return found
+            done = self._completed[key] = self._exposed_complete(hand, open_hands)
+            return done
         counts, jokers = self._held(hand)
         columns = self.columns
         found: dict[int, int] = {}  # line -> first variation completed
