@@ -1,7 +1,7 @@
 """This checkout's game against an older commit's, side by side in one run.
 
 Run: python bench/bench_versus.py [--commit e77d4ca] [--rows mjcg-card-greedy,...]
-                                  [--scale 1.0] [--logs] [--keep DIR]
+                                  [--scale 1.0] [--logs] [--keep DIR] [--no-accel]
 
 The older commit is checked out into a temporary git worktree (its C
 accelerator built in place, as an install builds it), and every row's
@@ -12,7 +12,11 @@ the matcher warmed first), the ratio, the goal, and whether every match's
 digest (its actions in order, its scores, its final state) is the same on
 both sides; the peak RSS of each side's process beside. `--logs` also writes
 one seeded match's log of every shipped variant and player count, guarded
-and strict, on each side, and says whether they are byte for byte the same.
+and strict, on each side, and says whether they are byte for byte the same. `--no-accel` plays both
+sides without the C accelerator, as on a machine without a C compiler (the
+commit's is not built, this checkout's is left unused through
+JONGG_NO_ACCEL=1), and checks that neither side ran one. Each row ends with
+the machine's load average (one minute) when it was done.
 """
 
 from __future__ import annotations
@@ -42,14 +46,17 @@ ROWS = {
 }
 
 
-def checkout(commit: str, folder: Path) -> Path:
-    """A worktree of `commit` in `folder`, its accelerator built in place."""
-    tree = folder / "reference"
+def checkout(commit: str, folder: Path, accel: bool = True) -> Path:
+    """A worktree of `commit` in `folder`, its accelerator built in place
+    (unless not `accel`)."""
+    tree = folder / ("reference" if accel else "reference-python")
     if (tree / ".git").exists():  # kept from an earlier run (--keep)
         return tree
-    # the same flags as an install's build of the accelerator (setup.py)
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), commit],
                    check=True, capture_output=True)
+    if not accel:
+        return tree
+    # the same flags as an install's build of the accelerator (setup.py)
     source = tree / "runtime" / "matching" / "_fold.c"
     built = source.with_name("_fold" + str(sysconfig.get_config_var("EXT_SUFFIX")))
     flags = f"{sysconfig.get_config_var('CFLAGS')} {sysconfig.get_config_var('CCSHARED')}"
@@ -59,15 +66,22 @@ def checkout(commit: str, folder: Path) -> Path:
     return tree
 
 
-def side(root: Path, *args: str) -> dict[str, object]:
-    """Run the worker against the jongg of `root`, and check it was that one."""
+def side(root: Path, *args: str, accel: bool = True) -> dict[str, object]:
+    """Run the worker against the jongg of `root`, and check it was that one
+    (and that it ran with the accelerator, or without it, as asked)."""
     env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("JONGG_NO_ACCEL", None)
+    if not accel and root == ROOT:
+        env["JONGG_NO_ACCEL"] = "1"
     done = subprocess.run([sys.executable, str(WORKER), *args], cwd=root, env=env,
                           check=True, capture_output=True, text=True)
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     found = Path(str(result["jongg"])).resolve()
     if not found.is_relative_to(root.resolve()):
         raise SystemExit(f"the worker for {root} ran the jongg of {found}")
+    if "accelerated" in result and result["accelerated"] != accel:
+        raise SystemExit(f"the worker for {root} ran {'without' if accel else 'with'} "
+                         "the C accelerator")
     return result
 
 
@@ -80,31 +94,37 @@ def main() -> None:
     parser.add_argument("--logs", action="store_true",
                         help="compare every shipped variant's seeded logs, guarded and strict")
     parser.add_argument("--keep", type=Path, help="keep the commit's worktree here")
+    parser.add_argument("--no-accel", action="store_true",
+                        help="both sides without the C accelerator (as with no C compiler)")
     args = parser.parse_args()
+    accel = not args.no_accel
     folder = Path(tempfile.mkdtemp(prefix="jongg-versus-")) if args.keep is None else args.keep
-    tree = checkout(args.commit, folder)
+    tree = checkout(args.commit, folder, accel)
     try:
-        print(f"this checkout ({ROOT}) against {args.commit}; CPU time, one process a side")
+        print(f"this checkout ({ROOT}) against {args.commit}; CPU time, one process a side, "
+              f"{'with' if accel else 'without'} the C accelerator; load average "
+              f"{os.getloadavg()[0]:.1f}")
         print(f"{'row':<26} {'matches':>7} {'rounds':>6} {args.commit + ' r/s':>12} "
-              f"{'this r/s':>9} {'ratio':>6} {'goal':>5} {'digests':>8} {'RSS MB':>11}")
+              f"{'this r/s':>9} {'ratio':>6} {'goal':>5} {'digests':>8} {'RSS MB':>11} "
+              f"{'load':>5}")
         for name in filter(None, args.rows.split(",")):
             variant, players, agents, matches, goal = ROWS[name]
             count = max(1, round(matches * args.scale))
             play = ("play", variant, str(players), agents, "0", str(count), args.mode)
-            old, new = side(tree, *play), side(ROOT, *play)
+            old, new = side(tree, *play, accel=accel), side(ROOT, *play, accel=accel)
             rates = [float(str(s["rounds"])) / float(str(s["seconds"])) for s in (old, new)]
             same = old["digests"] == new["digests"] and old["rounds"] == new["rounds"]
             print(f"{name:<26} {count:>7} {old['rounds']!s:>6} {rates[0]:>12.1f} "
                   f"{rates[1]:>9.1f} {rates[1] / rates[0]:>5.1f}x {goal:>4.0f}x "
                   f"{'same' if same else 'DIFFER':>8} "
-                  f"{float(str(old['rss_mb'])):>5.0f}/{float(str(new['rss_mb'])):<5.0f}",
-                  flush=True)
+                  f"{float(str(old['rss_mb'])):>5.0f}/{float(str(new['rss_mb'])):<5.0f} "
+                  f"{os.getloadavg()[0]:>5.1f}", flush=True)
         if args.logs:
             logs = [folder / "logs-old", folder / "logs-new"]
             for root, out in zip((tree, ROOT), logs, strict=True):
                 shutil.rmtree(out, ignore_errors=True)
                 out.mkdir()
-                side(root, "logs", str(out))
+                side(root, "logs", str(out), accel=accel)
             names = sorted(p.name for p in logs[0].iterdir())
             differ = [n for n in names if not filecmp.cmp(logs[0] / n, logs[1] / n,
                                                           shallow=False)]

@@ -30,6 +30,12 @@ from jongg.runtime.game.state import Mode, State
 LOG_SEED = 2026
 
 
+def accelerated() -> bool:
+    """Whether this jongg's matcher runs its C accelerator."""
+    from jongg.runtime.matching import accelerated as accel
+    return accel.compiled_fold is not None
+
+
 def match_digest(state: State) -> str:
     deck = state.spec.deck
     text = "\n".join(f"{seat} {action.text(deck)}" for seat, action in state.history)
@@ -52,7 +58,8 @@ def play(variant: str, players: int, agents: str, first: int, count: int, mode: 
         rounds += len(record.rounds)
         decisions += record.decisions
         digests.append(match_digest(state))
-    print(json.dumps({"jongg": jongg.__file__, "rounds": rounds, "decisions": decisions,
+    print(json.dumps({"jongg": jongg.__file__, "accelerated": accelerated(),
+                      "rounds": rounds, "decisions": decisions,
                       "seconds": seconds, "digests": digests,
                       "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
@@ -69,7 +76,7 @@ def logs(folder: str) -> None:
             for mode in (Mode.GUARDED, Mode.STRICT):
                 play_match(game, LOG_SEED, agents, mode=mode,
                            log=out / f"{name}-{players}p-{mode.value}.jsonl")
-    print(json.dumps({"jongg": jongg.__file__}))
+    print(json.dumps({"jongg": jongg.__file__, "accelerated": accelerated()}))
 
 
 if __name__ == "__main__":

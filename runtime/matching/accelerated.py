@@ -14,12 +14,16 @@ where a C compiler is found) or, without it, the same in Python.
 - extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
   keys], a query's Match objects made from the start of their tuples and the
   hand; in C one allocation a Match, where Python makes three.
+
+JONGG_NO_ACCEL=1 in the environment leaves the built accelerator unused, as
+on a machine without a C compiler (the same answers, in Python).
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -48,6 +52,8 @@ line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, in
                      list[int], list[int], int],
                     list[tuple[int, int, int]]] | None
 try:
+    if os.environ.get("JONGG_NO_ACCEL", "") not in ("", "0"):
+        raise ImportError("JONGG_NO_ACCEL is set")
     from jongg.runtime.matching import _fold
     compiled_fold, line_keys = _fold.fold, _fold.line_keys
     discard_nearness, line_best = _fold.discard_nearness, _fold.line_best
