@@ -115,14 +115,17 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "jongg", "serve", "--port", "0",
-                                   "--data", data, "--pace", "0"], stdout=subprocess.PIPE,
-                                  text=True)
+                                   "--data", data, "--pace", "0",
+                                   "--most-per-address", str(max(20, args.tables))],
+                                  stdout=subprocess.PIPE, text=True)
         try:
             assert server.stdout is not None
             base = server.stdout.readline().split()[2].rstrip("/")
             seats = ["human"] * args.people + [args.bots] * (args.players - args.people)
-            tables = [api(base, "/api/tables", {"variant": args.variant, "seed": n,
-                                                "players": args.players, "seats": seats})
+            # a seeded table seats one person at most (the seed tells every hand)
+            seeded = args.people <= 1
+            tables = [api(base, "/api/tables", {"variant": args.variant, "players": args.players,
+                                                "seats": seats, **({"seed": n} if seeded else {})})
                       for n in range(args.tables)]
             ids = {t["id"] for t in tables}
             before = decisions(base, ids)
