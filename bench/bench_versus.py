@@ -10,7 +10,8 @@ each side, this checkout and the commit in turn, on the same seeds. For each
 row it prints both sides' rounds a second (CPU time of the matches alone,
 the matcher warmed first), the ratio, the goal, and whether every match's
 digest (its actions in order, its scores, its final state) is the same on
-both sides; the peak RSS of each side's process beside. `--logs` also writes
+both sides; the peak RSS of each side's process and the CPU seconds of its
+matches beside. `--logs` also writes
 one seeded match's log of every shipped variant and player count, guarded
 and strict, on each side, and says whether they are byte for byte the same. `--no-accel` plays both
 sides without the C accelerator, as on a machine without a C compiler (the
@@ -106,7 +107,7 @@ def main() -> None:
               f"{os.getloadavg()[0]:.1f}")
         print(f"{'row':<26} {'matches':>7} {'rounds':>6} {args.commit + ' r/s':>12} "
               f"{'this r/s':>9} {'ratio':>6} {'goal':>5} {'digests':>8} {'RSS MB':>11} "
-              f"{'load':>5}")
+              f"{'CPU s':>11} {'load':>5}")
         for name in filter(None, args.rows.split(",")):
             variant, players, agents, matches, goal = ROWS[name]
             count = max(1, round(matches * args.scale))
@@ -118,6 +119,7 @@ def main() -> None:
                   f"{rates[1]:>9.1f} {rates[1] / rates[0]:>5.1f}x {goal:>4.0f}x "
                   f"{'same' if same else 'DIFFER':>8} "
                   f"{float(str(old['rss_mb'])):>5.0f}/{float(str(new['rss_mb'])):<5.0f} "
+                  f"{float(str(old['seconds'])):>5.1f}/{float(str(new['seconds'])):<5.1f} "
                   f"{os.getloadavg()[0]:>5.1f}", flush=True)
         if args.logs:
             logs = [folder / "logs-old", folder / "logs-new"]
