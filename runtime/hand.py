@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import _count_elements  # type: ignore[attr-defined]
 from dataclasses import dataclass
 
 
@@ -33,12 +34,8 @@ class Hand:
                     (*self.exposures, tuple(sorted((claimed, *tiles)))))
 
     def naturals(self, joker: int | None) -> tuple[dict[int, int], int]:
-        """The concealed naturals counted by kind, and the concealed jokers."""
+        """The concealed naturals counted by kind (in the order the tiles
+        come), and the concealed jokers."""
         counts: dict[int, int] = {}
-        jokers = 0
-        for tile in self.concealed:
-            if tile == joker:
-                jokers += 1
-            else:
-                counts[tile] = counts.get(tile, 0) + 1
-        return counts, jokers
+        _count_elements(counts, self.concealed)  # Counter's own counting, in C: no Counter made
+        return counts, counts.pop(joker, 0) if joker is not None else 0
