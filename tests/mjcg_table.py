@@ -78,11 +78,11 @@ def discard_drawn(state: State) -> str:
 
 
 def held(state: State, seat: int) -> int:
-    return state.seats[seat].held
+    return state._seats[seat].held
 
 
 def hand_of(state: State, seat: int) -> Counter[str]:
-    return Counter(state.spec.deck.codes(state.seats[seat].concealed()))
+    return Counter(state.spec.deck.codes(state._seats[seat].concealed()))
 
 
 def exposed(state: State, seat: int, viewer: int | None = None) -> list[list[str]]:

@@ -85,7 +85,7 @@ def discard_drawn_no_pass(state: State) -> str:
 
 def held(state: State, seat: int) -> int:
     """The cards a seat holds, concealed and exposed."""
-    return state.seats[seat].held
+    return state._seats[seat].held
 
 
 def exposed(state: State, viewer: int, seat: int) -> list[list[str]]:
@@ -144,12 +144,12 @@ def win_round(players: int, ma_wins: bool, how: str,
 @contextmanager
 def hidden_kept(state: State) -> Iterator[None]:
     """Put the pile and every hand back as they were when the block ends."""
-    wall, counts = list(state.wall), [list(s.counts) for s in state.seats]
+    wall, counts = list(state._wall), [list(s.counts) for s in state._seats]
     try:
         yield
     finally:
-        state.wall = wall
-        for seat, kept in zip(state.seats, counts, strict=True):
+        state._wall = wall
+        for seat, kept in zip(state._seats, counts, strict=True):
             seat.counts = kept
 
 
@@ -157,20 +157,20 @@ def hidden_resample(state: State, seat: int, rng: random.Random) -> bool:
     """Deal the cards `seat` cannot see (other hands, the pile) anew, keeping
     how many each holds; True if the arrangement changed."""
     others = [s for s in range(state.spec.players) if s != seat]
-    before = [list(state.wall)] + [list(state.seats[s].counts) for s in others]
-    pool = list(state.wall) + [t for s in others for t in state.seats[s].concealed()]
+    before = [list(state._wall)] + [list(state._seats[s].counts) for s in others]
+    pool = list(state._wall) + [t for s in others for t in state._seats[s].concealed()]
     rng.shuffle(pool)
     kinds = len(state.spec.deck.kinds)
-    state.wall = pool[:len(state.wall)]
-    rest = pool[len(state.wall):]
+    state._wall = pool[:len(state._wall)]
+    rest = pool[len(state._wall):]
     for s in others:
-        size = sum(state.seats[s].counts)
+        size = sum(state._seats[s].counts)
         counts = [0] * kinds
         for t in rest[:size]:
             counts[t] += 1
         rest = rest[size:]
-        state.seats[s].counts = counts
-    after = [list(state.wall)] + [list(state.seats[s].counts) for s in others]
+        state._seats[s].counts = counts
+    after = [list(state._wall)] + [list(state._seats[s].counts) for s in others]
     return after != before
 
 

@@ -37,7 +37,7 @@ def edited(state: State, change: Callable[[Position], None]) -> State:
     position's JSON in place), loaded anew."""
     doc = json.loads(state.position())
     change(doc)
-    return Game(state.spec, state.matcher).load_position(json.dumps(doc))
+    return Game(state.spec, state._matcher).load_position(json.dumps(doc))
 
 
 def codes(text: str) -> str:

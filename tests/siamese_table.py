@@ -68,22 +68,22 @@ def declared(state: State, seat: int, rack: int, tiles: str) -> None:
     its tiles come out of the wall, so tiles stay conserved."""
     found = parse_tiles(state.spec.deck, tiles)
     for t in found:  # from the bottom of the wall: the rigged draws stay on top
-        state.wall.remove(t)
-        if state.wall_owner:
-            state.wall_owner.pop()
-    state.seats[seat].exposures.append(Exposure(tuple(sorted(found)), -1, rack - 1, mahjong=True))
+        state._wall.remove(t)
+        if state._wall_owner:
+            state._wall_owner.pop()
+    state._seats[seat].exposures.append(Exposure(tuple(sorted(found)), -1, rack - 1, mahjong=True))
 
 
 def holding(state: State, seat: int, tiles: str) -> None:
     """Give a seat these concealed tiles instead of its own, which go back to the wall."""
-    me = state.seats[seat]
-    state.wall.extend(me.concealed())
+    me = state._seats[seat]
+    state._wall.extend(me.concealed())
     me.counts = [0] * len(me.counts)
     for t in parse_tiles(state.spec.deck, tiles):
-        state.wall.remove(t)
+        state._wall.remove(t)
         me.counts[t] += 1
-    if state.wall_owner:
-        state.wall_owner = [state.dealer] * len(state.wall)
+    if state._wall_owner:
+        state._wall_owner = [state.dealer] * len(state._wall)
 
 
 def awards(state: State) -> list[int]:

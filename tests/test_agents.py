@@ -225,7 +225,7 @@ def test_whether_a_line_takes_exposures_is_answered_without_cutting_the_table(
     _, state = play_match(Game(g.spec, g.matcher), 2, ["random"])
     # what its claim windows asked: a set beside each rack's exposures
     asked = [(tuple(sorted((*held, tuple(sorted((tile, *tiles)))))), g.spec.open_hands)
-             for held, tile, tiles in list(state.rules._fits._known)[:40]]
+             for held, tile, tiles in list(state._rules._fits._known)[:40]]
     reference = ReferenceMatcher(g.matcher.card)
     g.matcher._allowed.clear()
     columns._seats.clear()

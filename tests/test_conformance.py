@@ -66,7 +66,7 @@ def check_position(state: State, seat: int, rng: random.Random) -> None:
     """The position text round-trips and plays on the same; a clone is the
     same state; resampling what a seat cannot see leaves its observation,
     and the events it is told, unchanged."""
-    g = Game(state.spec, state.matcher)
+    g = Game(state.spec, state._matcher)
     text = state.position()
     again = g.load_position(text)
     assert again.position() == text and again.digest() == state.digest()
@@ -167,7 +167,7 @@ def test_an_illegal_action_is_refused_with_the_legal_ones_and_changes_nothing() 
     with pytest.raises(IllegalAction) as refused:
         act(state, 1, "discard R1")  # not seat 2's turn
     assert "cannot act now" in str(refused.value) and "Seat 1" in str(refused.value)
-    held = next(k for k, n in enumerate(state.seats[0].counts) if n == 0)
+    held = next(k for k, n in enumerate(state._seats[0].counts) if n == 0)
     code = state.spec.deck.code(held)
     with pytest.raises(IllegalAction) as refused:
         act(state, 0, f"discard {code}")

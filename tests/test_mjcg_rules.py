@@ -55,14 +55,14 @@ def test_east_deals_13_to_each_14_to_herself_the_rest_is_the_pile(players: int,
         state = game("mjcg", players).new_match(seed)
         assert state.dealer == 0 and state.spec.seats[0] == "East"
         assert [held(state, s) for s in range(players)] == [each + 1] + [each] * (players - 1)
-        assert len(state.wall) == DECK - each * players - 1
-        cards = Counter(state.wall)
-        for seat in state.seats:
+        assert len(state._wall) == DECK - each * players - 1
+        cards = Counter(state._wall)
+        for seat in state._seats:
             cards.update(seat.concealed())
         assert sum(cards.values()) == DECK
         assert all(cards[k.index] == k.copies for k in state.spec.deck.kinds)
     if players == 4:
-        assert len(game("mjcg", 4).new_match(0).wall) == 99
+        assert len(game("mjcg", 4).new_match(0)._wall) == 99
 
 
 @clause("MJCG-03")
@@ -84,11 +84,11 @@ def test_east_opens_by_discarding_without_drawing() -> None:
     first, and only discards are offered."""
     state = start(table())
     assert state.step is Step.TURN and state.turn == 0 == state.dealer
-    assert held(state, 0) == 14 and len(state.wall) == 99
+    assert held(state, 0) == 14 and len(state._wall) == 99
     assert "drawn" not in state.observation(0)
     assert texts(state, 0) and all(t.startswith("discard ") for t in texts(state, 0))
     act(state, 0, "discard 9B")
-    assert held(state, 0) == 13 and state.seats[0].discards == [state.spec.deck.kind("9B").index]
+    assert held(state, 0) == 13 and state._seats[0].discards == [state.spec.deck.kind("9B").index]
 
 
 @clause("MJCG-09", "MJCG-36", "MJCG-37", "MJCG-38")
@@ -101,9 +101,9 @@ def test_turns_go_to_the_right_each_drawing_the_top_card(players: int, dealer: i
     state = start({}, players=players, dealer=dealer)  # hands dealt at random
     turns = [state.turn]
     for _ in range(2 * players):
-        top, pile = state.wall[-1], len(state.wall)
+        top, pile = state._wall[-1], len(state._wall)
         discard_drawn(state)  # the seat to play discards; the next one draws
-        assert state.step is Step.TURN and state.drawn == top and len(state.wall) == pile - 1
+        assert state.step is Step.TURN and state._drawn == top and len(state._wall) == pile - 1
         assert held(state, state.turn) == g.spec.deal + 1
         turns.append(state.turn)
     assert turns == [(dealer + i) % players for i in range(2 * players + 1)]
@@ -130,7 +130,7 @@ def test_only_the_latest_discard_can_be_called() -> None:
     with pytest.raises(IllegalAction):
         act(state, 1, "claim kong 5B 5B J")
     assert state.observation(1)["seats"][0]["discards"] == ["5B"]
-    assert state.seats[1].exposures == []
+    assert state._seats[1].exposures == []
 
 
 @clause("MJCG-13")
@@ -147,10 +147,10 @@ def test_a_discard_that_completes_a_kong_is_called_and_exposed(mine: str) -> Non
     let_go(state, {2: call})
     kong = sorted(["5B", *mine.split()])
     assert all(exposed(state, 2, viewer) == [kong] for viewer in range(4))
-    assert sum(state.seats[2].counts) == 10 and held(state, 2) == 14
+    assert sum(state._seats[2].counts) == 10 and held(state, 2) == 14
     assert hand_of(state, 2)["5B"] == 0 and hand_of(state, 2)["J"] == 0
-    assert state.step is Step.TURN and state.turn == 2 and len(state.wall) == 99
-    assert state.seats[0].discards == []  # the called card left the discard pile
+    assert state.step is Step.TURN and state.turn == 2 and len(state._wall) == 99
+    assert state._seats[0].discards == []  # the called card left the discard pile
 
 
 @clause("MJCG-13")
@@ -181,9 +181,9 @@ def test_no_call_for_a_pair(mode: Mode) -> None:
         with pytest.raises(IllegalAction):
             act(state, 1, "claim kong 5B")
         let_go(state)
-    assert state.step is Step.TURN and state.turn == 1 and len(state.wall) == 98
+    assert state.step is Step.TURN and state.turn == 1 and len(state._wall) == 98
     assert state.observation(1)["seats"][0]["discards"] == ["5B"]
-    assert hand_of(state, 1)["5B"] == 1 and state.seats[1].exposures == []
+    assert hand_of(state, 1)["5B"] == 1 and state._seats[1].exposures == []
 
 
 @clause("MJCG-14", "MJCG-21")
@@ -227,7 +227,7 @@ def test_between_kong_calls_the_caller_next_in_turn_gets_it(dealer: int, gets: i
     assert state.turn == gets and state.step is Step.TURN
     assert exposed(state, gets) == [sorted(["5B", *calls[gets].split()])]
     other = 4 - gets
-    assert state.seats[other].exposures == [] and hand_of(state, other)["5B"] >= 1
+    assert state._seats[other].exposures == [] and hand_of(state, other)["5B"] >= 1
 
 
 @clause("MJCG-15")
@@ -295,17 +295,17 @@ def test_after_calling_the_caller_discards_and_play_passes_to_her_right() -> Non
     state = start(table({3: padded("5B 5B J")}, opens="5B"))
     act(state, 0, "discard 5B")
     let_go(state, {3: "claim kong 5B 5B J"})
-    assert state.turn == 3 and held(state, 3) == 14 and len(state.wall) == 99
+    assert state.turn == 3 and held(state, 3) == 14 and len(state._wall) == 99
     assert "drawn" not in state.observation(3)
     options = texts(state, 3)
     assert options and all(t.startswith("discard ") for t in options)
     act(state, 3, "discard 9C")
     let_go(state)
-    assert held(state, 3) == 13 and sum(state.seats[3].counts) == 9
-    assert state.step is Step.TURN and state.turn == 0 and len(state.wall) == 98
+    assert held(state, 3) == 13 and sum(state._seats[3].counts) == 9
+    assert state.step is Step.TURN and state.turn == 0 and len(state._wall) == 98
     assert held(state, 0) == 14 and "drawn" in state.observation(0)
     for missed in (1, 2):
-        assert held(state, missed) == 13 and state.seats[missed].discards == []
+        assert held(state, missed) == 13 and state._seats[missed].discards == []
 
 
 # -- MJCG-18, MJCG-19, MJCG-20: jokers ----------------------------------------------------
@@ -373,7 +373,7 @@ def test_a_discarded_joker_cannot_be_called(mode: Mode) -> None:
                          3: "1B 1B 1B 1B 2B 2B 2B 2B 3B 3B 3B 5C 5C"}, opens="J"), mode=mode)
     assert "discard J" in texts(state, 0)
     act(state, 0, "discard J")
-    assert state.step is Step.TURN and state.turn == 1 and len(state.wall) == 98
+    assert state.step is Step.TURN and state.turn == 1 and len(state._wall) == 98
     assert state.observation(1)["seats"][0]["discards"] == ["J"]
     for seat, call in {1: "claim kong 5B 5B 5B", 3: "claim mahjong"}.items():
         with pytest.raises(IllegalAction):

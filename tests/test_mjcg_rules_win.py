@@ -93,7 +93,7 @@ def test_mah_jongg_by_a_joker_exchange_after_a_call_is_not_self_drawn() -> None:
                         opens="5B"), exposures={2: ["8B 8B 8B J"]})
     act(state, 0, "discard 5B")
     let_go(state, {1: "claim kong 5B 5B J"})
-    assert state.turn == 1 and state.drawn is None and "declare" not in texts(state, 1)
+    assert state.turn == 1 and state._drawn is None and "declare" not in texts(state, 1)
     act(state, 1, "exchange 8B 2:0")
     act(state, 1, "declare")
     assert state.results[0].winner == 1
@@ -115,7 +115,7 @@ def test_a_false_declaration_kills_the_hand_which_is_skipped_and_still_pays() ->
     discard_drawn(state)
     assert state.turn == 1 and texts(state, 1)[0] == "declare"
     act(state, 1, "declare")
-    assert state.seats[1].dead and state.observation(0)["seats"][1]["dead"]
+    assert state._seats[1].dead and state.observation(0)["seats"][1]["dead"]
     assert state.turn == 2 and state.observation(2)["drawn"] == "5B"
     assert held(state, 1) == 14  # out of the round with what she held
     act(state, 2, "discard 5B")
@@ -143,8 +143,8 @@ def test_a_false_call_kills_the_hand(call: str) -> None:
     act(state, 0, "discard 9B")
     assert state.current_players() == [1, 2, 3]
     let_go(state, {1: call})
-    assert state.seats[1].dead and state.seats[1].exposures == []
-    assert state.step is Step.TURN and state.turn == 2 and len(state.wall) == 98
+    assert state._seats[1].dead and state._seats[1].exposures == []
+    assert state.step is Step.TURN and state.turn == 2 and len(state._wall) == 98
     assert state.observation(2)["discard"] is None
     assert state.observation(0)["seats"][0]["discards"] == ["9B"]  # nobody took it
     act(state, 2, f"discard {state.observation(2)['drawn']}")
@@ -164,13 +164,13 @@ def test_guarded_mode_refuses_false_declarations_and_calls() -> None:
         digest = state.digest()
         with pytest.raises(IllegalAction, match="not legal"):
             act(state, 1, mistake)
-        assert state.digest() == digest and not state.seats[1].dead
+        assert state.digest() == digest and not state._seats[1].dead
     let_go(state)
     assert state.turn == 1 and "declare" not in texts(state, 1)
     digest = state.digest()
     with pytest.raises(IllegalAction, match="not legal"):
         act(state, 1, "declare")
-    assert state.digest() == digest and not state.seats[1].dead
+    assert state.digest() == digest and not state._seats[1].dead
 
 
 @clause("MJCG-24")
@@ -190,7 +190,7 @@ def test_tile_counts_never_go_wrong_in_random_strict_matches(players: int) -> No
             seat = state.current_players()[0]
             state.apply(seat, agents[seat].act(state.observe(seat), state.legal_actions(seat)))
             assert violations(state) == []
-            dead = max(dead, sum(s.dead for s in state.seats))
+            dead = max(dead, sum(s.dead for s in state._seats))
         record, _ = play_match(g, seed, ["random"], mode=Mode.STRICT, check=True)
         assert record.violations == []
     assert dead >= 2  # hands did die on the way
@@ -210,7 +210,7 @@ def test_the_deal_passes_right_even_when_east_wins() -> None:
     assert state.results[0].winner == 0 == state.results[0].dealer
     assert gains(state) == paid(200, 0)
     assert state.round == 1 and state.dealer == 1
-    assert [held(state, s) for s in range(4)] == [13, 14, 13, 13] and len(state.wall) == 99
+    assert [held(state, s) for s in range(4)] == [13, 14, 13, 13] and len(state._wall) == 99
     assert state.step is Step.PASSING  # the next round starts with its Charleston
 
 

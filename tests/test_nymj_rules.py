@@ -47,7 +47,7 @@ def test_three_or_four_players_start_with_ten_tokens(players: int) -> None:
     """3 or 4 players may play, and each starts with 10 tokens."""
     g = game("nymj", players)
     state = g.new_match(0)
-    assert g.spec.players == players == len(state.seats)
+    assert g.spec.players == players == len(state._seats)
     assert state.scores == [START] * players
 
 
@@ -107,9 +107,9 @@ def test_ma_gets_eleven_others_ten_rest_is_the_pile(players: int, pile: int) -> 
     for seed in range(5):
         state = game("nymj", players).new_match(seed)
         assert [held(state, s) for s in range(players)] == [11] + [10] * (players - 1)
-        assert len(state.wall) == pile
-        cards = Counter(state.wall)
-        for seat in state.seats:
+        assert len(state._wall) == pile
+        cards = Counter(state._wall)
+        for seat in state._seats:
             cards.update(seat.concealed())
         assert sum(cards.values()) == DECK and set(cards.values()) == {3}
 
@@ -120,7 +120,7 @@ def test_later_rounds_deal_eleven_to_the_new_ma() -> None:
     state = win_round(4, ma_wins=False, how="steal")
     assert state.round == 1 and state.dealer == 1
     assert [held(state, s) for s in range(4)] == [10, 11, 10, 10]
-    assert len(state.wall) == 75 - 41
+    assert len(state._wall) == 75 - 41
 
 
 # -- NYMJ-05: hidden hands ---------------------------------------------------------
@@ -135,7 +135,7 @@ def test_observation_does_not_depend_on_hidden_cards() -> None:
     rng = random.Random(5)
     changed, exposures = 0, 0
     for _ in range(80):
-        exposures = max(exposures, sum(len(s.exposures) for s in state.seats))
+        exposures = max(exposures, sum(len(s.exposures) for s in state._seats))
         for seat in range(4):
             view = state.observation(seat)
             with hidden_kept(state):
@@ -158,8 +158,8 @@ def test_observation_shows_own_hand_and_only_counts_of_others() -> None:
     assert [s["concealed"] for s in view["seats"]] == [11, 10, 10, 10]
     assert all("hand" not in s for s in view["seats"])
     r3, g2 = parse_tiles(state.spec.deck, "R3 G2")
-    state.seats[1].counts[r3] -= 1  # a change to seat 1's own hand is seen
-    state.seats[1].counts[g2] += 1
+    state._seats[1].counts[r3] -= 1  # a change to seat 1's own hand is seen
+    state._seats[1].counts[g2] += 1
     assert state.observation(1) != view
 
 
@@ -172,11 +172,11 @@ def test_ma_opens_by_discarding_without_drawing() -> None:
     drawn first, and only discards are offered."""
     state = base()
     assert state.step is Step.TURN and state.turn == 0
-    assert len(state.wall) == 34 and held(state, 0) == 11
+    assert len(state._wall) == 34 and held(state, 0) == 11
     assert "drawn" not in state.observation(0)
     assert texts(state, 0) and all(t.startswith("discard ") for t in texts(state, 0))
     act(state, 0, "discard R3")
-    assert held(state, 0) == 10 and len(state.wall) == 34
+    assert held(state, 0) == 10 and len(state._wall) == 34
 
 
 @clause("NYMJ-06")
@@ -205,14 +205,14 @@ def test_after_an_unclaimed_discard_the_next_seat_draws_then_discards() -> None:
     state = base()
     act(state, 0, "discard G1")
     assert state.step is Step.TURN and state.turn == 1
-    assert len(state.wall) == 33 and held(state, 1) == 11
+    assert len(state._wall) == 33 and held(state, 1) == 11
     assert state.observation(1)["drawn"] == "B5"
     options = texts(state, 1)
     assert "pass" not in options and all(t.startswith("discard ") for t in options)
     act(state, 1, "discard S3")
     pass_all(state)
     assert held(state, 1) == 10
-    assert state.turn == 2 and len(state.wall) == 32 and held(state, 2) == 11
+    assert state.turn == 2 and len(state._wall) == 32 and held(state, 2) == 11
 
 
 @clause("NYMJ-07")
@@ -238,7 +238,7 @@ def test_several_players_are_asked_at_once() -> None:
     act(state, 0, "discard R3")
     assert state.step is Step.CLAIMS
     assert sorted(state.current_players()) == [1, 2, 3]
-    assert len(state.wall) == 34  # nobody has drawn yet
+    assert len(state._wall) == 34  # nobody has drawn yet
     assert texts(state, 1) == ["pass", "claim set R3 R3"]
     assert texts(state, 2) == ["pass", "claim set R2 R4"]
     assert texts(state, 3) == ["pass", "claim set R4 R5"]
@@ -319,7 +319,7 @@ def test_a_stolen_set_is_face_up_and_locked() -> None:
     state = base()
     act(state, 0, "discard R3")
     answer(state, {2: "claim set R2 R4"})
-    assert state.seats[0].discards == []
+    assert state._seats[0].discards == []
     for viewer in range(4):
         assert exposed(state, viewer, 2) == [["R2", "R3", "R4"]]
     kept = Counter(BASE[2].split()) - Counter(["R2", "R4"])

@@ -42,13 +42,13 @@ def test_after_a_steal_the_stealer_discards_and_play_skips_ahead() -> None:
     act(state, 0, "discard R3")
     answer(state, {2: "claim set R2 R4"})
     assert state.step is Step.TURN and state.turn == 2
-    assert len(state.wall) == 34 and held(state, 2) == 11
+    assert len(state._wall) == 34 and held(state, 2) == 11
     assert "drawn" not in state.observation(2)
     assert all(t.startswith("discard ") for t in texts(state, 2))
     act(state, 2, "discard E4")
     assert held(state, 2) == 10
     assert state.step is Step.TURN and state.turn == 3
-    assert len(state.wall) == 33 and held(state, 1) == 10
+    assert len(state._wall) == 33 and held(state, 1) == 10
 
 
 # -- NYMJ-16: competing steals -------------------------------------------------------
@@ -75,7 +75,7 @@ def test_equal_steals_go_to_the_nearest_after_the_discarder(order: list[int]) ->
     calls = {1: "claim set R3 R3", 2: "claim set R2 R4", 3: "claim set R4 R5"}
     answer(state, calls, order)
     assert state.turn == 1 and exposed(state, 0, 1) == [["R3", "R3", "R3"]]
-    assert state.seats[2].exposures == [] and state.seats[3].exposures == []
+    assert state._seats[2].exposures == [] and state._seats[3].exposures == []
 
 
 @clause("NYMJ-16")
@@ -91,7 +91,7 @@ def test_nearest_is_counted_round_the_table(dealer: int, callers: tuple[int, ...
     own = {1: "claim set R3 R3", 2: "claim set R2 R4", 3: "claim set R4 R5"}
     answer(state, {(c + dealer) % 4: own[c] for c in callers})
     assert state.turn == (expect + dealer) % 4
-    assert len(state.seats[state.turn].exposures) == 1
+    assert len(state._seats[state.turn].exposures) == 1
 
 
 @clause("NYMJ-16")
@@ -137,16 +137,16 @@ def test_strict_mistaken_steal_gets_nothing_and_skips_next_turn() -> None:
     state = base(mode=Mode.STRICT)
     act(state, 0, "discard G1")
     assert sorted(state.current_players()) == [1, 2, 3]  # strict: all may call
-    hand = list(state.seats[2].counts)
+    hand = list(state._seats[2].counts)
     answer(state, {2: "claim set"})
-    assert state.seats[2].counts == hand and state.seats[2].exposures == []
-    assert state.seats[0].discards == parse_tiles(state.spec.deck, "G1")
+    assert state._seats[2].counts == hand and state._seats[2].exposures == []
+    assert state._seats[0].discards == parse_tiles(state.spec.deck, "G1")
     turns = []
     for _ in range(5):
         turns.append(state.turn)
         discard_drawn(state)
     assert turns == [1, 3, 0, 1, 2]
-    assert state.seats[2].skips == 0
+    assert state._seats[2].skips == 0
 
 
 @clause("NYMJ-17")
@@ -157,7 +157,7 @@ def test_strict_mistaken_win_claim_skips_the_very_next_turn() -> None:
     act(state, 0, "discard G1")
     answer(state, {1: "claim mahjong"})
     assert state.results == [] and held(state, 1) == 10
-    assert state.turn == 2 and held(state, 2) == 11 and len(state.wall) == 33
+    assert state.turn == 2 and held(state, 2) == 11 and len(state._wall) == 33
 
 
 @clause("NYMJ-17")
@@ -167,11 +167,11 @@ def test_strict_mistake_beside_a_good_steal_is_still_penalised() -> None:
     state = base(mode=Mode.STRICT)
     act(state, 0, "discard R3")
     answer(state, {2: "claim set R2 R4", 3: "claim mahjong"})
-    assert state.turn == 2 and len(state.seats[2].exposures) == 1
-    assert state.seats[3].skips == 1
+    assert state.turn == 2 and len(state._seats[2].exposures) == 1
+    assert state._seats[3].skips == 1
     act(state, 2, "discard E4")
     pass_all(state)
-    assert state.turn == 0 and state.seats[3].skips == 0
+    assert state.turn == 0 and state._seats[3].skips == 0
 
 
 @clause("NYMJ-17")
@@ -187,7 +187,7 @@ def test_guarded_mistaken_steal_is_refused_with_the_legal_actions(mistake: str) 
     message = str(refused.value)
     assert "legal: pass, claim set R3 R3" in message
     assert state.digest() == digest
-    assert state.current_players() == deciding and state.seats[1].skips == 0
+    assert state.current_players() == deciding and state._seats[1].skips == 0
     answer(state, {})  # the window goes on as if nothing had happened
     assert state.turn == 1
 
@@ -264,7 +264,7 @@ def test_a_winning_steal_ends_the_round_at_once() -> None:
     answer(state, {1: "claim mahjong"})
     end = state.results[0]
     assert (end.winner, end.discarder, end.self_drawn) == (1, 0, False)
-    assert state.round == 1 and state.seats[1].discards == []
+    assert state.round == 1 and state._seats[1].discards == []
 
 
 @clause("NYMJ-19")

@@ -28,7 +28,7 @@ def start() -> State:
 
 
 def held(state: State, seat: int) -> Counter[str]:
-    return Counter(state.spec.deck.codes(state.seats[seat].concealed()))
+    return Counter(state.spec.deck.codes(state._seats[seat].concealed()))
 
 
 def pass_all(state: State, picks: dict[int, str]) -> None:
@@ -83,7 +83,7 @@ def _to_vote(state: State, blind: dict[int, int] | None = None) -> None:
         act(state, seat, f"blind {(blind or {}).get(seat, 0)}")
     picks = {0: "3C 4C 5C", 1: "3B 4B 5B", 2: "3D 4D 5D", 3: "GD GD GD"}
     for seat, tiles in picks.items():
-        for code in tiles.split()[:3 - state.blind[seat]]:
+        for code in tiles.split()[:3 - state._blind[seat]]:
             act(state, seat, f"pass {code}")
 
 
@@ -95,7 +95,7 @@ def test_a_blind_pass_forwards_tiles_unseen() -> None:
     before = {s: held(state, s) for s in range(4)}
     for seat, n in {0: 0, 1: 0, 2: 2, 3: 0}.items():
         act(state, seat, f"blind {n}")
-    assert state.pass_count == [3, 3, 1, 3]
+    assert state._pass_count == [3, 3, 1, 3]
     assert texts(state, 2)[0].startswith("pass ")
     picks = {0: "3C 4C 5C", 1: "3B 4B 5B", 2: "3D", 3: "GD GD GD"}
     pass_all(state, picks)
@@ -118,7 +118,7 @@ def test_blind_passes_cannot_loop() -> None:
     pass_all(state, {0: "1C 1C 2C", 1: "1B 1B 2B", 2: "1D 1D 2D", 3: "W W W"})
     for seat in range(4):
         act(state, seat, "blind 3")
-    assert state.blind == [0, 0, 0, 0] and state.pass_count == [3, 3, 3, 3]
+    assert state._blind == [0, 0, 0, 0] and state._pass_count == [3, 3, 3, 3]
 
 
 @pytest.mark.clause("MJCG-05")
@@ -146,7 +146,7 @@ def test_the_courtesy_pass_exchanges_the_smaller_offer_with_the_seat_across() ->
         act(state, seat, "vote no")
     for seat, offer in {0: 3, 1: 0, 2: 1, 3: 2}.items():
         act(state, seat, f"offer {offer}")
-    assert state.pass_count == [1, 0, 1, 0]  # 0 with 2: min(3, 1); 1 with 3: min(0, 2)
+    assert state._pass_count == [1, 0, 1, 0]  # 0 with 2: min(3, 1); 1 with 3: min(0, 2)
     assert state.current_players() == [0, 2]
     zero, two = held(state, 0), held(state, 2)
     act(state, 0, "pass N")

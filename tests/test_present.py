@@ -61,7 +61,7 @@ def advance(state: State, until: Callable[[State], bool]) -> None:
 
 def test_the_charleston_is_told_with_its_direction_and_the_tiles_received() -> None:
     state = game("mjcg").new_match(6, Mode.GUARDED)
-    told = said(Narrator(state.rules, 0).tell(state.events_for(0)))
+    told = said(Narrator(state._rules, 0).tell(state.events_for(0)))
     assert "Charleston: pass 3 tiles right, to South" in told
     asked = prompt(Seen.of(state, 0))
     assert asked.kind == "pass" and asked.choose == 3
@@ -70,7 +70,7 @@ def test_the_charleston_is_told_with_its_direction_and_the_tiles_received() -> N
     events = state.events_for(0)
     given = next(e for e in events if e.kind is EventKind.PASSED and e.seat == 0).tiles
     got = next(e for e in events if e.kind is EventKind.RECEIVED and e.seat == 0).tiles
-    told = said(Narrator(state.rules, 0).tell(events))
+    told = said(Narrator(state._rules, 0).tell(events))
     assert f"You pass {' '.join(given)} to South (right)" in told
     assert f"You receive {' '.join(got)} from North (left)" in told
     assert told[-1] == "Charleston: pass 3 tiles across, to West"

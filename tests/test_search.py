@@ -54,7 +54,7 @@ def _searched_turn(variant: str, seed: int) -> State:
     g = game(variant)
     state = g.new_match(seed)
     agents = agents_for(["expert"], seed, g.spec.players)
-    while not (state.step.value == "turn" and state.turn == 0 and state.turns > 12
+    while not (state.step.value == "turn" and state.turn == 0 and state._turns > 12
                and sum(a.verb == "discard" for a in state.legal_actions(0)) > 3):
         seat = state.current_players()[0]
         state.apply(seat, agents[seat].act(state.observe(seat), state.legal_actions(seat)))
@@ -68,7 +68,7 @@ def test_hidden_tiles_change_neither_its_action_nor_its_randomness(variant: str)
     state = _searched_turn(variant, 4)
     doc = json.loads(state.position())
     resample_hidden(doc, 0, random.Random(1))
-    twin = Game(state.spec, state.matcher).load_position(json.dumps(doc))
+    twin = Game(state.spec, state._matcher).load_position(json.dumps(doc))
     assert twin.digest() != state.digest()  # the other hands and the wall differ
     assert twin.observe(0) == state.observe(0)
     one, two = SearchAgent(7, 0, rollouts=12), SearchAgent(7, 0, rollouts=12)
@@ -94,7 +94,7 @@ def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mo
         seat = state.current_players()[0]
         seen, legal = state.observe(seat), state.legal_actions(seat)
         if seen.step in IN_PLAY:
-            memory = Memory(state.claimed_turn, state.claimed_from) \
+            memory = Memory(state._claimed_turn, state._claimed_from) \
                 if seen.step == "turn" else Memory()
             world = Worlds(g, seen, memory).sample(rng, 5)
             assert world.observe(seat) == seen
@@ -126,8 +126,7 @@ def test_it_never_reads_the_state_beyond_its_observation() -> None:
     state = _searched_turn("mjcg-card", 5)
     seen, legal = state.observe(0), list(state.legal_actions(0))
     expected = SearchAgent(3, 0, rollouts=9).act(state.observe(0), legal)
-    for name in ("wall", "seats", "chance", "events", "history", "answers", "payments",
-                 "incoming", "drawn", "matcher", "rules", "spec"):
+    for name in list(vars(state)):
         setattr(state, name, Trap())  # everything hidden (and everything else) now raises
     agent = SearchAgent(3, 0, rollouts=9)
     assert agent.act(seen, legal) == expected

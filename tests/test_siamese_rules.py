@@ -57,7 +57,7 @@ def test_every_player_plays_its_racks_with_the_sets_of_tiles_the_game_uses(
     assert spec.deck.size == 152 * sets - removed
     state = game(variant, players).new_match(1)
     assert all(len(s.rack_dead) == racks and s.live_racks() == list(range(racks))
-               for s in state.seats)
+               for s in state._seats)
 
 
 @clause("SMJ-28")
@@ -89,19 +89,19 @@ def test_the_die_cuts_easts_first_wall_by_that_many_stacks(die: int) -> None:
     assert order[:38] == tiles[cut:38] + tiles[:cut]  # the counted stacks go to the tail
     assert order[38:] == tiles[38:]
     assert owners[::-1] == [0] * 76 + [1] * 76
-    rolls = {game("siamese", 2).new_match(seed).die for seed in range(40)}
+    rolls = {game("siamese", 2).new_match(seed)._die for seed in range(40)}
     assert rolls == set(range(1, 7))
 
 
 @clause("SMJ-05", "SMJ-08")
 def test_27_each_four_at_a_time_from_easts_walls_then_east_picks_the_28th() -> None:
     state = game("siamese", 2).new_match(5)
-    assert [sum(s.counts) for s in state.seats] == [27, 27]
+    assert [sum(s.counts) for s in state._seats] == [27, 27]
     open_play(state)
-    assert [sum(s.counts) for s in state.seats] == [28, 27]
+    assert [sum(s.counts) for s in state._seats] == [28, 27]
     # 55 tiles left East's walls (54 dealt, the 28th drawn); West's are untouched
-    assert Counter(state.wall_owner) == {0: 76 - 55, 1: 76}
-    assert state.step is Step.TURN and state.turn == 0 and state.drawn is not None
+    assert Counter(state._wall_owner) == {0: 76 - 55, 1: 76}
+    assert state.step is Step.TURN and state.turn == 0 and state._drawn is not None
     walls = game("siamese", 2).spec.walls
     assert walls is not None and walls.take == 4
 
@@ -110,14 +110,14 @@ def test_27_each_four_at_a_time_from_easts_walls_then_east_picks_the_28th() -> N
 def test_royale_uses_each_players_two_walls_before_the_next_players() -> None:
     state = game("royale-siamese", 4).new_match(2)
     open_play(state)
-    assert [sum(s.counts) for s in state.seats] == [28, 27, 27, 27]
+    assert [sum(s.counts) for s in state._seats] == [28, 27, 27, 27]
     # 109 tiles taken: East's 76, then 33 of South's (the player to East's right)
-    assert Counter(state.wall_owner) == {1: 76 - 33, 2: 76, 3: 76}
+    assert Counter(state._wall_owner) == {1: 76 - 33, 2: 76, 3: 76}
     act(state, 0, texts(state, 0)[-1])  # East discards
     while state.step is Step.CLAIMS:
         seat = state.current_players()[0]
         act(state, seat, "pass")
-    assert state.turn == 1 and sum(state.seats[1].counts) == 28  # SMJ-30: East's right
+    assert state.turn == 1 and sum(state._seats[1].counts) == 28  # SMJ-30: East's right
 
 
 @clause("SMJ-07")
@@ -136,8 +136,8 @@ def test_east_discards_then_the_other_player_picks_and_discards() -> None:
     state = siamese({0: f"{JUNK_14} {OTHER_14}", 1: f"{JUNK_13} {OTHER_14}"}, draws="N")
     assert texts(state, 0)[0].startswith("discard")
     act(state, 0, "discard 1D")
-    assert state.step is Step.TURN and state.turn == 1 and state.drawn is not None
-    assert state.spec.deck.code(state.drawn) == "N" and sum(state.seats[1].counts) == 28
+    assert state.step is Step.TURN and state.turn == 1 and state._drawn is not None
+    assert state.spec.deck.code(state._drawn) == "N" and sum(state._seats[1].counts) == 28
 
 
 # -- one pool, several racks -----------------------------------------------------
@@ -150,7 +150,7 @@ def test_the_pool_serves_either_rack_and_two_mah_jonggs_at_once_score_double() -
     for rack in (1, 2):  # the tiles are one pool: either line may go on either rack
         assert f"declare {rack} honor-1" in legal and f"declare {rack} even-3" in legal
     act(state, 0, "declare 2 honor-1")
-    assert state.seats[0].won(1) and not state.seats[0].won(0)
+    assert state._seats[0].won(1) and not state._seats[0].won(0)
     # the rest of the pool is the other line, for the other rack
     assert [t for t in texts(state, 0) if t.startswith("declare")] == ["declare 1 even-3"]
     act(state, 0, "declare 1 even-3")
@@ -165,7 +165,7 @@ def test_the_pool_serves_either_rack_and_two_mah_jonggs_at_once_score_double() -
 def test_a_first_mah_jongg_scores_its_value_and_the_player_plays_on() -> None:
     state = siamese({0: f"{HONOR_1_JOKER} {JUNK_14}"})
     act(state, 0, "declare 1 honor-1")
-    me = state.seats[0]
+    me = state._seats[0]
     assert sum(me.counts) == 14 and state.step is Step.TURN and state.turn == 0
     assert not any(a.startswith("declare") for a in texts(state, 0))
     act(state, 0, "discard 9B")  # SMJ-12: a discard ends the turn; 13 tiles play on
@@ -253,7 +253,7 @@ def test_any_hand_may_be_played_exposed_and_closed_earns_10() -> None:
                                                        f"{JUNK_14}"})
     act(state, 0, "discard 3C")
     act(state, 1, "claim set 3C 3C")
-    assert state.seats[1].exposures[0].rack == 0
+    assert state._seats[1].exposures[0].rack == 0
     act(state, 1, "declare 1 odd-2")
     act(state, 1, "discard 9B")
     assert awards(state) == [30 * 2]  # jokerless doubled, not closed
@@ -275,14 +275,14 @@ def test_jokers_come_out_of_either_players_exposures_never_a_mah_jongg() -> None
     assert "exchange N 1:1" not in legal  # SMJ-13: never out of a declared Mah Jongg
     assert not any(t.startswith("exchange N") for t in legal)
     act(state, 0, "exchange 7C 1:0")
-    assert state.seats[0].counts[state.joker] == 1
+    assert state._seats[0].counts[state._joker] == 1
 
 
 @clause("SMJ-13", "SMJ-18")
 def test_only_an_exposed_mah_jongg_scores_and_a_wall_game_gives_each_10() -> None:
     state = siamese({0: f"{HONOR_1} {JUNK_14}", 1: f"{JUNK_13} {OTHER_14}"})
-    state.wall = state.wall[-3:]
-    state.wall_owner = state.wall_owner[-3:]
+    state._wall = state._wall[-3:]
+    state._wall_owner = state._wall_owner[-3:]
     while state.round == 0:  # nobody declares: East's complete rack stays on the rack
         seat = state.current_players()[0]
         legal = texts(state, seat)
@@ -302,7 +302,7 @@ def test_a_wrong_mah_jongg_kills_that_rack_and_the_other_plays_on() -> None:
     act(state, 0, "declare 1 honor-1")  # SMJ-19 A: the legal one is honoured...
     assert "declare 2" in texts(state, 0)  # strict mode offers the mistake
     act(state, 0, "declare 2")  # ... and the other rack's hand is dead
-    me = state.seats[0]
+    me = state._seats[0]
     assert me.rack_dead == [False, True] and me.dead  # nothing left to play for
     assert state.turn == 0 and set(texts(state, 0)) == {f"discard {t}" for t in JUNK_14.split()}
     act(state, 0, "discard 9B")  # with tiles left, a discard ends the turn
@@ -310,9 +310,9 @@ def test_a_wrong_mah_jongg_kills_that_rack_and_the_other_plays_on() -> None:
     assert awards(state) == [25 * 2 + 10]
     assert state.round == 0 and state.turn == 1
     other = siamese({0: f"{HONOR_1} {JUNK_14}"}, mode=Mode.STRICT)
-    other.seats[0].rack_dead[0] = True
+    other._seats[0].rack_dead[0] = True
     act(other, 0, "declare 2 honor-1")  # a dead rack and a good one: play goes on
-    assert other.turn == 0 and not other.seats[0].live_racks()
+    assert other.turn == 0 and not other._seats[0].live_racks()
 
 
 @clause("SMJ-19")
@@ -321,7 +321,7 @@ def test_guarded_mode_refuses_a_wrong_mah_jongg() -> None:
     assert not any(t in texts(state, 0) for t in ("declare 2", "declare 1"))
     with pytest.raises(IllegalAction):
         act(state, 0, "declare 2")
-    assert state.seats[0].rack_dead == [False, False]
+    assert state._seats[0].rack_dead == [False, False]
 
 
 @clause("SMJ-11", "SMJ-21")
@@ -334,7 +334,7 @@ def test_an_exposure_no_line_can_use_kills_its_rack_in_strict_mode() -> None:
     act(state, 0, "discard 9C")
     assert "claim set 9C 9C on 2" in texts(state, 1)
     act(state, 1, "claim set 9C 9C on 2")
-    west = state.seats[1]
+    west = state._seats[1]
     assert west.rack_dead == [False, True] and not west.dead
     killer = west.exposures[-1]
     assert killer.killed and killer.rack == 1 and state.spec.deck.code(killer.claimed) == "9C"
@@ -347,7 +347,7 @@ def test_an_exposure_no_line_can_use_kills_its_rack_in_strict_mode() -> None:
 def test_a_dead_racks_jokers_come_out_only_of_exposures_that_did_not_kill_it() -> None:
     state = siamese({0: f"{JUNK_13} 8B {first(OTHER_14, 11)}", 1: f"{JUNK_14} {first(JUNK_13, 7)}"},
                     exposures={1: ["2: 8B 8B J", "2: 7C 7C J"]})
-    west = state.seats[1]
+    west = state._seats[1]
     west.rack_dead[1] = True
     west.exposures[1] = Exposure(west.exposures[1].tiles, west.exposures[1].claimed, 1,
                                  killed=True)
@@ -383,9 +383,9 @@ def test_a_mah_jongg_claimed_in_error_is_refused_and_exposes_nothing() -> None:
                     mode=Mode.STRICT)
     act(state, 0, "discard 8B")
     act(state, 1, "claim mahjong")
-    west = state.seats[1]
+    west = state._seats[1]
     assert west.exposures == [] and west.rack_dead == [False, False] and west.skips == 0
-    assert state.turn == 1 and state.seats[0].discards == [state.spec.deck.kind("8B").index]
+    assert state.turn == 1 and state._seats[0].discards == [state.spec.deck.kind("8B").index]
 
 
 @clause("SMJ-33")
@@ -393,15 +393,15 @@ def test_royale_a_player_with_two_dead_hands_is_out_and_the_others_play_on() -> 
     state = royale({0: f"{JUNK_14} {OTHER_14}"}, mode=Mode.STRICT, players=3)
     act(state, 0, "declare 1")
     act(state, 0, "declare 2")
-    assert state.seats[0].dead and state.round == 0 and state.payments == []
+    assert state._seats[0].dead and state.round == 0 and state.payments == []
     act(state, 0, "discard 9B")  # with tiles left, a discard ends the turn (SMJ-19)
     while state.step is Step.CLAIMS:
         act(state, state.current_players()[0], "pass")
     assert state.turn == 1 and state.step is Step.TURN
-    while state.turns < 6:  # the others play on; East never draws again
+    while state._turns < 6:  # the others play on; East never draws again
         seat = state.current_players()[0]
         assert seat != 0
         legal = texts(state, seat)
         act(state, seat, "pass" if "pass" in legal else
             next(t for t in legal if t.startswith("discard")))
-    assert sum(state.seats[0].counts) == 27
+    assert sum(state._seats[0].counts) == 27

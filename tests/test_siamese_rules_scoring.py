@@ -127,7 +127,7 @@ def test_the_engine_never_makes_those_mistakes(variant: str, players: int) -> No
     record, state = play_match(game(variant, players), 3, ["greedy", "random"],
                                mode=Mode.STRICT, check=True)
     assert record.violations == []
-    for seat in state.seats:
+    for seat in state._seats:
         for exposure in seat.exposures:
             if exposure.claimed >= 0:
                 assert exposure.claimed in exposure.tiles
@@ -138,7 +138,7 @@ def test_the_engine_never_makes_those_mistakes(variant: str, players: int) -> No
         round_ = live.round
         live.apply(seat, action)
         if action.verb == "discard" and live.round == round_:
-            assert live.seats[seat].discards[-1] == action.tile
+            assert live._seats[seat].discards[-1] == action.tile
 
 
 # -- Atomic Cat ----------------------------------------------------------------------
@@ -153,10 +153,10 @@ def test_atomic_cat_is_declared_right_after_the_deal_with_13_tiles_on_rack_one()
     assert state.step is Step.VOTING and isinstance(state.phase, Pledge)
     assert "Atomic Cat" in state.phase.question and state.phase.rack == 0
     east = siamese({0: f"{ATOMIC_ASIDE} {first(OTHER_14, 13)} RD"}, pledges={0: ATOMIC_ASIDE})
-    me = east.seats[0]
+    me = east._seats[0]
     assert me.pledge == 0 and sorted(east.spec.deck.codes(me.aside)) == \
         sorted(ATOMIC_ASIDE.split())
-    assert east.spec.deck.code(east.drawn or 0) == "RD"  # the 28th, drawn: the 14th on rack 1
+    assert east.spec.deck.code(east._drawn or 0) == "RD"  # the 28th, drawn: the 14th on rack 1
     # the 13 stay on rack 1: not discarded, not used by rack 2 (no tiles move between racks)
     legal = texts(east, 0)
     assert "discard N" not in legal and "discard RD" in legal
@@ -194,8 +194,8 @@ def test_with_a_mah_jongg_out_drawing_a_flower_ends_atomic_cat() -> None:
     assert violations(state) == []
     act(state, 0, "discard W")
     act(state, 1, "discard N")
-    me = state.seats[0]
-    assert state.turn == 0 and state.spec.deck.code(state.drawn or 0) == "F"
+    me = state._seats[0]
+    assert state.turn == 0 and state.spec.deck.code(state._drawn or 0) == "F"
     assert me.pledge == -1 and me.aside == [] and sum(me.counts) == 14
     assert violations(state) == []
 
@@ -205,7 +205,7 @@ def test_going_off_atomic_cat_returns_the_13_to_the_pool() -> None:
     state = siamese({0: f"{ATOMIC_ASIDE} {OTHER_14}"}, pledges={0: ATOMIC_ASIDE})
     assert "off" in texts(state, 0) and "discard N" not in texts(state, 0)
     act(state, 0, "off")
-    assert state.seats[0].pledge == -1 and "discard N" in texts(state, 0)
+    assert state._seats[0].pledge == -1 and "discard N" in texts(state, 0)
     assert "off" not in texts(state, 0)
 
 
@@ -271,5 +271,5 @@ def test_the_greedy_agent_pledges_when_the_deal_is_one_tile_from_atomic_cat() ->
         act(state, 1, "vote no")
         while state.step is Step.PASSING:
             state.apply(0, agent.act(state.observe(0), state.legal_actions(0)))
-        assert sorted(state.spec.deck.codes(state.seats[0].aside)) == \
+        assert sorted(state.spec.deck.codes(state._seats[0].aside)) == \
             (sorted(ATOMIC_ASIDE.split()) if pledges else [])

@@ -42,17 +42,17 @@ def test_an_arranged_shuffle_deals_the_chosen_hands(variant: str, players: int) 
     deck = g.spec.deck
     natural = g.new_match(5)
     seat = (natural.dealer + 1) % players
-    size = sum(natural.seats[seat].counts)
+    size = sum(natural._seats[seat].counts)
     wanted = {seat: sorted(deck.wall()[-size:])}  # the deck's last tiles, in order
     draws = parse_tiles(deck, deck.code(deck.kinds[0].index))
-    order = arranged_wall(g.spec, wanted, draws, natural.dealer, natural.die, deck.wall())
+    order = arranged_wall(g.spec, wanted, draws, natural.dealer, natural._die, deck.wall())
     state = g.new_match(5, chance=ArrangedChance(5, walls={0: order},
-                                                  dice={0: natural.die} if natural.die else {}))
-    assert sorted(state.seats[seat].concealed()) == wanted[seat]
-    assert Counter(state.wall) + sum((Counter(s.concealed()) for s in state.seats),
+                                                  dice={0: natural._die} if natural._die else {}))
+    assert sorted(state._seats[seat].concealed()) == wanted[seat]
+    assert Counter(state._wall) + sum((Counter(s.concealed()) for s in state._seats),
                                      Counter()) == Counter(deck.wall())
     if g.spec.turn.opening != "draw":
-        assert state.wall[-1] == draws[0]  # drawn first
+        assert state._wall[-1] == draws[0]  # drawn first
 
 
 def test_an_arranged_wall_must_be_the_rounds_tiles() -> None:
@@ -148,7 +148,7 @@ def test_a_clone_is_independent() -> None:
     seat = twin.current_players()[0]
     twin.apply(seat, twin.legal_actions(seat)[-1])
     assert twin.decisions == 1 and state.decisions == 0 and twin.digest() != state.digest()
-    assert twin.spec is state.spec and twin.matcher is state.matcher
+    assert twin.spec is state.spec and twin._matcher is state._matcher
 
 
 def test_a_position_of_another_game_or_a_damaged_one_is_refused() -> None:
@@ -167,7 +167,7 @@ def test_a_position_of_another_game_or_a_damaged_one_is_refused() -> None:
 
 def test_an_action_may_be_given_as_text() -> None:
     state = game("nymj", 4).new_match(3)
-    code = state.spec.deck.code(state.seats[0].concealed()[0])
+    code = state.spec.deck.code(state._seats[0].concealed()[0])
     state.apply(0, f"discard {code}")
     assert state.history[-1][1].text(state.spec.deck) == f"discard {code}"
     with pytest.raises(IllegalAction, match="cannot read the action"):
@@ -178,7 +178,7 @@ def test_print_shows_the_table() -> None:
     state = game("nymj", 4).new_match(3)
     text = str(state)
     assert "round 1" in text and "Seat 1" in text and "wall: " in text
-    assert " ".join(state.spec.deck.codes(state.seats[0].concealed())) in text
+    assert " ".join(state.spec.deck.codes(state._seats[0].concealed())) in text
 
 
 def test_a_clone_shares_no_container_it_could_change() -> None:
@@ -190,7 +190,7 @@ def test_a_clone_shares_no_container_it_could_change() -> None:
     for name, value in vars(state).items():
         if isinstance(value, list | dict | set):
             assert getattr(twin, name) is not value, name
-    for mine, theirs in zip(state.seats, twin.seats, strict=True):
+    for mine, theirs in zip(state._seats, twin._seats, strict=True):
         for name, value in vars(mine).items():
             if isinstance(value, list):
                 assert getattr(theirs, name) is not value, name
@@ -314,10 +314,10 @@ def test_a_claim_windows_kept_sets_are_those_worked_out_afresh(
 
     def checked(view: Any, seat: int, tile: int) -> Any:
         found = set_claims(view, seat, tile)
-        rules, me = view.rules, view.seats[seat]
+        rules, me = view._rules, view._seats[seat]
         counts, joker = me.counts, rules.joker
         spec = rules.spec
-        after = (view.discard[0] + spec.turn.direction) % spec.players == seat
+        after = (view._open_discard[0] + spec.turn.direction) % spec.players == seat
         partners = tuple(p for p in claims.run_partners(view, tile) if all(counts[t] for t in p))
         must_fit = spec.claims.exposure_must_fit and not claims.misfit_offered(view)
         fresh = [rules.action("claim", claim=name, tiles=tiles, number=rack)
@@ -342,7 +342,7 @@ def test_a_turns_discards_are_made_once_per_kind(monkeypatch: pytest.MonkeyPatch
     """Every turn offers a discard of each kind held: the actions are made
     once per kind and handed out again, the same as action() makes them."""
     state = game("imperial-siamese", 4).new_match(1)
-    rules, counts = state.rules, state.seats[0].counts
+    rules, counts = state._rules, state._seats[0].counts
     first = rules.each_held("discard", counts)
     assert first == [rules.action("discard", k) for k, n in enumerate(counts) if n]
     made: list[str] = []

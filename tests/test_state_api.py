@@ -4,6 +4,7 @@ repr, push/pop, legal_moves, winners() and the short position."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,25 @@ def test_an_action_prints_itself_in_its_game() -> None:
     action = state.legal_moves[0]
     assert str(action) == action.text() == action.text(state.spec.deck)
     assert str(action).startswith("discard ")
+
+
+# What a program may read and call on a State: docs/api.md names each. A field the
+# State adds for its own work is private (`_`), so it cannot become API by accident.
+PUBLIC = {"apply", "clone", "current_players", "dealer", "decisions", "digest", "events",
+          "events_for", "history", "is_terminal", "leaders", "legal_actions", "legal_moves",
+          "mode", "move_stack", "observation", "observe", "payments", "payouts", "phase",
+          "pop", "position", "push", "results", "round", "rules", "scores", "seed",
+          "short_position", "spec", "step", "to_act", "turn", "winners"}
+
+
+@pytest.mark.parametrize("variant", ["nymj", "imperial-siamese"])
+def test_a_state_shows_its_api_and_keeps_its_internals_private(variant: str) -> None:
+    state = game(variant, 4).new_match(3)
+    rng = random.Random(3)
+    for _ in range(40):  # past the deal and the passes: fields set during play show too
+        if state.is_terminal():
+            break
+        _random_step(state, rng)
+    assert {name for name in dir(state) if not name.startswith("_")} == PUBLIC
+    api = (ROOT / "docs" / "api.md").read_text()
+    assert not [name for name in PUBLIC if not re.search(rf"[`.]{name}\b", api)]

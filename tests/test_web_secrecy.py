@@ -46,12 +46,12 @@ def twin(state: State, seat: int, rng: random.Random) -> State:
                      for k, v in doc["offers"].items()}
     if state.step is Step.CLAIMS:  # the others' answers unsaid, and every live seat asked
         doc["answers"] = {k: v for k, v in doc["answers"].items() if int(k) == seat}
-        discarder = state.discard[0] if state.discard else 0
+        discarder = state._open_discard[0] if state._open_discard else 0
         n = state.spec.players
         order = [(discarder + i * state.spec.turn.direction) % n for i in range(1, n)]
-        doc["asked"] = [s for s in order if (s == seat and seat in state.asked) or
-                        (s in others and s != discarder and not state.seats[s].dead)]
-    again = Game(state.spec, state.matcher).load_position(json.dumps(doc))
+        doc["asked"] = [s for s in order if (s == seat and seat in state._asked) or
+                        (s in others and s != discarder and not state._seats[s].dead)]
+    again = Game(state.spec, state._matcher).load_position(json.dumps(doc))
     again.events = list(state.events)
     return again
 
@@ -59,7 +59,7 @@ def twin(state: State, seat: int, rng: random.Random) -> State:
 def forged(state: State, seat: int, rng: random.Random) -> str:
     """An action the seat may not take now: another seat's kind of move."""
     deck = state.spec.deck
-    held = state.seats[seat].concealed()
+    held = state._seats[seat].concealed()
     tile = deck.code(rng.choice(held)) if held else deck.kinds[0].code
     choices = [f"discard {tile}", "pass", f"pass {tile}", "vote yes", "offer 1", "declare",
                "claim mahjong", f"claim pung {tile} {tile}"]

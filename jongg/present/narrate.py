@@ -30,7 +30,7 @@ class Narrator:
         self.rules = rules
         self.spec = rules.spec
         self.seat = seat
-        self.phase: dict[str, Any] = {}
+        self.phase: ev.Payload | None = None  # the payload of the phase under way
 
     def tell(self, events: Sequence[Event]) -> list[Text]:
         """The sentences for events told together (one action's events: a
@@ -73,7 +73,7 @@ def _dealt(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
 
 
 def _phase(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
-    n.phase = dict(e.detail)
+    n.phase = e.payload
     return words(phase_text(n.rules, n.seat, e.detail), Role.TITLE)
 
 
@@ -156,7 +156,7 @@ def _received(n: Narrator, e: Event, _: Sequence[Event]) -> Text | None:
 
 def _voted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     d = e.of(ev.Voted)
-    question = n.phase.get("question", "the vote")
+    question = n.phase.question if isinstance(n.phase, ev.VoteBegun) else "the vote"
     result = "carried" if d.carried else "not carried"
     return words(f"Vote: {question}? {d.yes} yes, {d.no} no: {result}", Role.TITLE)
 
@@ -169,7 +169,8 @@ def _offered(n: Narrator, e: Event, batch: Sequence[Event]) -> Text | None:
         if not d.blind:
             return words(f"You pass all {d.passes} from your hand (none blind)")
         return words(f"You pass {d.blind} on blind, unseen, and {d.passes} from your hand")
-    to = partner(n.rules, n.seat, n.phase.get("to", "across"))
+    to = partner(n.rules, n.seat, n.phase.to if isinstance(n.phase, ev.CourtesyBegun)
+                 else "across")
     theirs = next((x.of(ev.Offered).offered for x in batch
                    if x.kind is EventKind.OFFERED and x.seat == to), None)
     agreed = d.passes

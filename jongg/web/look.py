@@ -75,7 +75,7 @@ def hints(state: State, seat: int, top: int = 3) -> list[dict[str, Any]]:
     """The seat's nearest lines, rack by rack, from what it may see: its own
     tiles and exposures."""
     seen = state.observe(seat)
-    nearest = getattr(state.matcher, "nearest", None)
+    nearest = getattr(seen.rules.judge, "nearest", None)
     if nearest is None:
         return []
     out = []

@@ -20,9 +20,9 @@ from jongg.runtime.hand import Hand
 def claim_actions(view: TableView, seat: int) -> list[Action]:
     """Pass, a Mah Jongg claim when true (any in strict mode), and every
     exposure the seat could make with the discard."""
-    assert view.discard is not None
-    rules = view.rules
-    tile = view.discard[1]
+    assert view._open_discard is not None
+    rules = view._rules
+    tile = view._open_discard[1]
     actions = [rules.action("pass")]
     for kind in rules.spec.claims.kinds:
         if kind.mahjong and (rules.strict or wins_with(view, seat, tile, kind.mahjongs)):
@@ -46,9 +46,9 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
     made = sets_made(view, seat, tile)
     if not made:
         return []
-    rules = view.rules
+    rules = view._rules
     spec = rules.spec
-    me = view.seats[seat]
+    me = view._seats[seat]
     racks = tuple(rack_exposures(me).items())
     must_fit = spec.claims.exposure_must_fit and not misfit_offered(view)
     return rules.claims_kept.get((tile, made, racks, must_fit), lambda: [
@@ -60,17 +60,17 @@ def set_claims(view: TableView, seat: int, tile: int) -> list[Action]:
 def sets_made(view: TableView, seat: int, tile: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """(claim kind, tiles from the hand) of every set the seat's tiles
     could make with the discard, whatever its racks (Rules.claim_options)."""
-    rules = view.rules
+    rules = view._rules
     spec = rules.spec
-    counts = view.seats[seat].counts
+    counts = view._seats[seat].counts
     joker = rules.joker
     need = rules.claim_need
     jokers = min(counts[joker], need) if joker is not None else 0
     held = min(counts[tile], need)
     partners = tuple(pair for pair in run_partners(view, tile)
                      if all(counts[t] >= pair.count(t) for t in pair)) if rules.claim_runs else ()
-    assert view.discard is not None
-    after = (view.discard[0] + spec.turn.direction) % spec.players == seat
+    assert view._open_discard is not None
+    after = (view._open_discard[0] + spec.turn.direction) % spec.players == seat
     return rules.claim_options(tile, held, jokers, after, partners)
 
 
@@ -79,7 +79,7 @@ def may_claim(view: TableView, seat: int, tile: int) -> bool:
     with (guarded mode): a Mah Jongg claim needs the hand within a tile of
     a line, a set the tiles to make it. False: claim_actions() would offer
     only the pass, so the window need not ask it; True: ask claim_actions()."""
-    return bool(view.resting_near(seat) or sets_made(view, seat, tile))
+    return bool(view._resting_near(seat) or sets_made(view, seat, tile))
 
 
 def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:
@@ -90,13 +90,13 @@ def rack_exposures(me: SeatView) -> dict[int, tuple[tuple[int, ...], ...]]:
 
 def misfit_offered(view: TableView) -> bool:
     """Strict mode with a penalty for it offers exposures no line can use."""
-    rules = view.rules
+    rules = view._rules
     return rules.strict and rules.spec.penalties.misfit_exposure is not Penalty.NONE
 
 
 def run_partners(view: TableView, tile: int) -> list[tuple[int, int]]:
     """The pairs of tiles that make a run with `tile` (a chow)."""
-    deck = view.rules.deck
+    deck = view._rules.deck
     kind = deck.kinds[tile]
     suit = next((s for s in deck.suits if s.code == kind.suit), None)
     if suit is None or not suit.ordered or kind.number is None:
@@ -113,19 +113,19 @@ def run_partners(view: TableView, tile: int) -> list[tuple[int, int]]:
 def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                  rack: int = 0) -> Hand:
     """The seat's hand on `rack` once `tile` is claimed and exposed there with `tiles`."""
-    me = view.seats[seat]
-    return rack_hand(me, rack, me.concealed(), view.last_tile(seat)).exposing(tile, tiles)
+    me = view._seats[seat]
+    return rack_hand(me, rack, me.concealed(), view._last_tile(seat)).exposing(tile, tiles)
 
 
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
     """Whether the discard completes the hand (with several racks: the racks
     it completes, `mahjongs` of them at once)."""
-    if not view.resting_near(seat):
+    if not view._resting_near(seat):
         return False
-    rules = view.rules
+    rules = view._rules
     if rules.spec.racks == 1:
-        return rules.completes(view.seats[seat].hand().plus(tile))
-    return bool(view.claimable_racks(seat, tile, mahjongs))
+        return rules.completes(view._seats[seat].hand().plus(tile))
+    return bool(view._claimable_racks(seat, tile, mahjongs))
 
 
 def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
@@ -136,9 +136,9 @@ def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
 def exposure_wins(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                   rack: int = 0) -> bool:
     """Whether claiming `tile` for this set completes the seat's hand (rack)."""
-    if not view.resting_near(seat):
+    if not view._resting_near(seat):
         return False
-    rules = view.rules
+    rules = view._rules
     hand = exposed_hand(view, seat, tile, tiles, rack)
     if rules.spec.racks == 1:
         return rules.completes(hand)
@@ -162,9 +162,9 @@ def resolve(view: TableView, asked: list[int], answers: dict[int, Action]) -> Ru
     must name its tiles (strict mode lets the mistakes be made); whoever needs
     the tile to win comes first however the claim is worded; then the
     priority table; then the distance from the discarder."""
-    assert view.discard is not None
-    discarder, tile = view.discard
-    rules = view.rules
+    assert view._open_discard is not None
+    discarder, tile = view._open_discard
+    rules = view._rules
     claims = rules.spec.claims
     n, direction = rules.spec.players, rules.spec.turn.direction
     valid: list[tuple[int, int, int, Action]] = []

@@ -14,8 +14,8 @@ def violations(state: State) -> list[str]:
     found: list[str] = []
     spec = state.spec
     deck = spec.deck
-    held: Counter[int] = Counter(state.wall)
-    for seat in state.seats:
+    held: Counter[int] = Counter(state._wall)
+    for seat in state._seats:
         for kind, n in enumerate(seat.counts):
             if n < 0:
                 found.append(f"a seat holds {n} of {deck.code(kind)}")
@@ -62,7 +62,7 @@ def _hand_sizes(state: State) -> list[str]:
         return []
     found = []
     before_play = state.step in (Step.PASSING, Step.OFFERING, Step.VOTING)
-    for i, seat in enumerate(state.seats):
+    for i, seat in enumerate(state._seats):
         if seat.dead or not any(seat.counts) and seat.mahjongs:
             continue  # out of the round, or every tile declared, with what it held
         held = seat.in_hand + sum(len(e.tiles) for e in seat.exposures)

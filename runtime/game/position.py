@@ -85,7 +85,7 @@ def _phase_at(game: Game, path: list[int] | None) -> Phase | None:
 def position(state: State) -> str:
     """The state as one line of text."""
     deck = state.spec.deck
-    game = Game(state.spec, state.matcher)
+    game = Game(state.spec, state._matcher)
 
     def exposure(e: Exposure) -> dict[str, Any]:
         return {"tiles": _codes(deck, e.tiles),
@@ -102,30 +102,30 @@ def position(state: State) -> str:
         "round": state.round, "decisions": state.decisions, "dealer": state.dealer,
         "scores": state.scores, "step": str(state.step), "turn": state.turn,
         "phase": _phase_index(game, state.phase),
-        "queue": [_phase_index(game, p) for p in state.phase_queue],
-        "wall": _codes(deck, state.wall), "wall_owner": state.wall_owner, "die": state.die,
+        "queue": [_phase_index(game, p) for p in state._phase_queue],
+        "wall": _codes(deck, state._wall), "wall_owner": state._wall_owner, "die": state._die,
         "seats": [{"hand": _codes(deck, s.concealed()),
                    "exposures": [exposure(e) for e in s.exposures],
                    "discards": _codes(deck, s.discards), "dead": s.dead, "skips": s.skips,
                    "outgoing": _codes(deck, s.outgoing), "rack_dead": s.rack_dead,
                    "pledged": _phase_index(game, s.pledged), "aside": _codes(deck, s.aside)}
-                  for s in state.seats],
-        "turns": state.turns,
-        "discard": None if state.discard is None else
-        [state.discard[0], deck.code(state.discard[1])],
-        "asked": state.asked, "answers": {str(s): a.text(deck) for s, a in
-                                          sorted(state.answers.items())},
-        "drawn": None if state.drawn is None else deck.code(state.drawn),
-        "claimed_turn": state.claimed_turn, "claimed_from": state.claimed_from,
-        "incoming": None if state.incoming is None else
-        [state.incoming[0], deck.code(state.incoming[1])],
-        "ended": state.ended, "promised": state.promised,
-        "declared": [mahjong(m) for m in state.declared],
-        "mahjongs": [mahjong(m) for m in state.mahjongs],
-        "opening": state.opening, "pass_count": state.pass_count, "blind": state.blind,
-        "votes": {str(s): v for s, v in sorted(state.votes.items())},
-        "offers": {str(s): v for s, v in sorted(state.offers.items())},
-        "turn_away": state.turn_away,
+                  for s in state._seats],
+        "turns": state._turns,
+        "discard": None if state._open_discard is None else
+        [state._open_discard[0], deck.code(state._open_discard[1])],
+        "asked": state._asked, "answers": {str(s): a.text(deck) for s, a in
+                                          sorted(state._answers.items())},
+        "drawn": None if state._drawn is None else deck.code(state._drawn),
+        "claimed_turn": state._claimed_turn, "claimed_from": state._claimed_from,
+        "incoming": None if state._incoming is None else
+        [state._incoming[0], deck.code(state._incoming[1])],
+        "ended": state._ended, "promised": state._promised,
+        "declared": [mahjong(m) for m in state._declared],
+        "mahjongs": [mahjong(m) for m in state._mahjongs],
+        "opening": state._opening, "pass_count": state._pass_count, "blind": state._blind,
+        "votes": {str(s): v for s, v in sorted(state._votes.items())},
+        "offers": {str(s): v for s, v in sorted(state._offers.items())},
+        "turn_away": state._turn_away,
         "results": [{**r.public(), "how": r.how, "mahjongs": list(r.mahjongs)}
                     for r in state.results],
         "payments": [p.public() for p in state.payments],
@@ -246,29 +246,29 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
     state.scores = [int(v) for v in doc["scores"]]
     state.step, state.turn = Step(doc["step"]), int(doc["turn"])
     state.phase = _phase_at(game, doc["phase"])
-    state.phase_queue = [p for p in (_phase_at(game, q) for q in doc["queue"]) if p is not None]
-    state.wall, state.wall_owner = _tiles(deck, doc["wall"]), list(doc["wall_owner"])
-    state.die = int(doc["die"])
-    state.seats = [seat(s) for s in doc["seats"]]
-    if len(state.seats) != spec.players:
-        raise PositionError(f"{len(state.seats)} seats for {spec.players} players")
-    state.turns = int(doc["turns"])
-    state.discard = None if doc["discard"] is None else \
+    state._phase_queue = [p for p in (_phase_at(game, q) for q in doc["queue"]) if p is not None]
+    state._wall, state._wall_owner = _tiles(deck, doc["wall"]), list(doc["wall_owner"])
+    state._die = int(doc["die"])
+    state._seats = [seat(s) for s in doc["seats"]]
+    if len(state._seats) != spec.players:
+        raise PositionError(f"{len(state._seats)} seats for {spec.players} players")
+    state._turns = int(doc["turns"])
+    state._open_discard = None if doc["discard"] is None else \
         (int(doc["discard"][0]), deck.by_code[doc["discard"][1]].index)
-    state.asked = [int(s) for s in doc["asked"]]
-    state.answers = {int(s): action(a) for s, a in doc["answers"].items()}
-    state.drawn = None if doc["drawn"] is None else deck.by_code[doc["drawn"]].index
-    state.claimed_turn, state.claimed_from = bool(doc["claimed_turn"]), doc["claimed_from"]
-    state.incoming = None if doc["incoming"] is None else \
+    state._asked = [int(s) for s in doc["asked"]]
+    state._answers = {int(s): action(a) for s, a in doc["answers"].items()}
+    state._drawn = None if doc["drawn"] is None else deck.by_code[doc["drawn"]].index
+    state._claimed_turn, state._claimed_from = bool(doc["claimed_turn"]), doc["claimed_from"]
+    state._incoming = None if doc["incoming"] is None else \
         (int(doc["incoming"][0]), deck.by_code[doc["incoming"][1]].index)
-    state.ended, state.promised = doc["ended"], [int(r) for r in doc["promised"]]
-    state.declared = [mahjong(m) for m in doc["declared"]]
-    state.mahjongs = [mahjong(m) for m in doc["mahjongs"]]
-    state.opening = bool(doc["opening"])
-    state.pass_count, state.blind = list(doc["pass_count"]), list(doc["blind"])
-    state.votes = {int(s): int(v) for s, v in doc["votes"].items()}
-    state.offers = {int(s): int(v) for s, v in doc["offers"].items()}
-    state.turn_away = doc["turn_away"]
+    state._ended, state._promised = doc["ended"], [int(r) for r in doc["promised"]]
+    state._declared = [mahjong(m) for m in doc["declared"]]
+    state._mahjongs = [mahjong(m) for m in doc["mahjongs"]]
+    state._opening = bool(doc["opening"])
+    state._pass_count, state._blind = list(doc["pass_count"]), list(doc["blind"])
+    state._votes = {int(s): int(v) for s, v in doc["votes"].items()}
+    state._offers = {int(s): int(v) for s, v in doc["offers"].items()}
+    state._turn_away = doc["turn_away"]
     state.results = [RoundEnd(r["round"], r["winner"], r["discarder"], r["self_drawn"],
                               r["line"], r["dealer"], r["turns"],
                               tuple(tuple(g) for g in r["shown"]), tuple(r["mahjongs"]),
@@ -276,5 +276,5 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
     state.payments = [ScoreEvent(p["round"], p["payer"], p["payee"], p["amount"],
                                  tuple(p["clauses"])) for p in doc["payments"]]
     state.events = []
-    state.forget()
+    state._forget()
     return state

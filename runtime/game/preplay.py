@@ -15,23 +15,23 @@ class PrePlay(StateData):
 
     def _next_phase(self) -> None:
         """Start the next pre-play phase, or play."""
-        while self.phase_queue:
-            phase = self.phase_queue.pop(0)
+        while self._phase_queue:
+            phase = self._phase_queue.pop(0)
             self.phase = phase
             self._tell(phases.describe(phase))
             if isinstance(phase, Vote | Pledge):
-                self.step, self.votes = Step.VOTING, {}
+                self.step, self._votes = Step.VOTING, {}
                 return
-            self.blind = [0] * self.spec.players
+            self._blind = [0] * self.spec.players
             if isinstance(phase, Courtesy) or phase.blind:
-                self.step, self.offers = Step.OFFERING, {}
+                self.step, self._offers = Step.OFFERING, {}
                 return
-            self.pass_count = [phase.count] * self.spec.players
+            self._pass_count = [phase.count] * self.spec.players
             self.step = Step.PASSING
             return
         self.phase = None
         self.turn = self.dealer
-        self.turn_away = None
+        self._turn_away = None
         self.step = Step.TURN
         self._tell(ev.PlayBegun(), self.dealer)
         if self.spec.turn.opening == "draw":
@@ -45,21 +45,21 @@ class PrePlay(StateData):
             self._pledges_made(phase)
             return
         assert isinstance(phase, Vote)
-        yes = phases.carried(phase, self.votes)
-        self._tell(ev.Voted(sum(self.votes.values()), len(self.votes) - sum(self.votes.values()),
+        yes = phases.carried(phase, self._votes)
+        self._tell(ev.Voted(sum(self._votes.values()), len(self._votes) - sum(self._votes.values()),
                             yes))
         if yes:
-            self.phase_queue[:0] = list(phase.phases)
+            self._phase_queue[:0] = list(phase.phases)
         self._next_phase()
 
     def _pledges_made(self, phase: Pledge) -> None:
         """Every seat has said whether it pledges: the pledging seats choose
         the tiles they set aside, one at a time."""
-        for seat, yes in sorted(self.votes.items()):
+        for seat, yes in sorted(self._votes.items()):
             if yes:
-                self.seats[seat].pledged = phase
+                self._seats[seat].pledged = phase
                 self._tell(ev.Pledged(phase.rack, phase.flag), seat)
-        self.pass_count = [phase.count if self.votes[s] else 0 for s in range(self.spec.players)]
+        self._pass_count = [phase.count if self._votes[s] else 0 for s in range(self.spec.players)]
         self.step = Step.PASSING
         if not self.current_players():
             self._next_phase()
@@ -67,11 +67,11 @@ class PrePlay(StateData):
     def _counts_agreed(self) -> None:
         """Every seat has said how many: the tiles each now chooses from hand."""
         assert self.phase is not None
-        self.pass_count, self.blind = phases.agreed_counts(self.rules, self.phase, self.offers)
+        self._pass_count, self._blind = phases.agreed_counts(self._rules, self.phase, self._offers)
         courtesy = isinstance(self.phase, Courtesy)
         for seat in range(self.spec.players):
-            self._tell(ev.Offered(self.offers[seat], self.pass_count[seat],
-                                  None if courtesy else self.blind[seat]), seat)
+            self._tell(ev.Offered(self._offers[seat], self._pass_count[seat],
+                                  None if courtesy else self._blind[seat]), seat)
         self.step = Step.PASSING
         if not self.current_players():
             self._hand_over()
@@ -81,20 +81,20 @@ class PrePlay(StateData):
         pledge's tiles stay on the seat's pledged rack)."""
         phase = self.phase
         if isinstance(phase, Pledge):
-            for me in self.seats:
+            for me in self._seats:
                 me.aside, me.outgoing = me.outgoing, []
             self._forget_away()
             self._next_phase()
             return
         assert isinstance(phase, Pass | Courtesy)
-        chosen = [list(s.outgoing) for s in self.seats]
-        for giver, to, tiles in phases.hand_over(self.rules, phase, chosen, self.blind):
+        chosen = [list(s.outgoing) for s in self._seats]
+        for giver, to, tiles in phases.hand_over(self._rules, phase, chosen, self._blind):
             for t in tiles:
-                self.seats[to].counts[t] += 1
-            self._tell(ev.Passed(to, self.blind[to]), giver, tuple(chosen[giver]),
+                self._seats[to].counts[t] += 1
+            self._tell(ev.Passed(to, self._blind[to]), giver, tuple(chosen[giver]),
                        frozenset({giver}))
             self._tell(ev.Received(giver), to, tuple(tiles), frozenset({to}))
-        for s in self.seats:
+        for s in self._seats:
             s.outgoing = []
         self._forget_away()
         self._next_phase()

@@ -45,7 +45,7 @@ class IllegalAction(JonggError, ValueError):
 
 
 # what a clone shares although it is no value: the compiled rules and their matcher
-_SHARED = frozenset({"matcher", "rules"})
+_SHARED = frozenset({"_matcher", "_rules"})
 _SNAPSHOTS = "_pushed"  # states before each push: never changed, so a clone's list shares them
 _ATOMS = (int, float, str, bool, type(None))
 
@@ -63,53 +63,53 @@ class State(PrePlay, Endings, Moves):
     def _deal(self) -> None:
         """The chance step of a round: the tiles shuffled, dealt, play opened."""
         spec = self.spec
-        shuffled = self.chance.shuffle(self.round, spec.deck.wall())
+        shuffled = self._chance.shuffle(self.round, spec.deck.wall())
         walls = spec.walls
-        self.die = self.chance.die(self.round, walls.die) if walls is not None and walls.die \
+        self._die = self._chance.die(self.round, walls.die) if walls is not None and walls.die \
             else 0
-        dealt = deal(spec, shuffled, self.dealer, self.die)
-        self.wall, self.wall_owner = dealt.wall, dealt.owners
+        dealt = deal(spec, shuffled, self.dealer, self._die)
+        self._wall, self._wall_owner = dealt.wall, dealt.owners
         kinds = len(spec.deck.kinds)
-        self.seats = [Seat([0] * kinds, rack_dead=[False] * spec.racks)
+        self._seats = [Seat([0] * kinds, rack_dead=[False] * spec.racks)
                       for _ in range(spec.players)]
-        for seat, hand in zip(self.seats, dealt.hands, strict=True):
+        for seat, hand in zip(self._seats, dealt.hands, strict=True):
             for t in hand:
                 seat.counts[t] += 1
-        self.turns = 0
-        self.discard = None
-        self.answers, self.asked = {}, []
+        self._turns = 0
+        self._open_discard = None
+        self._answers, self._asked = {}, []
         self._claim_options, self._claimable = {}, {}
         self._forget_away()
-        self.turn_away = None
-        self.drawn = None
-        self.claimed_turn, self.claimed_from = False, None
-        self.incoming = None
-        self.ended = None
-        self.promised, self.declared, self.mahjongs = [], [], []
-        self.opening = True
-        self.phase_queue = list(spec.phases)
-        self.blind = [0] * spec.players
-        self.votes, self.offers = {}, {}
-        self._tell(ev.Dealt(self.round, self.die, len(self.wall)), self.dealer)
+        self._turn_away = None
+        self._drawn = None
+        self._claimed_turn, self._claimed_from = False, None
+        self._incoming = None
+        self._ended = None
+        self._promised, self._declared, self._mahjongs = [], [], []
+        self._opening = True
+        self._phase_queue = list(spec.phases)
+        self._blind = [0] * spec.players
+        self._votes, self._offers = {}, {}
+        self._tell(ev.Dealt(self.round, self._die, len(self._wall)), self.dealer)
         self._next_phase()
 
     def _draw(self, seat: int) -> None:
-        self.claimed_turn = False
-        self.claimed_from = None
-        self.promised = []
-        self.turn_away = self.resting_away(seat)  # before the draw
-        tile = self.wall.pop()
-        if self.wall_owner:
-            self.wall_owner.pop()
-        self.incoming = (seat, tile)
-        me = self.seats[seat]
-        self._tell(ev.Drew(len(self.wall)), seat, (tile,), frozenset({seat}))
+        self._claimed_turn = False
+        self._claimed_from = None
+        self._promised = []
+        self._turn_away = self._resting_away(seat)  # before the draw
+        tile = self._wall.pop()
+        if self._wall_owner:
+            self._wall_owner.pop()
+        self._incoming = (seat, tile)
+        me = self._seats[seat]
+        self._tell(ev.Drew(len(self._wall)), seat, (tile,), frozenset({seat}))
         pledged = me.pledged
         if pledged is not None and me.mahjongs and \
                 self.spec.deck.kinds[tile].category in pledged.forced_off:
             self._go_off(seat, forced=True)  # SMJ-27: with a Mah Jongg out, this draw ends it
         me.counts[tile] += 1
-        self.drawn = tile
+        self._drawn = tile
         self.turn = seat
         self.step = Step.TURN
 
@@ -133,10 +133,10 @@ class State(PrePlay, Endings, Moves):
             return self._claim_actions(seat)
         assert self.phase is not None
         if step is Step.PASSING:
-            return phases.pass_actions(self.rules, self.phase, self.seats[seat])
+            return phases.pass_actions(self._rules, self.phase, self._seats[seat])
         if step is Step.VOTING:
-            return [self.rules.action("vote", number=1), self.rules.action("vote", number=0)]
-        return phases.count_actions(self.rules, self.phase)
+            return [self._rules.action("vote", number=1), self._rules.action("vote", number=0)]
+        return phases.count_actions(self._rules, self.phase)
 
     def _claim_actions(self, seat: int) -> list[Action]:
         known = self._claim_options.get(seat)
@@ -170,21 +170,21 @@ class State(PrePlay, Endings, Moves):
             else:
                 self._discard(seat, action.tile)
         elif self.step is Step.CLAIMS:
-            self.answers[seat] = action
+            self._answers[seat] = action
             if not self.current_players():
                 self._resolve_claims()
         elif self.step is Step.PASSING:
-            me = self.seats[seat]
+            me = self._seats[seat]
             me.counts[action.tile] -= 1
             me.outgoing.append(action.tile)
             if not self.current_players():
                 self._hand_over()
         elif self.step is Step.VOTING:
-            self.votes[seat] = action.number
+            self._votes[seat] = action.number
             if not self.current_players():
                 self._votes_counted()
         elif self.step is Step.OFFERING:
-            self.offers[seat] = action.number
+            self._offers[seat] = action.number
             if not self.current_players():
                 self._counts_agreed()
 
@@ -203,41 +203,41 @@ class State(PrePlay, Endings, Moves):
 
     def _go_off(self, seat: int, forced: bool = False) -> None:
         """The seat leaves its pledge: the tiles set aside rejoin the pool."""
-        me = self.seats[seat]
+        me = self._seats[seat]
         rack = me.pledge
         for t in me.aside:
             me.counts[t] += 1
         me.aside, me.pledged = [], None
         self._changed(seat)
-        self.turn_away = None
+        self._turn_away = None
         self._tell(ev.WentOff(rack, forced), seat)
 
     def _discard(self, seat: int, tile: int) -> None:
         self._score_declared(winning=False)
-        self.incoming = None
-        me = self.seats[seat]
+        self._incoming = None
+        me = self._seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
         self._discarded(seat)
-        self.turns += 1
-        self.opening = False
-        self.drawn = None
-        self.discard = (seat, tile)
-        self.answers = {}
+        self._turns += 1
+        self._opening = False
+        self._drawn = None
+        self._open_discard = (seat, tile)
+        self._answers = {}
         self._claim_options = {}
         self._claimable = {}
         self._tell(ev.Discarded(), seat, (tile,))
         kinds = self.spec.claims
-        if not kinds.kinds or (tile == self.joker and not kinds.jokers):
-            self.asked = []
+        if not kinds.kinds or (tile == self._joker and not kinds.jokers):
+            self._asked = []
         else:
             n, direction = self.spec.players, self.spec.turn.direction
             others = [(seat + i * direction) % n for i in range(1, n)]
-            self.asked = [s for s in others if not self.seats[s].dead]
+            self._asked = [s for s in others if not self._seats[s].dead]
             if self.mode is Mode.GUARDED:  # only seats that can claim are asked
-                self.asked = [s for s in self.asked if claims.may_claim(self, s, tile)
+                self._asked = [s for s in self._asked if claims.may_claim(self, s, tile)
                               and len(self._claim_actions(s)) > 1]
-        if self.asked:
+        if self._asked:
             self.step = Step.CLAIMS
         else:
             self._next_turn(seat)
@@ -245,15 +245,15 @@ class State(PrePlay, Endings, Moves):
     def _next_turn(self, after: int) -> None:
         """The next live seat draws; skipped turns are served; an empty wall
         ends the round."""
-        self.discard = None
-        if self.ended:
+        self._open_discard = None
+        if self._ended:
             self._end_round(None, None, False)
             return
         n = self.spec.players
         seat = after
-        for _ in range(n * (1 + max(s.skips for s in self.seats))):
+        for _ in range(n * (1 + max(s.skips for s in self._seats))):
             seat = (seat + self.spec.turn.direction) % n
-            me = self.seats[seat]
+            me = self._seats[seat]
             if me.dead:
                 continue
             if me.skips:
@@ -261,22 +261,22 @@ class State(PrePlay, Endings, Moves):
                 continue
             break
         else:  # no seat left to play: every one is out
-            self.ended = "dead"
+            self._ended = "dead"
             self._end_round(None, None, False)
             return
-        if not self.wall:
+        if not self._wall:
             self._end_round(None, None, False)
             return
         self._draw(seat)
 
     def _resolve_claims(self) -> None:
-        assert self.discard is not None
-        discarder, tile = self.discard
-        ruling = claims.resolve(self, self.asked, self.answers)
+        assert self._open_discard is not None
+        discarder, tile = self._open_discard
+        ruling = claims.resolve(self, self._asked, self._answers)
         for seat, action in ruling.false:
             self._penalise(seat, self.spec.penalties.false_claim,
                            action.number if action.tiles else None)
-        if self.ended:
+        if self._ended:
             self._end_round(None, None, False)
             return
         if not ruling.top:
@@ -284,7 +284,7 @@ class State(PrePlay, Endings, Moves):
             return
         top = ruling.top
         if self.spec.claims.ties == "random" and len(top) > 1:
-            top = [top[self.chance.tie(self.round, self.turns, len(top))]]
+            top = [top[self._chance.tie(self.round, self._turns, len(top))]]
         _, seat, action = top[0]
         for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
                             *ruling.outranked]:
@@ -293,20 +293,20 @@ class State(PrePlay, Endings, Moves):
 
     def _take(self, seat: int, tile: int, action: Action) -> None:
         """The claimer takes the discard: Mah Jongg, or a set exposed and locked."""
-        assert self.discard is not None
-        discarder = self.discard[0]
-        self.seats[discarder].discards.pop()
-        me = self.seats[seat]
+        assert self._open_discard is not None
+        discarder = self._open_discard[0]
+        self._seats[discarder].discards.pop()
+        me = self._seats[seat]
         kind = self.spec.claims.kind(action.claim)
         if self.spec.racks > 1 and kind.mahjong:  # the racks this claim must be declared on
-            self.promised = self.claimable_racks(seat, tile, kind.mahjongs)
+            self._promised = self._claimable_racks(seat, tile, kind.mahjongs)
         me.counts[tile] += 1
         self.turn = seat
-        self.turn_away = None
-        self.drawn = None
-        self.claimed_turn = True  # a win on this turn is not self-drawn
-        self.claimed_from = discarder
-        self.incoming = (seat, tile)
+        self._turn_away = None
+        self._drawn = None
+        self._claimed_turn = True  # a win on this turn is not self-drawn
+        self._claimed_from = discarder
+        self._incoming = (seat, tile)
         self._changed(seat)
         rack = action.number
         self._tell(ev.Claimed(kind.name, kind.mahjong, discarder,
@@ -318,29 +318,29 @@ class State(PrePlay, Endings, Moves):
             exposure = Exposure(tuple(sorted((tile, *action.tiles))), tile, rack)
             me.exposures.append(exposure)
             if self.spec.racks > 1 and not racks.rack_scores(
-                    self.rules, me, rack, me.concealed(), self.last_tile(seat)):
+                    self._rules, me, rack, me.concealed(), self._last_tile(seat)):
                 # SMJ-11: exposures no line can use kill their rack's hand
                 me.exposures[-1] = Exposure(exposure.tiles, tile, rack, killed=True)
                 self._penalise(seat, self.spec.penalties.misfit_exposure, rack)
-        self.discard = None
+        self._open_discard = None
         self.step = Step.TURN
-        if self.spec.racks == 1 and self.rules.completes(me.hand()):
+        if self.spec.racks == 1 and self._rules.completes(me.hand()):
             self._end_round(seat, discarder, False)  # a claim completing the hand ends it
         else:
             self._after_death(seat)
 
     def _exchange(self, seat: int, action: Action) -> None:
         owner, index = action.target
-        exposure = self.seats[owner].exposures[index]
+        exposure = self._seats[owner].exposures[index]
         tiles = list(exposure.tiles)
-        assert self.joker is not None
-        tiles[tiles.index(self.joker)] = action.tile
-        self.seats[owner].exposures[index] = Exposure(tuple(sorted(tiles)), exposure.claimed,
+        assert self._joker is not None
+        tiles[tiles.index(self._joker)] = action.tile
+        self._seats[owner].exposures[index] = Exposure(tuple(sorted(tiles)), exposure.claimed,
                                                       exposure.rack)
-        me = self.seats[seat]
+        me = self._seats[seat]
         me.counts[action.tile] -= 1
-        me.counts[self.joker] += 1
-        self.turn_away = None  # the hand is another now: check it whole
+        me.counts[self._joker] += 1
+        self._turn_away = None  # the hand is another now: check it whole
         if owner != seat:
             self._changed(owner)
         self._tell(ev.Exchanged(owner, index), seat, (action.tile,))
@@ -376,19 +376,19 @@ class State(PrePlay, Endings, Moves):
                 setattr(twin, name, list(value))
             elif name not in _SHARED:
                 setattr(twin, name, _copied(value, name))
-        twin.forget()
+        twin._forget()
         return twin
 
     def digest(self) -> str:
         """A fingerprint of the whole state, hidden parts included."""
         full = {"scores": self.scores, "round": self.round, "dealer": self.dealer,
-                "step": str(self.step), "wall": self.wall,
+                "step": str(self.step), "wall": self._wall,
                 "seats": [[s.counts, [e.tiles for e in s.exposures], s.discards, s.dead,
                            s.skips] + ([s.rack_dead, [(e.rack, e.mahjong, e.killed)
                                                       for e in s.exposures],
                                         sorted(s.aside), s.pledge]
                                        if self.spec.racks > 1 else [])
-                          for s in self.seats],
+                          for s in self._seats],
                 "events": [e.public() for e in self.payments]}
         return hashlib.sha256(json.dumps(full, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -16,7 +16,7 @@ from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import Chance, SeededChance
 from jongg.runtime.game.events import Event, Payload
 from jongg.runtime.game.payout import settle_match
-from jongg.runtime.game.rules import Judge, Mode, shared_rules
+from jongg.runtime.game.rules import Judge, Mode, Rules, shared_rules
 from jongg.runtime.game.scoring import Mahjong, RoundEnd, ScoreEvent
 from jongg.runtime.game.seat import Seat
 from jongg.runtime.game.spec import GameSpec, Phase
@@ -40,12 +40,12 @@ class StateData:
                  mode: Mode = Mode.GUARDED, chance: Chance | None = None):
         assert spec.match is not None
         self.spec = spec
-        self.matcher = matcher
-        self.rules = shared_rules(spec, matcher, mode)
+        self._matcher = matcher
+        self._rules = shared_rules(spec, matcher, mode)
         self.seed = seed
         self.mode = mode
-        self.chance: Chance = chance if chance is not None else SeededChance(seed)
-        self.joker = spec.deck.joker_index
+        self._chance: Chance = chance if chance is not None else SeededChance(seed)
+        self._joker = spec.deck.joker_index
         players = spec.players
         # the match
         self.scores = [spec.match.start] * players
@@ -55,39 +55,39 @@ class StateData:
         self.history: list[tuple[int, Action]] = []  # (seat, action), for the log
         self.round = 0
         self.decisions = 0
-        self.dealer = self.chance.first_dealer(players) \
+        self.dealer = self._chance.first_dealer(players) \
             if spec.match.first_dealer == "random" else 0
         # the round (dealt anew by _deal)
         self.step = Step.TURN
         self.turn = self.dealer
-        self.wall: list[int] = []
-        self.wall_owner: list[int] = []  # whose wall each tile left in the wall lies in
-        self.die = 0
-        self.seats: list[Seat] = []
-        self.turns = 0  # discards this round
-        self.discard: tuple[int, int] | None = None  # (seat, tile) open to claims
-        self.asked: list[int] = []  # the seats a claim window asks
-        self.answers: dict[int, Action] = {}
-        self.drawn: int | None = None  # the tile the seat to play just drew
-        self.claimed_turn = False  # the turn began with a claimed discard, not a draw
-        self.claimed_from: int | None = None  # whose discard began this turn
+        self._wall: list[int] = []
+        self._wall_owner: list[int] = []  # whose wall each tile left in the wall lies in
+        self._die = 0
+        self._seats: list[Seat] = []
+        self._turns = 0  # discards this round
+        self._open_discard: tuple[int, int] | None = None  # (seat, tile) open to claims
+        self._asked: list[int] = []  # the seats a claim window asks
+        self._answers: dict[int, Action] = {}
+        self._drawn: int | None = None  # the tile the seat to play just drew
+        self._claimed_turn = False  # the turn began with a claimed discard, not a draw
+        self._claimed_from: int | None = None  # whose discard began this turn
         # the tile a pledged rack may take as its last: the one drawn or claimed
         # this turn; and whose it is
-        self.incoming: tuple[int, int] | None = None
-        self.ended: str | None = None  # "dead": a seat's dead hands ended the round
-        self.promised: list[int] = []  # racks a Mah Jongg claim must now be declared on
-        self.declared: list[Mahjong] = []  # Mah Jonggs of this turn, scored when it ends
-        self.mahjongs: list[Mahjong] = []  # every Mah Jongg of the round
-        self.opening = True
+        self._incoming: tuple[int, int] | None = None
+        self._ended: str | None = None  # "dead": a seat's dead hands ended the round
+        self._promised: list[int] = []  # racks a Mah Jongg claim must now be declared on
+        self._declared: list[Mahjong] = []  # Mah Jonggs of this turn, scored when it ends
+        self._mahjongs: list[Mahjong] = []  # every Mah Jongg of the round
+        self._opening = True
         self.phase: Phase | None = None
-        self.phase_queue: list[Phase] = []
-        self.pass_count = [0] * players  # tiles each seat chooses in this pass
-        self.blind = [0] * players  # tiles each seat forwards unseen in this pass
-        self.votes: dict[int, int] = {}
-        self.offers: dict[int, int] = {}
+        self._phase_queue: list[Phase] = []
+        self._pass_count = [0] * players  # tiles each seat chooses in this pass
+        self._blind = [0] * players  # tiles each seat forwards unseen in this pass
+        self._votes: dict[int, int] = {}
+        self._offers: dict[int, int] = {}
         # the drawer's tiles away before the draw (or a floor over one: all a turn asks
         # is whether it is within one)
-        self.turn_away: int | None = None
+        self._turn_away: int | None = None
         # answers kept until the tiles they read change
         self._away: list[int | None] = [None] * players  # each seat's resting tiles away
         # by live rack: its tiles away, or a floor over one carried from the seat's last turn
@@ -99,6 +99,12 @@ class StateData:
         self._claimable: dict[tuple[int, int, int], list[int]] = {}  # of this claim window
         self._legal: tuple[int, int, list[Action]] = (-1, -1, [])
         self._pushed: list[Any] = []  # the states before each push, to pop back to (moves.py)
+
+    @property
+    def rules(self) -> Rules:
+        """The game's compiled rules (its spec, card and judge), shared by every
+        match of the game: nothing of this match, nothing hidden."""
+        return self._rules
 
     # -- telling -------------------------------------------------------------
 
@@ -120,82 +126,82 @@ class StateData:
         if step is Step.TURN:
             return [self.turn]
         if step is Step.CLAIMS:
-            return [s for s in self.asked if s not in self.answers]
+            return [s for s in self._asked if s not in self._answers]
         if step is Step.PASSING:
             return [s for s in range(self.spec.players)
-                    if len(self.seats[s].outgoing) < self.pass_count[s]]
+                    if len(self._seats[s].outgoing) < self._pass_count[s]]
         if step is Step.VOTING:
-            return [s for s in range(self.spec.players) if s not in self.votes]
+            return [s for s in range(self.spec.players) if s not in self._votes]
         if step is Step.OFFERING:
-            return [s for s in range(self.spec.players) if s not in self.offers]
+            return [s for s in range(self.spec.players) if s not in self._offers]
         return []
 
     # -- kept answers (the view's memo: they change nothing) -----------------
 
-    def last_tile(self, seat: int) -> int | None:
+    def _last_tile(self, seat: int) -> int | None:
         """The tile the seat drew or claimed this turn (a pledged rack's last)."""
-        return self.incoming[1] if self.incoming and self.incoming[0] == seat else None
+        return self._incoming[1] if self._incoming and self._incoming[0] == seat else None
 
-    def resting_away(self, seat: int) -> int:
+    def _resting_away(self, seat: int) -> int:
         """Tiles away of the seat's nearest live rack, kept until its tiles
         change; over one, it may be a floor: a rack whose floor carried from
         the seat's last turn is over one is not worked out (all the rules ask
         of a rack is whether it is within one, and complete)."""
         known = self._away[seat]
         if known is None:
-            me = self.seats[seat]
-            far = len(self.wall) + 99
+            me = self._seats[seat]
+            far = len(self._wall) + 99
             aways = self._rack_away[seat] = racks.rack_aways(
-                self.rules, me, me.concealed(), self.last_tile(seat), far, self._floor[seat])
+                self._rules, me, me.concealed(), self._last_tile(seat), far, self._floor[seat])
             known = self._away[seat] = min(aways.values(), default=far)
         return known
 
-    def near_racks(self, seat: int) -> list[int] | None:
+    def _near_racks(self, seat: int) -> list[int] | None:
         """On the seat's turn, the live racks a tile drawn may have completed:
         those within a tile before the draw (None: not known, as after a
         claim or an exchange this turn)."""
         aways = self._rack_away[seat]
-        if self.turn_away is None or aways is None:
+        if self._turn_away is None or aways is None:
             return None
         return [r for r, away in aways.items() if away <= 1]
 
-    def resting_near(self, seat: int) -> bool:
+    def _resting_near(self, seat: int) -> bool:
         """Whether the seat's resting hand may be within a tile of a line:
         floors over one, carried from its last turn, answer without the matcher."""
-        return self.resting_away(seat) <= 1
+        return self._resting_away(seat) <= 1
 
-    def claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
+    def _claimable_racks(self, seat: int, tile: int, mahjongs: int) -> list[int]:
         """The racks a Mah Jongg claim on the discard completes (racks.py),
         kept for the claim window: nothing changes while its answers are gathered."""
         key = (seat, tile, mahjongs)
         known = self._claimable.get(key)
         if known is None:
-            self.resting_away(seat)  # each rack's tiles away, to leave the far ones out
-            me = self.seats[seat]
+            self._resting_away(seat)  # each rack's tiles away, to leave the far ones out
+            me = self._seats[seat]
             pool = me.concealed()
             aways = self._rack_away[seat]
             now = self._complete_now[seat].get(mahjongs)
             if now is None:  # what the pool completes without the discard: kept for the next
-                now = racks.complete_now(self.rules, me, pool, mahjongs, aways)
+                now = racks.complete_now(self._rules, me, pool, mahjongs, aways)
                 self._complete_now[seat] = {**self._complete_now[seat], mahjongs: now}
             known = self._claimable[key] = racks.claimable_racks(
-                self.rules, me, pool, tile, mahjongs, aways, now)
+                self._rules, me, pool, tile, mahjongs, aways, now)
         return known
 
-    def allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
-        return self.rules.allowed_lines(self.seats[seat], rack)
+    def _allowed_lines(self, seat: int, rack: int) -> frozenset[int] | None:
+        return self._rules.allowed_lines(self._seats[seat], rack)
 
-    def wins_with(self, seat: int, tile: int, kind: Any) -> bool:
+    def _wins_with(self, seat: int, tile: int, kind: Any) -> bool:
         """Whether a Mah Jongg claim of this kind on the discard would be true."""
         return claims.kind_wins(self, seat, tile, kind)
 
-    def declaration_takes(self, seat: int, rack: int, line_id: str) -> list[int]:
+    def _declaration_takes(self, seat: int, rack: int, line_id: str) -> list[int]:
         """The pool tiles declaring this rack with this line would take."""
-        me = self.seats[seat]
-        return racks.declaration_takes(self.rules, me, rack, me.concealed(),
-                                       self.last_tile(seat), line_id)
+        me = self._seats[seat]
+        return racks.declaration_takes(self._rules, me, rack, me.concealed(),
+                                       self._last_tile(seat), line_id)
 
-    def forget(self) -> None:
+    def _forget(self) -> None:
         """Drop every kept answer (after the position was set from outside)."""
         self._forget_away()
         self._claim_options, self._claimable = {}, {}
@@ -220,7 +226,7 @@ class StateData:
         less than its tiles away (or floor) before the draw: a tile drawn
         brings a rack at most one tile nearer a line, and one discarded none
         nearer."""
-        before = self._rack_away[seat] if self.turn_away is not None else None
+        before = self._rack_away[seat] if self._turn_away is not None else None
         self._changed(seat)
         if before is not None:
             self._floor[seat] = {rack: away - 1 for rack, away in before.items()}

@@ -76,7 +76,7 @@ class _Tiles:
 
     def own(self) -> OwnSeat:
         if self.me is None:
-            mine = self.source().seats[self.seat]
+            mine = self.source()._seats[self.seat]
             self.me = OwnSeat(tuple(mine.counts), tuple(mine.exposures), tuple(mine.rack_dead),
                               mine.pledged, tuple(mine.aside), mine.dead, tuple(mine.outgoing))
         return self.me
@@ -84,7 +84,7 @@ class _Tiles:
     def public(self) -> tuple[PublicSeat, ...]:
         if self.seats is None:
             self.seats = tuple(PublicSeat(tuple(s.exposures), tuple(s.discards), s.in_hand,
-                                          s.dead, s.skips) for s in self.source().seats)
+                                          s.dead, s.skips) for s in self.source()._seats)
         return self.seats
 
 
@@ -180,10 +180,10 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
     before_play = step is Step.PASSING or step is Step.OFFERING or step is Step.VOTING
     on_turn = step is Step.TURN
     seen = Observation(
-        seat, state.rules, _Tiles(state, seat, state.decisions), step.value,
-        state.phase if before_play else None, state.turn if on_turn else None, state.discard,
-        state.last_tile(seat),
-        tuple(state.promised) if on_turn and state.turn == seat else (), len(state.wall),
+        seat, state._rules, _Tiles(state, seat, state.decisions), step.value,
+        state.phase if before_play else None, state.turn if on_turn else None, state._open_discard,
+        state._last_tile(seat),
+        tuple(state._promised) if on_turn and state.turn == seat else (), len(state._wall),
         state.round, state.dealer, tuple(state.scores))
     return seen if lazy else seen.settled()
 
@@ -194,26 +194,26 @@ def plain(state: State, seat: int) -> dict[str, Any]:
 
     spec = state.spec
     deck = spec.deck
-    mine = state.seats[seat]
+    mine = state._seats[seat]
     every = spec.options.get("visibility") == "all"
     data: dict[str, Any] = {
         "seat": seat, "round": state.round, "dealer": state.dealer, "step": str(state.step),
-        "scores": list(state.scores), "wall": len(state.wall),
+        "scores": list(state.scores), "wall": len(state._wall),
         "hand": deck.codes(mine.concealed()),
         "passing": deck.codes(mine.outgoing),
-        **({"aside": deck.codes(sorted(mine.aside))} if state.rules.pledge_flags else {}),
-        "blind": state.blind[seat] if state.step is Step.PASSING else 0,
+        **({"aside": deck.codes(sorted(mine.aside))} if state._rules.pledge_flags else {}),
+        "blind": state._blind[seat] if state.step is Step.PASSING else 0,
         "turn": state.turn if state.step is Step.TURN else None,
-        "discard": (None if state.discard is None else
-                    [state.discard[0], deck.code(state.discard[1])]),
+        "discard": (None if state._open_discard is None else
+                    [state._open_discard[0], deck.code(state._open_discard[1])]),
         "deciding": seat in state.current_players(),
-        "seats": [_public_seat(state, s, every) for s in state.seats],
+        "seats": [_public_seat(state, s, every) for s in state._seats],
         "results": [r.public() for r in state.results],
     }
-    if state.step is Step.TURN and state.turn == seat and state.drawn is not None:
-        data["drawn"] = deck.code(state.drawn)
-    if state.wall_owner:  # walls built on the table: the die, and whose wall is drawn
-        data["die"], data["wall_of"] = state.die, state.wall_owner[-1]
+    if state.step is Step.TURN and state.turn == seat and state._drawn is not None:
+        data["drawn"] = deck.code(state._drawn)
+    if state._wall_owner:  # walls built on the table: the die, and whose wall is drawn
+        data["die"], data["wall_of"] = state._die, state._wall_owner[-1]
     return data
 
 
@@ -243,12 +243,12 @@ def table_text(state: State) -> str:
             f"step {state.step}")
     if state.step.value == "turn":
         head += f", {spec.seats[state.turn]} to play"
-    lines = [head, f"wall: {len(state.wall)} tiles; scores: "
+    lines = [head, f"wall: {len(state._wall)} tiles; scores: "
              + ", ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(state.scores))]
-    if state.discard is not None:
-        lines.append(f"discard: {deck.code(state.discard[1])} "
-                     f"from {spec.seats[state.discard[0]]}")
-    for i, s in enumerate(state.seats):
+    if state._open_discard is not None:
+        lines.append(f"discard: {deck.code(state._open_discard[1])} "
+                     f"from {spec.seats[state._open_discard[0]]}")
+    for i, s in enumerate(state._seats):
         exposed = " ".join("[" + " ".join(deck.codes(e.tiles)) + "]" for e in s.exposures)
         marks = " (dead)" if s.dead else ""
         lines.append(f"{spec.seats[i]}{marks}: {' '.join(deck.codes(s.concealed()))}"
