@@ -26,8 +26,11 @@ def pass_actions(rules: Rules, phase: Phase, seat: SeatView) -> list[Action]:
     if isinstance(phase, Pledge):
         return rules.each_held("pass", counts)
     assert isinstance(phase, Pass | Courtesy)
-    return [rules.action("pass", k) for k, n in enumerate(counts)
-            if n and (phase.jokers or k != rules.joker)]
+    held = rules.each_held("pass", counts)  # each kind's action made once, not per offer
+    joker = rules.joker
+    if phase.jokers or joker is None or not counts[joker]:
+        return held
+    return [a for a in held if a.tile != joker]
 
 
 def count_actions(rules: Rules, phase: Phase) -> list[Action]:
