@@ -126,9 +126,10 @@ class Matcher(ManyHands):
                     return answered
         return self._scores_long(hand, open_hands)
 
-    def _scores_long(self, hand: Hand, open_hands: bool | None
+    def _scores_long(self, hand: Hand, open_hands: bool | None, near: bool = False
                      ) -> list[tuple[int, int, int]]:
-        """scores() without the lookups."""
+        """scores() without the lookups; `near`: only as far as nearness()
+        reads them (_score_plans)."""
         if not hand.exposures and self._table_alone:
             return self.columns.line_scores(*self._held(hand))
         open_hands = self.open_hands if open_hands is None else open_hands
@@ -147,23 +148,36 @@ class Matcher(ManyHands):
             if seat is not None:
                 best = columns.exposed(counts, jokers, seat)
             plans = self._seated_plans(exposures, seat, open_hands)
-        self._score_plans(best, plans, counts, jokers, hand.exposures)
+        self._score_plans(best, plans, counts, jokers, hand.exposures, near)
         return [(li, s, v) for li, (s, v) in sorted(best.items())]
 
     def _score_plans(self, best: Best, plans: Iterable[Plan], counts: dict[int, int],
-                     jokers: int, exposures: Sequence[Sequence[int]]) -> None:
+                     jokers: int, exposures: Sequence[Sequence[int]], near: bool = False
+                     ) -> None:
         """Fold the plans' scores into `best`, skipping a plan whose ceiling
-        cannot beat its line's best so far."""
+        cannot beat its line's best so far. `near`: all that is wanted is
+        the nearest line's tiles away and how many lines are that near
+        (answers.nearness), so a plan whose ceiling leaves its line further
+        than the nearest so far is skipped too: the nearest only comes
+        nearer as plans are scored, so such a plan could neither change it
+        nor bring another line to it."""
         exposed = sum(map(len, exposures))
+        sizes = self._sizes
+        least = min((sizes[li] - s for li, (s, _) in best.items()), default=FAR) if near \
+            else FAR
         for plan in plans:
             old = best.get(plan.line)
-            if old is not None:
+            if old is not None or near:
                 ceiling = plan.ceiling(counts, jokers, exposed)
-                if ceiling < old[0] or (ceiling == old[0] and plan.variation > old[1]):
+                if near and sizes[plan.line] - ceiling > least:
+                    continue
+                if old is not None and (ceiling < old[0] or (ceiling == old[0]
+                                                             and plan.variation > old[1])):
                     continue
             found = self.programme.score(plan, counts, jokers, exposures)
             if found is not None:
                 _keep(best, plan.line, found, plan.variation)
+                least = min(least, sizes[plan.line] - found)
 
     def discard_scores(self, hand: Hand, *, open_hands: bool | None = None
                        ) -> dict[int, list[tuple[int, int, int]]]:
@@ -182,10 +196,11 @@ class Matcher(ManyHands):
         open_hands = self.open_hands if open_hands is None else open_hands
         exposures = tuple(map(tuple, hand.exposures))
         settled, seat = self._settled(exposures, open_hands)
-        if not settled:
+        if not settled:  # each hand less a tile scored as far as nearness() reads it
             sizes = self._sizes
+            options, hands = _less_each(hand)
             return {t: nearness(found, sizes) for t, found in
-                    self.discard_scores(hand, open_hands=open_hands).items()}
+                    zip(options, self._many(hands, open_hands, near=True), strict=True)}
         options = sorted(set(hand.concealed))
         counts, jokers = self._held(hand)
         # one hand's rows summed, and the columns near it weighed: no gathering per hand
@@ -210,12 +225,18 @@ class Matcher(ManyHands):
         """The hand's tiles away from the nearest line and how many lines are
         that near (None: no line), as answers.nearness() reads scores():
         from the columns within a tile of its nearest when the table
-        settles every line (Columns.nearness)."""
+        settles every line (Columns.nearness), else from scores() worked out
+        only as far as that reads them (_score_plans)."""
         open_hands = self.open_hands if open_hands is None else open_hands
         found = self._near_columns(hand, open_hands)
         if found is not None:
             return found
-        return nearness(self.scores(hand, open_hands=open_hands), self._sizes)
+        if not hand.exposures:
+            quick = self._lookup or self._quick()
+            answered = quick.scores(hand.concealed) if quick is not None else None
+            if answered is not None:
+                return nearness(answered, self._sizes)
+        return nearness(self._scores_long(hand, open_hands, near=True), self._sizes)
 
     def _near_columns(self, hand: Hand, open_hands: bool) -> tuple[int, int] | None:
         """Columns.nearness() of the hand where the table settles every line
@@ -260,7 +281,11 @@ class Matcher(ManyHands):
                     ) -> list[list[tuple[int, int, int]]]:
         """scores() of many hands: the table once for all the hands with the
         same exposures, the plans hand by hand."""
-        open_hands = self.open_hands if open_hands is None else open_hands
+        return self._many(hands, self.open_hands if open_hands is None else open_hands)
+
+    def _many(self, hands: Sequence[Hand], open_hands: bool, near: bool = False
+              ) -> list[list[tuple[int, int, int]]]:
+        """scores_many(); `near`: each only as far as nearness() reads it."""
         out: list[list[tuple[int, int, int]]] = [[] for _ in hands]
         groups: dict[tuple[tuple[int, ...], ...], list[int]] = {}
         for i, hand in enumerate(hands):
@@ -272,7 +297,8 @@ class Matcher(ManyHands):
                 # the table cannot seat them, or too few share them for the
                 # table's NumPy passes to beat one call of C a hand
                 for i in members:
-                    out[i] = self.scores(hands[i], open_hands=open_hands)
+                    out[i] = self._scores_long(hands[i], open_hands, near) if near else \
+                        self.scores(hands[i], open_hands=open_hands)
                 continue
             plans = self._seated_plans(exposures, seat, open_hands) if exposures \
                 else self.programme.structural
@@ -286,7 +312,8 @@ class Matcher(ManyHands):
                 if plans:  # in card order already, unless plans add lines
                     best = {li: (s, v) for li, s, v in rows[j]}
                     counts_j, jokers_j = self._held(hands[i])
-                    self._score_plans(best, plans, counts_j, jokers_j, hands[i].exposures)
+                    self._score_plans(best, plans, counts_j, jokers_j, hands[i].exposures,
+                                      near)
                     rows[j] = [(li, s, v) for li, (s, v) in sorted(best.items())]
                 out[i] = rows[j]
         return out
