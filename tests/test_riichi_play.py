@@ -208,3 +208,15 @@ def test_chi_is_from_the_left_only_and_a_ron_outranks_a_pon() -> None:
     events = drive(state, [(0, "discard 5D"), (2, "claim pon 5D 5D"), (1, "claim ron")])
     assert winner(events) == 1
     assert [e.seat for e in of_kind(events, EventKind.OUTRANKED)] == [2]
+
+
+def test_a_position_keeps_the_scored_table() -> None:
+    """A riichi declared, its deposit and the dead wall survive a position
+    and its short form: the same observation and digest on the way back."""
+    state = deal(G, {0: EAST, 1: RIICHI}, draws="N 1D", dead=CLEAN)
+    drive(state, [(1, "announce riichi N")])
+    for text in (state.position(), state.short_position()):
+        again = G.load_position(text)
+        assert again.digest() == state.digest()
+        assert again.observation(1) == state.observation(1)
+        assert again.observation(1)["table"]["declared"] == ["", "riichi", "", ""]

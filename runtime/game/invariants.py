@@ -15,6 +15,7 @@ def violations(state: State) -> list[str]:
     spec = state.spec
     deck = spec.deck
     held: Counter[int] = Counter(state._wall)
+    held.update(state._dead)  # a scored game's dead wall
     for seat in state._seats:
         for kind, n in enumerate(seat.counts):
             if n < 0:

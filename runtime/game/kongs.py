@@ -136,7 +136,8 @@ class Kongs(ScoredRound):
 
     def _replace(self, seat: int) -> None:
         """A kong's replacement tile, drawn from the dead wall's start."""
-        tile = self._wall.pop(0)
+        tile = self._dead.pop(0)
+        self._dead.append(self._wall.pop(0))  # the live wall gives the dead wall one back
         self._kongs += 1
         me = self._seats[seat]
         self._incoming = (seat, tile)
@@ -165,7 +166,7 @@ class Kongs(ScoredRound):
     def _extra_tiles(self, seat: int) -> int:
         """Tiles the seat holds beside the hand's size: a kong's fourth, in a
         game with a dead wall."""
-        if not self._dead_tiles:
+        if self.spec.scored is None or self.spec.scored.dead_wall is None:
             return 0
         return sum(1 for e in self._seats[seat].exposures if len(e.tiles) == 4)
 
@@ -173,6 +174,6 @@ class Kongs(ScoredRound):
         """The seat's hand as the card reads it: each kong a set of three
         in a game with a dead wall."""
         me = self._seats[seat]
-        if not self._dead_tiles:
+        if self.spec.scored is None or self.spec.scored.dead_wall is None:
             return me.hand()
         return Hand(me.concealed(), tuple(e.tiles[:3] for e in me.exposures))

@@ -172,14 +172,14 @@ def waits(wins: ScoredWins, counts: Sequence[int], exposures: Sequence[Exposed])
     return found
 
 
-def indicators(wall: Sequence[int], dead: DeadWall, shown: int, kongs: int
+def indicators(tiles: Sequence[int], dead: DeadWall, shown: int, kongs: int
                ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The face-up indicators and those under them, read from the wall's
-    first `dead.tiles` (the dead wall): indicator i lies at its end less
-    2i, its ura under it, each moved one nearer the start by every kong's
-    replacement taken from the start."""
-    up = tuple(wall[dead.tiles - 1 - 2 * i - kongs] for i in range(shown))
-    under = tuple(wall[dead.tiles - 2 - 2 * i - kongs] for i in range(shown)) if dead.ura else ()
+    """The face-up indicators and those under them, read from the dead
+    wall's `tiles`: indicator i lies at its end less 2i, its ura under it,
+    each moved one nearer the start by every kong's replacement taken from
+    the start (the live wall giving one back at the end)."""
+    up = tuple(tiles[dead.tiles - 1 - 2 * i - kongs] for i in range(shown))
+    under = tuple(tiles[dead.tiles - 2 - 2 * i - kongs] for i in range(shown)) if dead.ura else ()
     return up, under
 
 

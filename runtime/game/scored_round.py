@@ -10,6 +10,7 @@ scored, so the State calls them unconditionally."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
@@ -35,6 +36,10 @@ class ScoredRound(StateData):
 
     def _scored_deal(self) -> None:
         n = self.spec.players
+        scored = self.spec.scored
+        dead = scored.dead_wall.tiles if scored is not None and scored.dead_wall else 0
+        self._dead = self._wall[:dead]  # the dead wall: the wall's last tiles to be reached
+        del self._wall[:dead]
         self._declared_as: list[str] = [""] * n  # the declaration each seat made ("" none)
         self._first_turn = [False] * n  # the declaration was made on the seat's first turn
         self._streak = [False] * n  # a declaration's streak still unbroken
@@ -46,15 +51,9 @@ class ScoredRound(StateData):
         self._scored_win: Scored | None = None
         self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
 
-    @property
-    def _dead_tiles(self) -> int:
-        """Tiles of the wall that are not drawn in turn (the dead wall)."""
-        scored = self.spec.scored
-        return scored.dead_wall.tiles if scored is not None and scored.dead_wall else 0
-
     def _live_wall(self) -> int:
-        """Tiles left to draw in turn."""
-        return len(self._wall) - self._dead_tiles
+        """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
+        return len(self._wall)
 
     def _table_points(self) -> int:
         """Points deposited on the table that no seat holds now."""
@@ -67,7 +66,7 @@ class ScoredRound(StateData):
             return ()
         dead = scored.dead_wall
         shown = dead.indicators + (self._kongs if dead.kong_indicators else 0)
-        up, under = sc.indicators(self._wall, dead, shown, self._kongs)
+        up, under = sc.indicators(self._dead, dead, shown, self._kongs)
         return under if ura else up
 
     def _public_scored(self) -> sc.Public | None:
@@ -317,6 +316,45 @@ class ScoredRound(StateData):
         if not keeps:
             self._passes += 1
         return keeps
+
+    # -- the position (runtime/game/position.py) ------------------------------------
+
+    def _scored_position(self) -> dict[str, Any]:
+        """The scored game's table as plain data: the dead wall, the counters,
+        each seat's declaration, streak, furiten and own discards."""
+        deck = self.spec.deck
+        return {"dead": " ".join(deck.codes(self._dead)), "honba": self._honba,
+                "sticks": self._sticks, "deposits": self._deposits, "passes": self._passes,
+                "declared": self._declared_as, "first_turn": self._first_turn,
+                "streak": self._streak, "furiten": self._furiten,
+                "thrown": [" ".join(deck.codes(t)) for t in self._thrown],
+                "called": self._called, "kongs": self._kongs, "replacement": self._replacement,
+                "robbing": None if self._robbing is None else list(self._robbing)}
+
+    def _load_scored(self, doc: dict[str, Any]) -> None:
+        deck = self.spec.deck
+        n = self.spec.players
+
+        def tiles(text: str) -> list[int]:
+            return [deck.by_code[c].index for c in text.split()]
+
+        def by_seat(values: list[Any], kind: type) -> list[Any]:
+            if len(values) != n:
+                raise ValueError(f"{len(values)} seats for {n} players")
+            return [kind(v) for v in values]
+
+        self._dead = tiles(doc["dead"])
+        self._honba, self._sticks = int(doc["honba"]), int(doc["sticks"])
+        self._deposits, self._passes = int(doc["deposits"]), int(doc["passes"])
+        self._declared_as = by_seat(doc["declared"], str)
+        self._first_turn = by_seat(doc["first_turn"], bool)
+        self._streak = by_seat(doc["streak"], bool)
+        self._furiten = by_seat(doc["furiten"], str)
+        self._thrown = [tiles(t) for t in by_seat(doc["thrown"], str)]
+        self._called, self._kongs = bool(doc["called"]), int(doc["kongs"])
+        self._replacement = bool(doc["replacement"])
+        robbing = doc["robbing"]
+        self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
 
     # -- what the State's parts call on each other -----------------------------
 

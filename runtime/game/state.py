@@ -407,7 +407,8 @@ class State(PrePlay, Endings, Moves):
                                         sorted(s.aside), s.pledge]
                                        if self.spec.racks > 1 else [])
                           for s in self._seats],
-                "events": [e.public() for e in self.payments]}
+                "events": [e.public() for e in self.payments],
+                **({"scored": self._scored_position()} if self.spec.scored else {})}
         return hashlib.sha256(json.dumps(full, sort_keys=True).encode()).hexdigest()[:16]
 
     def __str__(self) -> str:
