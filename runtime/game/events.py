@@ -281,6 +281,7 @@ class Scored(Payload):
     indicators: list[str]
     ura: list[str]
     total: int
+    fu_items: list[list[Any]]  # [what, fu] from the base on
 
 
 PAYLOADS: dict[EventKind, type[Payload]] = {

@@ -291,7 +291,8 @@ class ScoredRound(StateData):
         self._tell(ev.Scored([list(y) for y in won.yaku], won.han, won.fu, won.limit,
                              list(deck.codes(self._indicators())),
                              list(deck.codes(self._indicators(ura=True)))
-                             if self._declared_as[winner] else [], won.total), winner)
+                             if self._declared_as[winner] else [], won.total,
+                             [list(item) for item in won.fu_items]), winner)
         self._sticks, self._deposits = 0, 0
         return events
 
