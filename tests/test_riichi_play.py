@@ -11,11 +11,14 @@ D dots."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from jongg.runtime.game import scored as sc
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.scoring import BANK
 from jongg.runtime.game.state import State
+from jongg.runtime.scoring.readings import completes
 
 from .rig import game
 from .scored_rig import deal, drive, legal, of_kind, to_turn, until_round_ends
@@ -220,3 +223,42 @@ def test_a_position_keeps_the_scored_table() -> None:
         assert again.digest() == state.digest()
         assert again.observation(1) == state.observation(1)
         assert again.observation(1)["table"]["declared"] == ["", "riichi", "", ""]
+
+
+def test_a_hands_waits_are_every_tile_that_completes_it() -> None:
+    """The waits (furiten, tenpai, riichi read them) looked for among the
+    tiles near the hand's are every tile that completes it, as trying all
+    34 finds: on 3,000 hands one tile short of a win of each form."""
+    wins = G.spec.scored
+    assert wins is not None
+    rules = wins.hand
+    rng = random.Random(7)
+    orphans = sorted(rules.orphans)
+    runs = [k for k in range(34) if rules.runs[k] >= 0 and rules.runs[rules.runs[k]] >= 0]
+    for _ in range(3000):
+        counts = [0] * 34
+        form = rng.random()
+        if form < 0.1:
+            for k in (*orphans, rng.choice(orphans)):
+                counts[k] += 1
+        elif form < 0.25:
+            for k in rng.sample(range(34), 7):
+                counts[k] += 2
+        else:
+            while sum(counts) < 12:
+                k = rng.choice(runs)
+                group = [k, rules.runs[k], rules.runs[rules.runs[k]]] \
+                    if rng.random() < 0.6 else [rng.randrange(34)] * 3
+                if all(counts[t] + group.count(t) <= 4 for t in group):
+                    for t in group:
+                        counts[t] += 1
+            pair = rng.choice([k for k in range(34) if counts[k] <= 2])
+            counts[pair] += 2
+        counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
+        every = []
+        for k in range(34):
+            if counts[k] < 4:
+                counts[k] += 1
+                every += [k] if completes(counts, 0, rules.runs, rules.orphans) else []
+                counts[k] -= 1
+        assert every and sc.waits(wins, counts, ()) == every, counts

@@ -153,23 +153,41 @@ def score(wins: ScoredWins, concealed: Sequence[int], exposures: Sequence[Expose
 def waits(wins: ScoredWins, counts: Sequence[int], exposures: Sequence[Exposed]) -> list[int]:
     """The kinds that would complete a hand of these concealed `counts` and
     exposures into a winning shape (yaku aside), not counting a kind whose
-    every copy the hand holds itself."""
-    run = scorer(wins.hand)
+    every copy the hand holds itself. Only a kind held, one within two of
+    one in its run, or an orphan when every tile held is one, can be."""
     rules = wins.hand
     sets = len(exposures)
     if sum(counts) + 3 * sets != 13:
         return []
-    found = []
+    found: list[int] = []
     less = list(counts)
-    for k in run.kinds:
-        i = k.index
-        if less[i] + sum(1 for e in exposures for t in e.tiles if t == i) >= k.copies:
+    for i in _candidates(rules, counts):
+        copies = rules.deck.kinds[i].copies
+        if less[i] + sum(1 for e in exposures for t in e.tiles if t == i) >= copies:
             continue
         less[i] += 1
         if completes(less, sets, rules.runs, rules.orphans):
             found.append(i)
         less[i] -= 1
     return found
+
+
+def _candidates(rules: HandScoring, counts: Sequence[int]) -> list[int]:
+    after = rules.runs
+    before = {nxt: k for k, nxt in enumerate(after) if nxt >= 0}
+    held = [k for k, n in enumerate(counts) if n]
+    near = set(held)
+    for k in held:
+        for one in (after[k], before.get(k, -1)):
+            if one >= 0:
+                near.add(one)
+        if after[k] >= 0 and after[after[k]] >= 0:
+            near.add(after[after[k]])
+        if before.get(before.get(k, -1), -1) >= 0:
+            near.add(before[before[k]])
+    if rules.orphans and all(k in rules.orphans for k in held):
+        near |= rules.orphans
+    return sorted(near)
 
 
 def indicators(tiles: Sequence[int], dead: DeadWall, shown: int, kongs: int

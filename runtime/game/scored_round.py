@@ -10,6 +10,7 @@ scored, so the State calls them unconditionally."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from jongg.runtime.game import events as ev
@@ -147,9 +148,16 @@ class ScoredRound(StateData):
         if scored is None:
             return []
         me = self._seats[seat]
-        key = (tuple(me.counts), tuple(e.tiles for e in me.exposures))
+        return self._waits_of(me.counts, me.exposures)
+
+    def _waits_of(self, counts: Sequence[int], exposures: Sequence[sc.Exposed]) -> list[int]:
+        """The waits of these tiles (yaku aside), kept with the rules: a
+        seat's hand is asked again discard after discard."""
+        scored = self.spec.scored
+        assert scored is not None
+        key = (tuple(counts), tuple(e.tiles for e in exposures))
         found: list[int] = self._rules.memo("scored.waits", 50_000).get(
-            key, lambda: sc.waits(scored, me.counts, me.exposures))
+            key, lambda: sc.waits(scored, counts, exposures))
         return found
 
     def _is_furiten(self, seat: int) -> bool:
@@ -185,6 +193,12 @@ class ScoredRound(StateData):
             return actions
         me = self._seats[seat]
         found = list(actions)
+        # a draw and a discard bring a hand at most one tile nearer: one more than a tile
+        # away before the draw is never waiting after the discard (the card's lines are
+        # the hand scoring's forms)
+        if self._turn_away is not None and self._turn_away > 2 and \
+                not any(len(e.tiles) == 4 for e in me.exposures):  # the card reads no kong
+            return found
         for d in scored.declarations:
             if d.concealed and any(e.claimed >= 0 for e in me.exposures):
                 continue
@@ -196,7 +210,7 @@ class ScoredRound(StateData):
                 if d.waiting:
                     less = list(me.counts)
                     less[tile] -= 1
-                    if not sc.waits(scored, less, me.exposures):
+                    if not self._waits_of(less, me.exposures):
                         continue
                 found.append(self._rules.action("announce", tile, claim=d.name))
         return found
