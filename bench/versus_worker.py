@@ -60,7 +60,6 @@ def play(variant: str, players: int, agents: str, first: int, count: int, mode: 
 def logs(folder: str) -> None:
     from jongg.compiler.registry import shipped
     from jongg.compiler.variant import player_counts, resolve
-
     from jongg.runtime.errors import JonggError
 
     out = Path(folder)
