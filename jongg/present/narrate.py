@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from jongg.present import scoredtell
 from jongg.present import words as w
 from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.errors import counted
@@ -279,5 +280,5 @@ TELLERS: dict[EventKind, Teller] = {
     EventKind.DISCARDED: _discarded, EventKind.CLAIMED: _claimed,
     EventKind.OUTRANKED: _outranked, EventKind.EXCHANGED: _exchanged,
     EventKind.DECLARED: _declared, EventKind.PENALISED: _penalised,
-    EventKind.WENT_OFF: _went_off,
+    EventKind.WENT_OFF: _went_off, **scoredtell.TELLERS,
 }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import racks
 from jongg.runtime.game.rules import Rules
+from jongg.runtime.game.scored import Public
 from jongg.runtime.game.seat import Exposure, SeatQueries
 from jongg.runtime.game.spec import Phase, Pledge
 from jongg.runtime.hand import Hand
@@ -109,6 +110,7 @@ class Observation:
     round: int
     dealer: int
     scores: tuple[int, ...]
+    scored: Public | None = None  # a scored game's table: winds, indicators, counters
 
     @cached_property
     def me(self) -> OwnSeat:
@@ -128,7 +130,8 @@ class Observation:
 
     def _key(self) -> tuple[object, ...]:
         return (self.seat, self.me, self.step, self.phase, self.turn, self.discard, self.last,
-                self.promised, self.wall, self.round, self.dealer, self.scores, self.seats)
+                self.promised, self.wall, self.round, self.dealer, self.scores, self.seats,
+                self.scored)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Observation) and self._key() == other._key()
@@ -183,8 +186,8 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
         seat, state._rules, _Tiles(state, seat, state.decisions), step.value,
         state.phase if before_play else None, state.turn if on_turn else None, state._open_discard,
         state._last_tile(seat),
-        tuple(state._promised) if on_turn and state.turn == seat else (), len(state._wall),
-        state.round, state.dealer, tuple(state.scores))
+        tuple(state._promised) if on_turn and state.turn == seat else (), state._live_wall(),
+        state.round, state.dealer, tuple(state.scores), state._public_scored())
     return seen if lazy else seen.settled()
 
 
@@ -198,7 +201,7 @@ def plain(state: State, seat: int) -> dict[str, Any]:
     every = spec.options.get("visibility") == "all"
     data: dict[str, Any] = {
         "seat": seat, "round": state.round, "dealer": state.dealer, "step": str(state.step),
-        "scores": list(state.scores), "wall": len(state._wall),
+        "scores": list(state.scores), "wall": state._live_wall(),
         "hand": deck.codes(mine.concealed()),
         "passing": deck.codes(mine.outgoing),
         **({"aside": deck.codes(sorted(mine.aside))} if state._rules.pledge_flags else {}),
@@ -212,6 +215,13 @@ def plain(state: State, seat: int) -> dict[str, Any]:
     }
     if state.step is Step.TURN and state.turn == seat and state._drawn is not None:
         data["drawn"] = deck.code(state._drawn)
+    table = state._public_scored()
+    if table is not None:  # a scored game's table
+        data["table"] = {"indicators": deck.codes(table.indicators), "honba": table.honba,
+                         "sticks": table.sticks, "declared": list(table.declared),
+                         "round_wind": deck.code(table.round_wind),
+                         "seat_winds": deck.codes(table.seat_winds),
+                         "furiten": state._is_furiten(seat)}
     if state._wall_owner:  # walls built on the table: the die, and whose wall is drawn
         data["die"], data["wall_of"] = state._die, state._wall_owner[-1]
     return data
