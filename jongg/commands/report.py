@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jongg.api import Diagnostic, UsageError
-from jongg.cardlab.report import Request, run_report
+from jongg.cardlab.report import AGAINST, Request, run_report
 from jongg.commands.args import agents_arg
 from jongg.commands.console import progress_bar
 from jongg.runs import scale
@@ -40,24 +40,34 @@ def command(args: Any) -> int:
     """`jongg card report`: play, write the folder, say where and how much."""
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
+    if args.committed < 0:
+        raise UsageError("--committed: give 0 or more rounds a line")
     request = Request(args.card, args.variant, _players(args.players), args.rounds,
                       agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
-                      scale.workers(args.jobs), args.cluster, args.force)
+                      scale.workers(args.jobs), args.cluster, args.force, args.committed,
+                      args.against)
     with progress_bar(args.quiet) as bar:
-        tasks: dict[int, Any] = {}
+        tasks: dict[str, Any] = {}
 
-        def tell(players: int, rounds: int) -> None:
-            if players not in tasks:
-                tasks[players] = bar.add_task(f"{players} players", total=request.rounds)
-            bar.advance(tasks[players], rounds)
+        def tell(label: str, total: int, rounds: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.advance(tasks[label], rounds)
 
         result = run_report(request, tell)
-    for f, resumed in zip(result.figures, result.resumed, strict=True):
+    for f, resumed, agents in zip(result.figures, result.resumed, result.committed,
+                                  strict=True):
         again = f" ({resumed} of them from an earlier run)" if resumed else ""
         print(f"{f.players} players: {f.tally.rounds} rounds{again}, {f.wins} won, "
               f"{f.tally.walls} wall games; {len(f.rows)} lines, "
               f"{sum(1 for r in f.rows if not r.tally.wins)} never won")
-    print(f"report: {request.out / 'report.html'} (and lines.csv, report.json)")
+        for a in agents:
+            valued = sum(1 for r in a.rows if r.fair is not None)
+            print(f"  {a.agent} committed: {a.rounds} rounds, {valued} of {len(a.rows)} lines "
+                  f"valued, {len(a.mispriced())} priced outside their interval")
+    if result.against is not None:
+        print(f"against {request.against}: {request.out / AGAINST}")
+    print(f"report: {request.out / 'report.html'} (and lines.csv, committed.csv, report.json)")
     if result.partial:
         print(f"jongg: interrupted: the report covers the rounds above of {request.rounds} "
               "asked; give the same command again to continue", file=sys.stderr)
