@@ -131,8 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the agents measured, comma-separated: each plays one seat "
                              "committed to each line in turn, the first agent the others "
                              f"(default {DEFAULT_AGENTS})")
-    report.add_argument("--committed", type=int, default=20, metavar="N",
-                        help="committed rounds per line and agent (default 20; 0: none)")
+    report.add_argument("--committed", default="40,10", metavar="N[,N...]",
+                        help="committed rounds per line, one count or one an agent, the last "
+                             "repeating (default 40,10: 40 expert, 10 search; 0: none)")
     report.add_argument("--against", metavar="CARD",
                         help="another card (a last year's, a draft) played on the same seeds "
                              "and compared line by line")

@@ -232,9 +232,10 @@ def header(data: dict[str, Any]) -> list[str]:
             f"<p>card {escape(name)} in {escape(data['variant'])}; jongg {data['jongg']}; "
             f"{day}; seeds from {data['seed']}.</p>",
             f"<p>Agents: {escape(', '.join(agents))}. Free play: {data['rounds_asked']} rounds "
-            f"a player count, every seat {escape(agents[0])}. Committed: "
-            f"{data['committed_per_line']} rounds a line and agent, one seat committed "
-            f"(a turn each), the others {escape(agents[0])}.</p>"]
+            f"a player count, every seat {escape(agents[0])}. Committed rounds a line: "
+            + escape(", ".join(f"{n} {a}" for a, n in zip(agents, data["committed_per_line"],
+                                                         strict=True)))
+            + f"; one seat committed (each seat in turn), the others {escape(agents[0])}.</p>"]
 
 
 def report_html(data: dict[str, Any], found: list[Figures]) -> str:

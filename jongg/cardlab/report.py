@@ -60,7 +60,11 @@ class Request:
     jobs: int = 1
     cluster: str | None = None
     force: bool = False
-    committed: int = 0  # committed rounds per line and agent
+    committed: tuple[int, ...] = ()  # committed rounds per line, by agent (the last repeats)
+
+    def per_line(self, agent: int) -> int:
+        """The committed rounds per line of the agent'th agent."""
+        return self.committed[min(agent, len(self.committed) - 1)] if self.committed else 0
     against: str | None = None  # a card played on the same seeds, to compare with
 
 
@@ -179,8 +183,8 @@ def _play(request: Request, source: CardSource, specs: list[Any],
         stopped = outcome.partial
         agents: list[Committed] = []
         lines = len(game.matcher.card.lines)
-        played = range(request.seed, request.seed + request.committed * lines)
-        for agent in request.agents if not stopped else ():
+        for k, agent in enumerate(request.agents if not stopped else ()):
+            played = range(request.seed, request.seed + request.per_line(k) * lines)
             setup = commit.CommitSetup(table, agent, request.seed)
             journal_c = scale.Journal(
                 request.out / COMMITTED.format(agent=file_stem(agent), players=spec.players),
@@ -248,7 +252,8 @@ def report_json(request: Request, result: Result) -> dict[str, Any]:
     data = {"card": request.card, "title": result.title, "variant": request.variant,
             "agents": list(request.agents),
             "seed": request.seed, "rounds_asked": request.rounds,
-            "committed_per_line": request.committed, "partial": result.partial,
+            "committed_per_line": [request.per_line(k) for k in range(len(request.agents))],
+            "partial": result.partial,
             "jongg": __version__, "models": MODELS, "tables": tables}
     if result.against is not None:
         from jongg.cardlab.compare import compare

@@ -27,6 +27,18 @@ def _players(text: str | None) -> tuple[int | None, ...]:
     return tuple(counts)
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """--committed: rounds a line, one count or one an agent (the last repeats)."""
+    counts = []
+    for word in text.split(","):
+        if not word.strip().isdecimal():
+            raise UsageError([Diagnostic(None, f"--committed: {word.strip()!r} is not a count",
+                                         hint="give rounds a line, or one count an agent: "
+                                              "40,10")])
+        counts.append(int(word))
+    return tuple(counts)
+
+
 def default_out(card: str) -> str:
     """The folder a report goes to when none is given: the card's name (a
     file's stem) and -report, in the current folder."""
@@ -40,11 +52,9 @@ def command(args: Any) -> int:
     """`jongg card report`: play, write the folder, say where and how much."""
     if args.rounds < 1:
         raise UsageError("--rounds: give at least 1")
-    if args.committed < 0:
-        raise UsageError("--committed: give 0 or more rounds a line")
     request = Request(args.card, args.variant, _players(args.players), args.rounds,
                       agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
-                      scale.workers(args.jobs), args.cluster, args.force, args.committed,
+                      scale.workers(args.jobs), args.cluster, args.force, _counts(args.committed),
                       args.against)
     with progress_bar(args.quiet) as bar:
         tasks: dict[str, Any] = {}
