@@ -110,7 +110,7 @@ def turns_to_complete(f: Figures, table: dict[str, Any]) -> bytes:
             turns += [int(k)] * v
     drawn = {name: t for name, t in series.items() if t}
     if drawn:
-        axes.boxplot(list(drawn.values()), vert=False)
+        axes.boxplot(list(drawn.values()), orientation="horizontal")
         axes.set_yticks(range(1, len(drawn) + 1),
                         [f"{name} ({len(t)})" for name, t in drawn.items()], fontsize=8)
         axes.invert_yaxis()

@@ -184,6 +184,8 @@ def _play(request: Request, source: CardSource, specs: list[Any],
         agents: list[Committed] = []
         lines = len(game.matcher.card.lines)
         for k, agent in enumerate(request.agents if not stopped else ()):
+            if not request.per_line(k):
+                continue  # this agent is not committed: free play only
             played = range(request.seed, request.seed + request.per_line(k) * lines)
             setup = commit.CommitSetup(table, agent, request.seed)
             journal_c = scale.Journal(
