@@ -336,6 +336,7 @@ def test_without_a_folder_the_report_goes_to_the_cards_name_and_report_here(
     (["--rounds", "0"], "--rounds: give at least 1"),
     (["--committed", "40,x"], "--committed: 'x' is not a count"),
     (["--against", "nosuchcard"], "nosuchcard"),
+    (["--variant", "siamese"], "a committed line is played on one"),
     (["--agents", "clever"], "unknown agent 'clever'"),
     (["--variant", "nymj", "--players", "9"], "not 9"),
     (["--variant", "nymj"], "rulesets/cards/sample.yaml:18:12: error: line 'year-1': 'F' in "

@@ -105,6 +105,8 @@ def merge(a: dict[str, CommitTally], b: dict[str, CommitTally]) -> dict[str, Com
 def also_completed(game: Game, shown: tuple[tuple[str, ...], ...], line: str) -> list[str]:
     """The other lines of the card the winning hand completes too, its
     exposures as they were shown (the matcher's answer)."""
+    if not shown:
+        return []
     deck = game.spec.deck
     *exposed, rest = [tuple(parse_tiles(deck, " ".join(group))) for group in shown]
     hand = Hand(tuple(sorted(rest)), tuple(exposed))

@@ -22,6 +22,7 @@ h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
 h3 { font-size: 1em; }
 table { border-collapse: collapse; margin: .5em 0; font-size: .85em; }
 th, td { border-bottom: 1px solid #ddd; padding: .2em .5em; text-align: right; }
+td { white-space: nowrap; }
 th { background: #eee; } td.text, th.text { text-align: left; }
 .flag { color: #b0504a; font-weight: bold; }
 .partial, .warn { color: #b0504a; font-weight: bold; }
@@ -252,9 +253,9 @@ def report_html(data: dict[str, Any], found: list[Figures]) -> str:
                                                      "unfinished"], card_rows))
     for table, figures in zip(data["tables"], found, strict=True):
         out.append(f"<h2>{table['players']} players</h2>")
-        out.append(_committed(table) + note(models["committed"]))
         out.append(_agreement(table))
         out.append(_mispriced(table) + note(models["fair"]))
+        out.append(_committed(table) + note(models["committed"]))
         out.append("<h3>Balance</h3>" + _sections(table))
         out.append(_overlaps_played(table))
         out.append(f"<h3>Free play: where {escape(data['agents'][0])} goes "

@@ -141,6 +141,10 @@ def run_report(request: Request, progress: Progress | None = None) -> Result:
         rival = card_source(request.against)
         for p in request.players:
             compile_variant(request.variant, p, rival.local())  # refused before any round
+    if any(request.committed) and any(spec.racks > 1 for spec in specs):
+        raise UsageError([Diagnostic(None, f"--committed: {request.variant} plays several "
+                                           "racks a seat, and a committed line is played on "
+                                           "one", hint="give --committed 0: free play alone")])
     check_folder(request.out, request.force)
     request.out.mkdir(parents=True, exist_ok=True)
     result = _play(request, source, specs, progress)
