@@ -34,6 +34,8 @@ TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest -q'
 SLOW = {
     "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2":
         "jongg card report sample --rounds 10 --agents greedy --committed 0",
+    "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2 -o committed":
+        "jongg card report sample --rounds 10 --agents greedy --committed 0 -o committed",
     "jongg card report sample --agents greedy --committed 0 --rounds 2000 --jobs 2":
         "jongg card report sample --agents greedy --committed 0 --rounds 10",
     "jongg simulate siamese --games 20 --seed 1 --agents greedy,random":
@@ -306,7 +308,7 @@ def test_the_report_paragraph_gives_the_printed_values() -> None:
     from jongg.compiler.card import load_card
 
     text = (ROOT / "docs" / "card-report.md").read_text(encoding="utf-8")
-    paragraph = text[text.index("What it found on the sample card"):]
+    paragraph = text[text.index("What free play found on the sample card"):]
     paragraph = paragraph[:paragraph.index("\n\n")]
     named = re.findall(r"`([a-z]+-\d+)` \((\d+)\)", paragraph)
     assert len(named) >= 3

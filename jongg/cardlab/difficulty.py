@@ -186,8 +186,10 @@ def spearman(a: list[float], b: list[float]) -> float | None:
 
 def agreement(first: Committed, second: Committed) -> dict[str, Any]:
     """How two agents' committed figures agree: the rank correlation of the
-    lines' rates, and each line whose rank moves by more than a SHIFT-th of
-    the lines or whose flag differs."""
+    lines' rates, and the flips: a line whose rank moves by more than a
+    SHIFT-th of the lines while its two rates' intervals do not overlap (a
+    move the rounds cannot explain), or a line valued under both whose flag
+    differs (over-, underpriced or neither)."""
     pairs = [(a, b) for a, b in zip(first.rows, second.rows, strict=True)
              if a.rate is not None and b.rate is not None and not a.impossible]
     rho = spearman([a.rate or 0.0 for a, _ in pairs], [b.rate or 0.0 for _, b in pairs])
@@ -197,8 +199,10 @@ def agreement(first: Committed, second: Committed) -> dict[str, Any]:
     far = max(2.0, len(pairs) / SHIFT)
     flips = []
     for (a, b), x, y in zip(pairs, rank_a, rank_b, strict=True):
-        moved = abs(x - y) > far
-        if moved or a.flag != b.flag:
+        (a_low, a_high), (b_low, b_high) = a.rate_ci, b.rate_ci
+        moved = abs(x - y) > far and (a_high < b_low or b_high < a_low)
+        valued = a.status == b.status == "valued"
+        if moved or (valued and a.flag != b.flag):
             flips.append({"line": a.id, "ranks": [x, y], "flags": [a.flag, b.flag],
                           "rank_moved": moved})
     return {"agents": [first.agent, second.agent], "lines": len(pairs), "spearman": rho,

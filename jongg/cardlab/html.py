@@ -109,7 +109,7 @@ def _committed(table: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def _agreement(table: dict[str, Any]) -> str:
+def _agreement(table: dict[str, Any], data_models: dict[str, str]) -> str:
     out = []
     for pair in table["agreement"]:
         a, b = pair["agents"]
@@ -127,8 +127,7 @@ def _agreement(table: dict[str, Any]) -> str:
                                for f in pair["flips"]]))
     if out:
         out.insert(0, "<h3>Robust to the agent?</h3>")
-        out.append(note("Rank 1 is the hardest line. A flip: a line whose rank moves by more "
-                        "than a quarter of the lines, or whose flag differs."))
+        out.append(note(data_models["agreement"] + ". Rank 1 is the hardest line."))
     return "".join(out)
 
 
@@ -253,7 +252,7 @@ def report_html(data: dict[str, Any], found: list[Figures]) -> str:
                                                      "unfinished"], card_rows))
     for table, figures in zip(data["tables"], found, strict=True):
         out.append(f"<h2>{table['players']} players</h2>")
-        out.append(_agreement(table))
+        out.append(_agreement(table, models))
         out.append(_mispriced(table) + note(models["fair"]))
         out.append(_committed(table) + note(models["committed"]))
         out.append("<h3>Balance</h3>" + _sections(table))

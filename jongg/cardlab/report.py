@@ -238,7 +238,8 @@ MODELS = {
             "of wins mixes difficulty with how often the agent aims at a line",
     "agreement": "Spearman rank correlation of the lines' committed rates under two "
                  "agents; a flip: a line whose rank moves by more than a quarter of the "
-                 "lines, or whose flag differs",
+                 "lines while its two intervals do not overlap, or a line valued under both "
+                 "whose flag differs",
 }
 
 
