@@ -23,7 +23,9 @@ from jongg.cardlab.committed import (
 )
 from jongg.cardlab.difficulty import FEW, agreement, committed_figures, ranks, spearman
 from jongg.cardlab.exact import Exact, exact
+from jongg.cardlab.html import pct, share
 from jongg.cardlab.tally import CardSource, ReportSetup, table_game
+from jongg.runs.intervals import wilson
 
 from .conftest import TEST_CARDS, run_cli
 
@@ -160,6 +162,15 @@ def test_rank_correlation_and_flips() -> None:
     moved = agreement(a, b)
     assert moved["warn"] and moved["spearman"] < 0.8
     assert {f["line"] for f in moved["flips"] if f["rank_moved"]} == {"any-suit", "dots"}
+
+
+def test_shares_print_to_the_precision_of_their_interval() -> None:
+    """A share wide open prints whole percents, a narrow one a decimal or
+    two; nothing observed prints blank."""
+    assert pct(0.175, wilson(7, 40)) == "18% (9-32)"
+    assert pct(0.02, wilson(200, 10_000)) == "2.0% (1.7-2.3)"
+    assert pct(0.0004, wilson(40, 100_000)) == "0.04% (0.03-0.05)"
+    assert pct(None) == "" and share(None, 0) == ""
 
 
 def test_committed_rounds_rotate_lines_and_seats() -> None:

@@ -151,6 +151,8 @@ def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
     never = [ln for ln in lines if not ln["wins"]]
     assert all(ln["never_won_bound95"] == pytest.approx(1 - 0.05 ** (1 / 6)) for ln in never)
     assert all("never-won" in ln["flags"] for ln in never)
+    assert all(ln[k] is None for ln in never for k in ("with_jokers_share", "mean_jokers",
+                                                       "exposed_share", "self_drawn_share"))
     committed = table["committed"]
     assert [a["agent"] for a in committed] == ["greedy", "expert"]
     assert [a["committed"] for a in committed] == [False, True]  # greedy takes no line
