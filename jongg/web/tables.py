@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jongg.present.hints import hints
+from jongg.present.seen import Seen
 from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.referee import AgentFailed, Listener, Referee
 from jongg.runtime.game.actions import Action, parse_action
@@ -29,7 +31,7 @@ from jongg.runtime.game.logfile import LogFileError
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import TileError
 
-from . import look, protocol
+from . import look, protocol, said
 from .store import same_token
 
 log = logging.getLogger("jongg.web")
@@ -149,7 +151,7 @@ class SharedTable:
         return True
 
     def hints(self, seat: int) -> dict[str, Any]:
-        return {"type": "hint", "lines": look.hints(self.state, seat)}
+        return {"type": "hint", "lines": said.texts(hints(Seen.of(self.state, seat)))}
 
     # -- moving the game on ---------------------------------------------------------
     def act(self, seat: int, text: str) -> str | None:
