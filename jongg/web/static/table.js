@@ -122,8 +122,12 @@ function drawHand() {
   const hand = $("hand");
   hand.replaceChildren();
   const acting = (code) => legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
+  // the one copy drawn (view.drawn_at: its place in the sorted hand) is marked, not every copy
+  const copy = view.drawn ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
+  let copies = 0;
   const place = (code, index) => {
-    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", view.drawn === code ? "drawn" : ""].join(" ").trim()});
+    const drawn = code === view.drawn && ++copies === copy;
+    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", drawn ? "drawn" : ""].join(" ").trim()});
     t.dataset.index = String(index);
     t.setAttribute("draggable", "true");
     t.addEventListener("click", () => choose(code));
