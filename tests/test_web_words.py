@@ -5,17 +5,21 @@ comes from the presentation model, for the position now."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from jongg.present.cardview import printed_hand
 from jongg.present.hints import hints
+from jongg.present.printed import card_year
 from jongg.present.seen import Seen
-from jongg.present.text import as_data
+from jongg.present.text import as_data, plain
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.state import State, Step
 from jongg.web import protocol
 
 from .rig import act, game, rigged
+from .webrig import open_table, served
 
 
 def spoken(said: list[list[dict[str, str]]]) -> list[str]:
@@ -113,3 +117,46 @@ def test_hints_come_with_the_update_for_the_position_now() -> None:
     assert any(t.startswith("suggested discard: ") for t in spoken(m["hints"]))
     act(state, seat, m["legal"][0])
     assert protocol.update(state, seat, 0)["hints"] == []  # waiting: nothing to hint
+
+
+def test_a_claim_says_the_line_it_serves_or_that_it_serves_none() -> None:
+    """mjcg-card: South may take East's 9D into a pung or a kong, with
+    jokers or without. The kong brings odd-3 nearer and says so; a pung of
+    the discard and two jokers brings no line nearer and is warned about."""
+    state = rigged(game("mjcg-card"), {0: "1B 2B 3B 4C 8C 1D 8D 8D 9D WD WD S W J",
+                                       1: "9D 9D J J 1B 2B 3C 4C 5C 6D 7D N E"},
+                   skip_phases=True)
+    act(state, 0, "discard 9D")
+    m = protocol.update(state, 1, 0)
+    by = {a["action"]: a for a in m["actions"]}
+    served = spoken([by["claim set 9D 9D J"]["for"]])[0]
+    assert served.startswith("kong of 9D for ") and "away, now " in served
+    away, now = (int(x.split()[0]) for x in served.split(": ")[1].split(", now "))
+    assert away < now
+    assert "for" not in by["claim set J J"]
+    assert "brings no line nearer" in spoken([by["claim set J J"]["warn"]])[0]
+    assert spoken([by["pass"]["says"]]) == ["let it go (pass)"]
+    # the nearest lines and what they miss, for the card on the page
+    assert m["near"] and all(n["away"] == len(n["missing"]) for n in m["near"])
+
+
+def test_the_card_is_sent_as_printed_with_its_notation_for_a_tooltip(tmp_path: Path) -> None:
+    """The welcome's card: each line by section with its value and C or X,
+    its hand in the suits' letters (drawn in the card's three colours), and
+    the notation as written kept apart."""
+    with served(tmp_path) as (client, hall):
+        made = open_table(client, "mjcg-card", ["human", "greedy", "greedy", "greedy"])
+        welcome = hall.tables[made["id"]].welcome(0)
+    card = game("mjcg-card").matcher.card
+    lines = welcome["card"]
+    assert [x["id"] for x in lines] == [x.id for x in card.lines]
+    assert [x["notation"] for x in lines] == [x.pattern for x in card.lines]
+    assert {x["mark"] for x in lines} == {"C", "X"} and len({x["section"] for x in lines}) > 3
+    suits = {s["suit"] for x in lines for s in x["hand"] if "suit" in s}
+    assert suits == {"a", "b", "c"} and set(welcome["card_colours"]) >= suits
+    # as `jongg card render` prints it: the card's year in place of {year}
+    year = card_year(game("mjcg-card").spec.card)
+    assert year is not None and all(
+        "".join(s["text"] for s in x["hand"]) == plain(printed_hand(c, year)[0])
+        for x, c in zip(lines, card.lines, strict=True))
+    assert str(year) in "".join(s["text"] for s in lines[0]["hand"])

@@ -5,9 +5,10 @@ claims, prompts.py). Read from the seat's view and the variant's words."""
 from __future__ import annotations
 
 from jongg.present import words as w
+from jongg.present.filling import nearest
 from jongg.present.prompts import SIZES
 from jongg.present.seen import Seen
-from jongg.present.text import Text, line, tiles, words
+from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.game.actions import Action
 
 
@@ -67,3 +68,27 @@ def claim_says(seen: Seen, a: Action) -> Text:
     shown = tiles([*([discard] if discard else []), *deck.codes(a.tiles)])
     on = f" on rack {a.number + 1}" if spec.racks > 1 else ""
     return line(f"{claim} {name} [", shown, f"]{on}{ranked}")
+
+
+def purpose(seen: Seen, a: Action) -> tuple[Text, Text]:
+    """What a claim of a set is for: the line it brings nearest ('pung of
+    9D for run-6: 2 away, now 3'), or a warning that it brings no line
+    nearer (a pung of two jokers and the discard for a hand that needs
+    neither). Empty for anything else."""
+    if a.verb != "claim" or not a.tiles or seen.data["discard"] is None:
+        return (), ()
+    rules, deck = seen.rules, seen.deck
+    code = seen.data["discard"][1]
+    tile = deck.kind(code).index
+    hand = seen.obs.hand(a.number if seen.spec.racks > 1 else 0)
+    now = nearest(rules, hand, 1)
+    after = nearest(rules, hand.exposing(tile, a.tiles), 1)
+    size = SIZES.get(len(a.tiles) + 1, a.claim)
+    if after and (not now or after[0].away < now[0].away):
+        was = f", now {now[0].away}" if now else ""
+        return line(f"{size} of ", tiles([code]), f" for {after[0].line.id}: "
+                    f"{after[0].away} away{was}"), ()
+    if not after:
+        return (), words(f"no line of the card can be made with this {size} exposed", Role.WARN)
+    return (), words(f"this {size} brings no line nearer ({now[0].line.id} stays "
+                     f"{now[0].away} away)", Role.WARN)

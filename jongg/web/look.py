@@ -1,5 +1,5 @@
 """How the page shows the game, as plain data: each tile's colour, family
-and label, the card's lines, and the events as the page is sent them (a
+and label, and the events as the page is sent them (a
 winning hand in its line's groups, each joker with the tile it stands for).
 Sentences, prompts and hints are the presentation model's (web/said.py).
 
@@ -17,7 +17,6 @@ from typing import Any
 
 from jongg.present.filling import filled
 from jongg.present.styles import styles
-from jongg.runtime.card import Card
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.hand import Hand
@@ -61,13 +60,6 @@ def _honour_label(code: str, name: str, category: Category) -> tuple[str, str]:
     if category is Category.FLOWER:
         return "\u273f", name
     return code, name
-
-
-def card(c: Card) -> list[dict[str, Any]]:
-    """The card's lines as the page lists them."""
-    return [{"id": line.id, "section": line.section, "value": line.value,
-             "concealed": line.concealed, "hand": line.pattern, "note": line.note}
-            for line in c.lines]
 
 
 def told(rules: Rules, event: Event) -> dict[str, Any]:

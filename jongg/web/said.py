@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from jongg.present.choices import says
+from jongg.present.cardlines import near_lines
+from jongg.present.choices import purpose, says
 from jongg.present.hints import hints
 from jongg.present.narrate import Narrator
 from jongg.present.prompts import prompt
@@ -47,8 +48,16 @@ def asked(seen: Seen) -> dict[str, Any]:
 
 
 def actions(seen: Seen) -> list[dict[str, Any]]:
+    """Each legal action as its button says it; a claim with the line it
+    serves, or a warning that it brings none nearer."""
     deck = seen.deck
-    return [{"action": a.text(deck), "says": as_data(says(seen, a))} for a in seen.legal]
+    out = []
+    for a in seen.legal:
+        serves, warn = purpose(seen, a)
+        out.append({"action": a.text(deck), "says": as_data(says(seen, a)),
+                    **({"for": as_data(serves)} if serves else {}),
+                    **({"warn": as_data(warn)} if warn else {})})
+    return out
 
 
 def hinted(seen: Seen) -> Said:
@@ -79,5 +88,6 @@ def onlooker(state: State) -> Seen:
 def told(seen: Seen, events: Sequence[Event]) -> dict[str, Any]:
     """Everything an update says in words."""
     return {"story": story(seen, events), "prompt": asked(seen), "actions": actions(seen),
-            "hints": hinted(seen), "result": ended(seen, events, EventKind.ROUND_ENDED),
+            "hints": hinted(seen), "near": near_lines(seen) if seen.legal else [],
+            "result": ended(seen, events, EventKind.ROUND_ENDED),
             "match": ended(seen, events, EventKind.MATCH_ENDED)}

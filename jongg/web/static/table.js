@@ -90,6 +90,7 @@ function update(m) {
   if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
   draw();
   drawHints(m.hints);
+  if (m.near.length || !view.deciding) drawNear(m.near);
 }
 
 function say(spans, cls) {
@@ -197,6 +198,9 @@ function drawActions() {
 
 function button(action, text, cls) {
   const b = el("button", text, cls);
+  const a = (said.actions || []).find((x) => x.action === action);
+  if (a && a.for) b.append(Story.text(info, a.for, "serves"));
+  if (a && a.warn) { b.append(Story.text(info, a.warn, "warns")); b.classList.add("warned"); }
   b.type = "button";
   b.dataset.action = action;
   b.disabled = busy;
@@ -230,8 +234,26 @@ function drawCard() {
     if (line.section !== section) { section = line.section; card.append(el("h4", section)); }
     const row = el("div", null, "line");
     row.dataset.line = line.id;
-    row.append(el("span", line.hand, "pattern"), el("span", ` ${line.value ?? ""} ${line.concealed ? "C" : "X"}`, "value"), el("span", ` ${line.id}`, "id"));
+    // the hand as the card prints it (suits in their colours); the notation as a tooltip
+    const hand = Story.text(info, line.hand, "pattern");
+    for (const part of hand.querySelectorAll("[class*=suit-]")) part.style.color = info.card_colours[[...part.classList].find((c) => c.startsWith("suit-")).slice(5)] || "";
+    hand.title = line.notation;
+    row.append(hand, el("span", ` ${line.value ?? ""} ${line.mark}`, "value"), el("span", ` ${line.id}`, "id"));
+    if (line.note) row.append(el("span", ` (${line.note})`, "note"));
     card.append(row);
+  }
+}
+
+function drawNear(near) {
+  // the nearest lines marked on the card, with the tiles they still miss
+  for (const row of document.querySelectorAll("#card .line.near")) { row.classList.remove("near"); row.querySelector(".missing")?.remove(); }
+  for (const n of near || []) {
+    const row = document.querySelector(`#card .line[data-line="${CSS.escape(n.line)}"]`);
+    if (!row) continue;
+    row.classList.add("near");
+    const missing = el("span", ` ${n.away} away${n.missing.length ? ": " : ""}`, "missing");
+    if (n.missing.length) missing.append(Board.tiles(info, n.missing, {small: true}));
+    row.append(missing);
   }
 }
 
