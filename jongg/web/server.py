@@ -295,6 +295,10 @@ class Web:
                         queue.put_nowait(protocol.refused(said.action, refusal))
                 elif said.type == "hint":
                     queue.put_nowait(table.hints(watcher.seat))
+                elif said.type == "next":
+                    refusal = table.next_round(watcher.seat)
+                    if refusal is not None:
+                        queue.put_nowait(protocol.refused("next", refusal))
                 else:
                     queue.put_nowait(protocol.error("already", "this socket has its seat"))
         except WebSocketDisconnect:

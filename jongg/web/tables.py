@@ -28,6 +28,7 @@ from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.referee import AgentFailed, Listener, Referee
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
 from jongg.runtime.game.logfile import LogFileError
@@ -35,6 +36,7 @@ from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import TileError
 
 from . import look, protocol, said
+from .rounds import RoundEnd
 from .store import same_token
 
 log = logging.getLogger("jongg.web")
@@ -62,6 +64,12 @@ def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str
     return f"{shown!r} is not legal now; legal: {', '.join(a.text(deck) for a in legal)}"
 
 
+# an update while the table is held at a round's end: nothing to do but say next
+HELD = {"legal": [], "actions": [], "hints": [], "near": [], "held": True,
+        "prompt": {"kind": "next", "question": "the round is over: next round when you are "
+                   "ready (every person at the table says it)", "about": [], "choose": 0}}
+
+
 @dataclass(eq=False)
 class Watcher:
     """One browser's socket on a seat: how to send it more (`post` never
@@ -86,9 +94,14 @@ class SharedTable:
     driver: asyncio.Task[None] | None = None
     year: tuple[int | None] | None = None  # what the card's {year} prints as, once read
     referee: Referee = field(init=False)
+    ending: RoundEnd = field(init=False)  # a round's end held for the people to confirm
 
     def __post_init__(self) -> None:
         self.referee = Referee(self.state, self.agents, writer=self.writer)
+        self.ending = RoundEnd(frozenset(self.hashes))
+        # told every event first, before any seat: a round's end freezes the table
+        self.referee.listen(None, lambda events: self.ending.heard(self.state, events),
+                            len(self.state.events))
 
     @property
     def spec(self) -> Any:
@@ -138,10 +151,44 @@ class SharedTable:
         watcher.post(self.welcome(watcher.seat))
         state, seat = self.state, watcher.seat
         watcher.listener = self.referee.listen(
-            seat, lambda events: watcher.post(protocol.update(state, seat, 0, events)), start)
+            seat, lambda events: self._tell(watcher, events), start)
+        final = self.ending.message(state, seat)
+        if final is not None and not any(e.kind is EventKind.ROUND_ENDED
+                                         for e in state.events_for(seat, start)):
+            watcher.post(final)  # a browser coming back to a table held at a round's end
         if self.stopped:
             watcher.post(protocol.error("stopped", self.stopped))
         self.wake()  # bots held up (no file to write to) go on
+
+    def _tell(self, watcher: Watcher, events: list[Event]) -> None:
+        """A seat's update; at a round's end, then the frozen table."""
+        seat = watcher.seat
+        update = protocol.update(self.state, seat, 0, events)
+        if self.ending.held:  # nothing to do until every person has said next
+            update |= HELD
+        watcher.post(update)
+        if any(e.kind is EventKind.ROUND_ENDED for e in events):
+            final = self.ending.message(self.state, seat)
+            if final is not None:
+                watcher.post(final)
+
+    def next_round(self, seat: int) -> str | None:
+        """A person has seen the round's end and says to go on: once every
+        person has, the next round is played (None: taken, else why not)."""
+        if seat not in self.ending.waiting:
+            return "there is no round's end to confirm now" if not self.ending.held else None
+        released = self.ending.next(seat)
+        for watcher in list(self.watchers):
+            if released:  # the next round's table, with what there is to do in it
+                watcher.post({"type": "next_round"})
+                watcher.post(protocol.update(self.state, watcher.seat, 0, []))
+            else:
+                shown = self.ending.message(self.state, watcher.seat)
+                if shown is not None:
+                    watcher.post(shown)
+        if released:
+            self.wake()
+        return None
 
     def leave(self, watcher: Watcher) -> None:
         self.watchers.discard(watcher)
@@ -177,6 +224,9 @@ class SharedTable:
             return self.stopped
         if state.is_terminal():
             return "the match is over"
+        if self.ending.held:
+            return "the round is over: say next round (every person at the table does) to " \
+                "play on"
         try:
             action = parse_action(self.spec.deck, text)
         except (TileError, ValueError) as error:
@@ -186,6 +236,7 @@ class SharedTable:
             return refusal(state, seat, action, legal)
         if not self._opened():
             return "the server is short of files just now: try that again in a moment"
+        self.ending.keep(state)
         try:
             self.referee.submit(seat, action)
         except LogFileError as error:
@@ -206,7 +257,8 @@ class SharedTable:
 
     def wake(self) -> None:
         """Let the bots play, if one of them has to decide."""
-        if self.driver is None and self.referee.going() and self.referee.bot() is not None:
+        if self.driver is None and self.referee.going() and not self.ending.held and \
+                self.referee.bot() is not None:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
@@ -214,16 +266,17 @@ class SharedTable:
         a turn: a secret answer comes at once)."""
         referee = self.referee
         try:
-            while referee.going():
+            while referee.going() and not self.ending.held:
                 seat = referee.bot()
                 if seat is None:
                     return
                 await asyncio.sleep(self.pace if self.pace and self.state.step is Step.TURN
                                     else 0)
-                if seat != referee.bot():  # a person moved meanwhile
+                if seat != referee.bot() or self.ending.held:  # a person moved meanwhile
                     continue
                 if not self._opened():  # held up: a browser joining wakes the bots again
                     return
+                self.ending.keep(self.state)
                 try:
                     referee.play(seat)
                 except AgentFailed as failed:  # a user's agent: the table stops, the server not

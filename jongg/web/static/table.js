@@ -10,6 +10,7 @@ const token = decodeURIComponent(location.hash.slice(1));
 let info = null;       // the welcome: the table, the seat, the tiles, the card
 let view = null;       // the seat's observation
 let legal = [];        // its legal actions' texts
+let frozen = null;     // the final table of a round, while the server holds it
 let said = {};         // the server's words for now: prompt, actions, hints (docs/web.md)
 let next = 0;          // the first event not yet told
 let order = [];        // the hand as the player arranged it (tile codes)
@@ -59,6 +60,8 @@ function receive(m) {
   else if (m.type === "update") update(m);
   else if (m.type === "refused") { busy = false; say(`Not taken: ${m.message}`, "refused"); drawMine(); }
   else if (m.type === "hint") drawHints(m.lines);
+  else if (m.type === "round_over") { frozen = m; Rounds.show(info, m, $("result-body"), $("result-close")); $("result").hidden = false; }
+  else if (m.type === "next_round") { frozen = null; $("result").hidden = true; $("result-body").replaceChildren(); }
   else if (m.type === "error") {
     say(m.message, "error");
     $("status").textContent = m.message;
@@ -84,8 +87,7 @@ function update(m) {
   decisions = m.decisions;
   if (m.events.some((e) => e.kind === "dealt")) $("story").replaceChildren();
   for (const spans of m.story) say(spans);
-  if (m.result) showResult(Story.result(info, m.result, m.events.find((e) => e.kind === "round_ended")));
-  if (m.match) showResult(Story.result(info, m.match, null));
+  if (m.result && !frozen) showResult(Story.result(info, m.result, m.events.find((e) => e.kind === "round_ended")));
   arrange(before);
   if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
   draw();
@@ -267,7 +269,11 @@ function drawHints(lines) {
 $("sort-suit").addEventListener("click", () => { sortBy = "suit"; drawHand(); });
 $("sort-mine").addEventListener("click", () => { sortBy = "mine"; drawHand(); });
 $("hint").addEventListener("click", () => send({type: "hint"}));
-$("result-close").addEventListener("click", () => { $("result").hidden = true; $("result-body").replaceChildren(); });
+// "next round": the server holds the table until every person says so (a finished match: close)
+$("result-close").addEventListener("click", () => {
+  if (frozen && !frozen.match_over) { send({type: "next"}); return; }
+  frozen = null; $("result").hidden = true; $("result-body").replaceChildren();
+});
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
