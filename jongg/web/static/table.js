@@ -277,7 +277,8 @@ $("result-close").addEventListener("click", () => {
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
-  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy,
+  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !said.held,
+                  frozen: Boolean(frozen),
                   step: view ? view.step : null, legal: legal.slice(), hand: view ? view.hand.slice() : [],
                   passing: view ? view.passing.slice() : [], rounds: view ? view.results.length : 0,
                   over: Boolean(view && view.step === "over"), decisions,
