@@ -9,24 +9,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from jongg.runtime.agents.bots import GreedyAgent
-from jongg.runtime.game.log import Header, LogWriter
-from jongg.runtime.game.state import State
-from jongg.web.tables import SharedTable, Watcher
+from jongg.web.tables import Watcher
 
 from .rig import edited, game, rigged
+from .webrig import shared_table
 
 WON = "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 1C 1C 5D 5D"  # four sets and a pair, dealt whole
-
-
-def table_of(state: State, people: tuple[int, ...], tmp_path: Path) -> SharedTable:
-    spec = state.spec
-    names = tuple("human" if s in people else "greedy" for s in range(spec.players))
-    writer = LogWriter(tmp_path / "t.jsonl", Header(spec.variant, spec.players, 0, state.mode,
-                                                    spec.digest, names))
-    agents = {s: GreedyAgent(0, s) for s in range(spec.players) if s not in people}
-    return SharedTable("t", game("classic"), state, writer, names,
-                       {s: f"hash{s}" for s in people}, agents)
 
 
 def kinds(messages: list[dict[str, Any]]) -> list[str]:
@@ -37,7 +25,7 @@ def test_two_people_each_confirm_the_next_round_and_see_the_final_table(
         tmp_path: Path) -> None:
     async def play() -> None:
         state = rigged(game("classic"), {0: WON}, skip_phases=True, dealer=0)
-        table = table_of(state, (0, 2), tmp_path)
+        table = shared_table(state, (0, 2), tmp_path)
         told: dict[int, list[dict[str, Any]]] = {0: [], 2: []}
         for seat in told:
             table.join(Watcher(seat, told[seat].append), None)
@@ -84,7 +72,7 @@ def test_two_people_each_confirm_the_next_round_and_see_the_final_table(
 def test_a_solo_table_waits_for_its_one_person(tmp_path: Path) -> None:
     async def play() -> None:
         state = rigged(game("classic"), {0: WON}, skip_phases=True, dealer=0)
-        table = table_of(state, (0,), tmp_path)
+        table = shared_table(state, (0,), tmp_path)
         told: list[dict[str, Any]] = []
         table.join(Watcher(0, told.append), None)
         table.act(0, "declare")
@@ -112,7 +100,7 @@ def test_a_wall_game_is_frozen_as_a_wall_game(tmp_path: Path) -> None:
     async def play() -> None:
         dealt = rigged(game("classic"), {}, skip_phases=True, dealer=0)
         state = edited(dealt, lambda d: d.update(wall=d["wall"].split()[0]))
-        table = table_of(state, (0, 1, 2, 3), tmp_path)
+        table = shared_table(state, (0, 1, 2, 3), tmp_path)
         told: list[dict[str, Any]] = []
         table.join(Watcher(0, told.append), None)
         for _ in range(12):

@@ -38,6 +38,7 @@ from jongg.runtime.tiles import TileError
 from . import look, protocol, said
 from .rounds import RoundEnd
 from .store import same_token
+from .timers import Clock, Timers
 
 log = logging.getLogger("jongg.web")
 
@@ -93,15 +94,61 @@ class SharedTable:
     watchers: set[Watcher] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
     year: tuple[int | None] | None = None  # what the card's {year} prints as, once read
+    timers: Timers = field(default_factory=Timers)  # a claim window's and a turn's, if any
     referee: Referee = field(init=False)
     ending: RoundEnd = field(init=False)  # a round's end held for the people to confirm
+    clock: Clock = field(init=False)  # the timer armed for a person's decision
+    discards: int = 0  # discards told so far: which claim window, which turn is under way
 
     def __post_init__(self) -> None:
         self.referee = Referee(self.state, self.agents, writer=self.writer)
         self.ending = RoundEnd(frozenset(self.hashes))
-        # told every event first, before any seat: a round's end freezes the table
-        self.referee.listen(None, lambda events: self.ending.heard(self.state, events),
-                            len(self.state.events))
+        self.clock = Clock(self.timers)
+        # told every event first, before any seat: a round's end freezes the table,
+        # and the timer is armed for what comes next before any seat is told it
+        self.referee.listen(None, self._heard, len(self.state.events))
+
+    def _heard(self, events: list[Event]) -> None:
+        self.ending.heard(self.state, events)
+        self.discards += sum(e.kind is EventKind.DISCARDED for e in events)
+        self._arm()
+
+    # -- timers -------------------------------------------------------------------
+    def _arm(self) -> None:
+        """The timer for the people deciding now: a claim window's, or a turn's."""
+        state = self.state
+        step = state.step
+        kind = "claim" if step is Step.CLAIMS else "turn" if step is Step.TURN else ""
+        people = [s for s in state.current_players() if s in self.hashes]
+        going = bool(self.timers) and not self.ending.held and not state.is_terminal() \
+            and self.stopped is None
+        key = (state.round, kind, state.turn if kind == "turn" else None, self.discards) \
+            if going and people and kind else None
+        self.clock.arm(key, kind, self._expire)
+
+    def _expire(self, key: tuple[Any, ...]) -> None:
+        """Time is up: each person still deciding passes the claim, or
+        discards the tile just drawn."""
+        if key != self.clock.key:
+            return
+        self.clock.cancel()
+        state = self.state
+        for seat in [s for s in state.current_players() if s in self.hashes]:
+            if seat in state.current_players():
+                self.act(seat, self.lapsed(seat))
+
+    def lapsed(self, seat: int) -> str:
+        """The action a person's time running out makes for them."""
+        state = self.state
+        deck = self.spec.deck
+        legal = state.legal_actions(seat)
+        passes = [a for a in legal if a.verb == "pass" and a.tile < 0]
+        if passes:
+            return passes[0].text(deck)
+        drawn = state.observe(seat).drawn
+        discards = [a for a in legal if a.verb == "discard"]
+        mine = [a for a in discards if a.tile == drawn]
+        return (mine or discards or legal)[0].text(deck)
 
     @property
     def spec(self) -> Any:
@@ -164,6 +211,9 @@ class SharedTable:
         """A seat's update; at a round's end, then the frozen table."""
         seat = watcher.seat
         update = protocol.update(self.state, seat, 0, events)
+        timer = self.clock.shown()
+        if timer is not None:  # the time the people deciding have left
+            update["timer"] = timer
         if self.ending.held:  # nothing to do until every person has said next
             update |= HELD
         watcher.post(update)
@@ -256,7 +306,9 @@ class SharedTable:
             watcher.post(protocol.error("stopped", why))
 
     def wake(self) -> None:
-        """Let the bots play, if one of them has to decide."""
+        """Let the bots play, if one of them has to decide (and time the
+        people's decision)."""
+        self._arm()
         if self.driver is None and self.referee.going() and not self.ending.held and \
                 self.referee.bot() is not None:
             self.driver = asyncio.get_running_loop().create_task(self._drive())
@@ -292,6 +344,7 @@ class SharedTable:
             self.rest()
 
     async def close(self) -> None:
+        self.clock.cancel()
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError):

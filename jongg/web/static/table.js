@@ -91,8 +91,25 @@ function update(m) {
   arrange(before);
   if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
   draw();
+  showTimer(m.timer);
   drawHints(m.hints);
   if (m.near.length || !view.deciding) drawNear(m.near);
+}
+
+// the time the people deciding have left (a table opened with timers), counted down here
+let ticking = null;
+function showTimer(timer) {
+  clearInterval(ticking);
+  const box = $("timer");
+  if (!timer) { box.textContent = ""; return; }
+  const ends = Date.now() + timer.left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    box.textContent = `${timer.kind === "claim" ? "claim window" : "turn"}: ${left} s left`;
+    if (!left) clearInterval(ticking);
+  };
+  tick();
+  ticking = setInterval(tick, 250);
 }
 
 function say(spans, cls) {
