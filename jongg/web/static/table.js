@@ -143,7 +143,7 @@ function drawHand() {
   hand.replaceChildren();
   const acting = (code) => legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
   // the one copy drawn (view.drawn_at: its place in the sorted hand) is marked, not every copy
-  const copy = view.drawn ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
+  const copy = view.drawn_at !== undefined ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
   let copies = 0;
   const place = (code, index) => {
     const drawn = code === view.drawn && ++copies === copy;
