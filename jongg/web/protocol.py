@@ -37,6 +37,7 @@ from typing import Any
 
 from jongg.present.seen import Seen
 from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.state import State
 
 from . import look, said
@@ -138,6 +139,11 @@ def update(state: State, seat: int, since: int, events: list[Event] | None = Non
             "decisions": state.decisions, "over": state.is_terminal()}
 
 
+def view_rules(state: State) -> Rules:
+    """The game's rules, as every seat's observation carries them."""
+    return state.observe(0, lazy=True).rules
+
+
 def open_update(state: State, since: int) -> dict[str, Any]:
     """The table with every hand open (a replay of a saved game): one
     observation with each seat's own tiles filled in from its own
@@ -152,7 +158,7 @@ def open_update(state: State, since: int) -> dict[str, Any]:
                      for s, public in enumerate(view["seats"])]
     told = state.events_for(None, since)
     return {"type": "update", "view": view,
-            "events": [look.told(state.rules, e) for e in told],
+            "events": [look.told(view_rules(state), e) for e in told],
             **said.told(said.onlooker(state), told),
             "next": len(state.events), "legal": [], "decisions": state.decisions,
             "over": state.is_terminal()}
