@@ -7,6 +7,7 @@ A browser sends:
     {"type": "act", "action": "discard 3B"}         an action's text form (docs/api.md)
     {"type": "hint"}                                the hints for its position now
     {"type": "next"}                                it has seen the round's end: play on
+    {"type": "rematch"}                             the match over: the same table again
 
 and is sent:
 
@@ -21,6 +22,7 @@ and is sent:
     {"type": "round_over", ...} a round's end: the final table frozen (every hand),
                                 the payments, who must still say next
     {"type": "next_round"}      every person has said next: the next round is played
+    {"type": "rematch", ...}    the table opened again: its id, and this seat's own link
     {"type": "error", ...}      a message it sent that cannot be read, an unknown table,
                                 a wrong token
 
@@ -43,7 +45,7 @@ from jongg.runtime.game.state import State
 from . import look, said
 
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
-TYPES = ("hello", "act", "hint", "next")
+TYPES = ("hello", "act", "hint", "next", "rematch")
 
 
 class ProtocolError(ValueError):

@@ -45,20 +45,19 @@ const Rounds = (() => {
     if (final.match_over) {
       const again = el("button", "rematch", "rematch");
       again.type = "button";
-      again.addEventListener("click", () => rematch(info));
+      again.addEventListener("click", rematch);
       const lobby = el("a", "back to the lobby", "lobby");
       lobby.href = "/";
       body.append(again, lobby);
     }
   }
 
-  async function rematch(info) {
-    const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({variant: info.variant, players: info.players, seats: info.names})});
-    const made = await response.json();
-    const mine = (made.links || [])[0];
-    if (mine) location.href = new URL(mine.url, location.origin).href;
+  // the server opens the same table again and sends each person its own seat's link
+  function rematch() { window.jongg.send({type: "rematch"}); }
+
+  function rematched(m) {
+    if (m.url) location.href = new URL(m.url, location.origin).href;
   }
 
-  return {show};
+  return {show, rematched};
 })();

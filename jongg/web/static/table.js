@@ -61,6 +61,7 @@ function receive(m) {
   else if (m.type === "refused") { busy = false; say(`Not taken: ${m.message}`, "refused"); drawMine(); }
   else if (m.type === "hint") drawHints(m.lines);
   else if (m.type === "round_over") { frozen = m; Rounds.show(info, m, $("result-body"), $("result-close")); $("result").hidden = false; }
+  else if (m.type === "rematch") Rounds.rematched(m);
   else if (m.type === "next_round") { frozen = null; $("result").hidden = true; $("result-body").replaceChildren(); }
   else if (m.type === "error") {
     say(m.message, "error");
@@ -294,6 +295,7 @@ $("result-close").addEventListener("click", () => {
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
+  send,
   status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !said.held,
                   frozen: Boolean(frozen),
                   step: view ? view.step : null, legal: legal.slice(), hand: view ? view.hand.slice() : [],
