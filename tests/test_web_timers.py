@@ -25,14 +25,19 @@ def test_a_person_whose_time_runs_out_passes_the_claim_and_discards_the_tile_dra
     async def play() -> None:
         state = rigged(game("classic"), {}, skip_phases=True, dealer=0)
         table = shared_table(state, (0, 2), tmp_path, Timers(claim=0.02, turn=0.02))
-        told: list[dict[str, Any]] = []
+        told: list[dict[str, Any]] = []  # both people's messages
         table.join(Watcher(0, told.append), None)
         first = told[-1]
         assert first["legal"] and first["timer"]["kind"] == "turn"
         assert 0 <= first["timer"]["left"] <= first["timer"]["seconds"] == 0.02
-        for _ in range(2000):  # nobody acts: the timers play for the people
+        table.join(Watcher(2, told.append), None)
+
+        def claim_timed() -> bool:
+            return any(m.get("timer", {}).get("kind") == "claim" for m in told)
+
+        for _ in range(4000):  # nobody acts: the timers play for the people
             await asyncio.sleep(0.005)
-            if sum(seat in (0, 2) for seat, _ in state.history) >= 8:
+            if sum(seat in (0, 2) for seat, _ in state.history) >= 8 and claim_timed():
                 break
         mine = [a for seat, a in state.history if seat in (0, 2)]
         assert len(mine) >= 8, "the timers never answered for the people"
@@ -46,7 +51,9 @@ def test_a_person_whose_time_runs_out_passes_the_claim_and_discards_the_tile_dra
                           and x.kind in (EventKind.DISCARDED, EventKind.DECLARED)), None)
             if after is not None and after.kind is EventKind.DISCARDED:
                 assert after.tiles == e.tiles, "the tile just drawn is discarded"
-        assert any(m.get("timer", {}).get("kind") == "claim" for m in told)
+        assert claim_timed(), "no person was asked in a claim window"
+        # a seat is shown only its own time: never while another decides
+        assert all(m["legal"] for m in told if "timer" in m)
         await table.close()
 
     asyncio.run(play())

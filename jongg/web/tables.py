@@ -215,8 +215,8 @@ class SharedTable:
         seat = watcher.seat
         update = protocol.update(self.state, seat, 0, events)
         timer = self.clock.shown()
-        if timer is not None:  # the time the people deciding have left
-            update["timer"] = timer
+        if timer is not None and seat in self.state.current_players():
+            update["timer"] = timer  # its own time left (who else was asked stays secret)
         if self.ending.held:  # nothing to do until every person has said next
             update |= HELD
         watcher.post(update)

@@ -142,10 +142,12 @@ class Observation:
         return self
 
     def _key(self) -> tuple[object, ...]:
+        """What two observations must share to be the same decision: the
+        die, whose wall is drawn and the rounds played are shown, not
+        decided from (a world the search agent deals keeps none of them)."""
         return (self.seat, self.me, self.step, self.phase, self.turn, self.discard, self.last,
                 self.promised, self.wall, self.round, self.dealer, self.scores, self.seats,
-                self.drawn, self.blind, self.deciding, self.die, self.wall_of,
-                len(self.results))
+                self.drawn, self.blind, self.deciding)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Observation) and self._key() == other._key()
