@@ -170,3 +170,11 @@ def test_hints_for_a_hand_holding_every_copy_of_a_tile_list_its_waits() -> None:
                    skip_phases=True, dealer=1)
     said = spoken(protocol.update(state, 1, 0)["hints"])
     assert said[-1] == "after E1 you wait on R5 (1 live), S5 (1 live)"
+
+
+def test_a_seat_waiting_is_told_whose_turn_it_is_by_the_prompter() -> None:
+    state = rigged(game("classic"), {}, skip_phases=True, dealer=0)
+    asked = protocol.update(state, 1, 0)["prompt"]
+    assert asked == {"kind": "wait", "question": "waiting for East to play", "about": [],
+                     "choose": 0}
+    assert protocol.update(state, 0, 0)["prompt"]["question"].startswith("your turn: discard")

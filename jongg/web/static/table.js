@@ -197,10 +197,7 @@ function label(action) {
 }
 
 function prompt() {
-  if (!view) return "";
-  if (view.step === "over") return "The match is over.";
-  if (!view.deciding && view.turn !== null && view.turn !== undefined) return `Waiting for ${info.seats[view.turn]}…`;
-  return said.prompt ? said.prompt.question : "";
+  return view && said.prompt ? said.prompt.question : "";
 }
 
 function drawActions() {
