@@ -156,17 +156,22 @@ def click_action(driver: Any, action: str) -> None:
 
 def play_by_clicking(driver: Any, rng: random.Random, *, rounds: int = 1,
                      choose: Callable[[dict[str, Any]], str] | None = None,
-                     limit: int = 2000, shot: tuple[int, Path] | None = None) -> list[str]:
+                     limit: int = 2000, shot: tuple[int, Path] | None = None,
+                     frozen: Path | None = None) -> list[str]:
     """Play the seat by clicking until `rounds` rounds have ended (the result
     shown, then closed); returns the actions clicked. `shot`: a screenshot
-    into this file once the seat has made that many moves, on its turn."""
+    into this file once the seat has made that many moves, on its turn;
+    `frozen`: one of the first round's end, the table frozen."""
     from selenium.webdriver.common.by import By
 
     done: list[str] = []
     for _ in range(limit):
         now = wait(driver, lambda s: s["deciding"] or s["over"] or s["rounds"] >= rounds,
                    "the seat to decide")
-        if result_shown(driver):
+        if result_shown(driver):  # the round's end, frozen until "next round"
+            if frozen is not None:
+                driver.save_screenshot(str(frozen))
+                frozen = None
             driver.find_element(By.ID, "result-close").click()
         if now["rounds"] >= rounds or now["over"]:
             return done

@@ -10,10 +10,9 @@ const token = decodeURIComponent(location.hash.slice(1));
 let info = null;       // the welcome: the table, the seat, the tiles, the card
 let view = null;       // the seat's observation
 let legal = [];        // its legal actions' texts
+let frozen = null;     // the final table of a round, while the server holds it
+let said = {};         // the server's words for now: prompt, actions, hints (docs/web.md)
 let next = 0;          // the first event not yet told
-let phase = null;      // the latest phase event of the round
-let offered = null;    // this seat's latest 'offered' event
-let roundPaid = [];    // the round's payments
 let order = [];        // the hand as the player arranged it (tile codes)
 let sortBy = "suit";   // or "mine"
 let selected = null;   // the tile chosen to discard or pass
@@ -61,6 +60,9 @@ function receive(m) {
   else if (m.type === "update") update(m);
   else if (m.type === "refused") { busy = false; say(`Not taken: ${m.message}`, "refused"); drawMine(); }
   else if (m.type === "hint") drawHints(m.lines);
+  else if (m.type === "round_over") { frozen = m; Rounds.show(info, m, $("result-body"), $("result-close")); $("result").hidden = false; }
+  else if (m.type === "rematch") Rounds.rematched(m);
+  else if (m.type === "next_round") { frozen = null; $("result").hidden = true; $("result-body").replaceChildren(); }
   else if (m.type === "error") {
     say(m.message, "error");
     $("status").textContent = m.message;
@@ -81,42 +83,42 @@ function update(m) {
   const before = view ? view.hand.slice() : [];
   view = m.view;
   legal = m.legal;
+  said = m;
   next = m.next;
   decisions = m.decisions;
-  for (const e of m.events) event(e);
+  if (m.events.some((e) => e.kind === "dealt")) $("story").replaceChildren();
+  for (const spans of m.story) say(spans);
+  if (m.result && !frozen) showResult(Story.result(info, m.result, m.events.find((e) => e.kind === "round_ended")));
   arrange(before);
   if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
   draw();
-  if (view.deciding && view.hand.join() !== before.join()) send({type: "hint"});
+  showTimer(m.timer);
+  drawHints(m.hints);
+  if (m.near.length || !view.deciding) drawNear(m.near);
 }
 
-function event(e) {
-  if (e.kind === "dealt") { roundPaid = []; phase = null; offered = null; $("story").replaceChildren(); }
-  if (e.kind === "phase") phase = e;
-  if (e.kind === "play") phase = null;
-  if (e.kind === "offered" && e.seat === info.seat) offered = e;
-  if (e.kind === "paid") roundPaid.push(e);
-  const told = Board.tell(info, e, info.seat);
-  if (told) say(told);
-  if (e.kind === "round_ended") showResult(Board.result(info, e, roundPaid, e.scores, info.seat));
-  if (e.kind === "match_ended") showResult(matchEnd(e));
+// the time the people deciding have left (a table opened with timers), counted down here
+let ticking = null;
+function showTimer(timer) {
+  clearInterval(ticking);
+  const box = $("timer");
+  if (!timer) { box.textContent = ""; return; }
+  const ends = Date.now() + timer.left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    box.textContent = `${timer.kind === "claim" ? "claim window" : "turn"}: ${left} s left`;
+    if (!left) clearInterval(ticking);
+  };
+  tick();
+  ticking = setInterval(tick, 250);
 }
 
-function say(parts, cls) {
-  const line = Board.sentence(info, Array.isArray(parts) ? parts : [parts]);
+function say(spans, cls) {
+  const line = Story.text(info, Array.isArray(spans) ? spans : [{text: spans}]);
   if (cls) line.classList.add(cls);
   const story = $("story");
   story.prepend(line);
   while (story.childNodes.length > 150) story.lastChild.remove();
-}
-
-function matchEnd(e) {
-  const box = el("div", null, "result match-end");
-  box.append(el("h2", "The match is over"));
-  box.append(el("div", `final ${Board.word(info, "points")}: ${e.scores.map((v, s) => `${info.seats[s]} ${v}`).join("  ")}`, "scores"));
-  if (e.payouts) box.append(el("div", `payouts: ${e.payouts.map((v, s) => `${info.seats[s]} ${v >= 0 ? "+" : ""}${v}`).join("  ")}`, "payouts"));
-  box.append(el("div", `winner${e.winners.length > 1 ? "s" : ""}: ${e.winners.map((s) => info.seats[s]).join(", ")}`, "winners"));
-  return box;
 }
 
 function showResult(box) {
@@ -141,8 +143,12 @@ function drawHand() {
   const hand = $("hand");
   hand.replaceChildren();
   const acting = (code) => legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
+  // the one copy drawn (view.drawn_at: its place in the sorted hand) is marked, not every copy
+  const copy = view.drawn_at !== undefined ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
+  let copies = 0;
   const place = (code, index) => {
-    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", view.drawn === code ? "drawn" : ""].join(" ").trim()});
+    const drawn = code === view.drawn && ++copies === copy;
+    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", drawn ? "drawn" : ""].join(" ").trim()});
     t.dataset.index = String(index);
     t.setAttribute("draggable", "true");
     t.addEventListener("click", () => choose(code));
@@ -184,58 +190,14 @@ function choose(code) {
   drawMine();
 }
 
-// -- what is asked, and the choices --------------------------------------------------------
-function claimRank(name) {
-  const c = info.claims.find((k) => k.name === name);
-  return c ? c.rank : "?";
-}
-
+// -- what is asked, and the choices: the server's words ------------------------------------
 function label(action) {
-  const w = action.split(" ");
-  const mj = Board.mahjong(info);
-  switch (w[0]) {
-    case "pass": return w.length === 1 ? "let it go (pass)" : `pass ${w[1]}`;
-    case "claim": {
-      const on = w.indexOf("on");
-      const tilesOf = w.slice(2, on > 0 ? on : undefined);
-      const kind = w[1] === "mahjong" || info.claims.find((k) => k.name === w[1])?.mahjong ? mj : w[1];
-      return `${Board.word(info, "claim")} for ${kind}${tilesOf.length ? ` with ${tilesOf.join(" ")}` : ""}${on > 0 ? ` on rack ${w[on + 1]}` : ""} (priority ${claimRank(w[1])})`;
-    }
-    case "declare": return w.length === 1 ? `declare ${mj}` : `declare ${mj} on rack ${w[1]}${w[2] ? `: ${w[2]}` : ""}`;
-    case "exchange": { const [s, x] = w[2].split(":").map(Number); return `give ${w[1]} for the joker in ${info.seats[s]}'s exposure ${x + 1}`; }
-    case "vote": return w[1];
-    case "offer": return `offer ${w[1]}`;
-    case "blind": return `${w[1]} blind`;
-    case "off": return "go off the pledge";
-    default: return action;
-  }
+  const a = (said.actions || []).find((x) => x.action === action);
+  return a ? Story.plain(a.says) : action;
 }
 
 function prompt() {
-  if (!view) return "";
-  if (!view.deciding) {
-    if (view.step === "over") return "The match is over.";
-    if (view.turn !== null && view.turn !== undefined) return `Waiting for ${info.seats[view.turn]}…`;
-    return "Waiting for the other players…";
-  }
-  switch (view.step) {
-    case "turn": {
-      const discard = legal.some((a) => a.startsWith("discard "));
-      return discard ? "Your turn: choose a tile to discard (click it, then click it again or press the button)."
-        : `Your turn: declare the ${Board.mahjong(info)} you claimed.`;
-    }
-    case "claims": return `${info.seats[view.discard[0]]} discards ${view.discard[1]}: ${Board.word(info, "claim")} it, or let it go?`;
-    case "passing": {
-      if (phase && phase.phase === "pledge") return `Set aside a tile on rack ${phase.rack + 1} (${view.passing.length + 1} of ${phase.count}).`;
-      const total = phase && phase.phase === "pass" ? phase.count - view.blind : offered ? offered.passes : "?";
-      const where = phase ? ` to the ${phase.to}` : "";
-      return `${phase ? Board.phaseText(info, phase) + " " : ""}Choose a tile to pass${where} (${view.passing.length + 1} of ${total}).`;
-    }
-    case "voting": return phase ? Board.phaseText(info, phase) : "Vote.";
-    case "offering": return phase && phase.phase === "courtesy" ? `${Board.phaseText(info, phase)} How many tiles will you offer?`
-      : `${phase ? Board.phaseText(info, phase) + " " : ""}How many of the tiles coming to you will you pass on unseen?`;
-    default: return view.step;
-  }
+  return view && said.prompt ? said.prompt.question : "";
 }
 
 function drawActions() {
@@ -253,6 +215,9 @@ function drawActions() {
 
 function button(action, text, cls) {
   const b = el("button", text, cls);
+  const a = (said.actions || []).find((x) => x.action === action);
+  if (a && a.for) b.append(Story.text(info, a.for, "serves"));
+  if (a && a.warn) { b.append(Story.text(info, a.warn, "warns")); b.classList.add("warned"); }
   b.type = "button";
   b.dataset.action = action;
   b.disabled = busy;
@@ -268,7 +233,7 @@ function drawMine() {
   drawHand();
   const passing = $("passing");
   passing.replaceChildren();
-  if (view.passing.length) { passing.append(el("span", phase && phase.phase === "pledge" ? "setting aside: " : "passing: ")); passing.append(Board.tiles(info, view.passing, {small: true})); }
+  if (view.passing.length) { passing.append(el("span", said.prompt && said.prompt.question.startsWith("set aside") ? "setting aside: " : "passing: ")); passing.append(Board.tiles(info, view.passing, {small: true})); }
   if (view.aside && view.aside.length) { passing.append(el("span", " set aside: ")); passing.append(Board.tiles(info, view.aside, {small: true})); }
 }
 
@@ -286,34 +251,50 @@ function drawCard() {
     if (line.section !== section) { section = line.section; card.append(el("h4", section)); }
     const row = el("div", null, "line");
     row.dataset.line = line.id;
-    row.append(el("span", line.hand, "pattern"), el("span", ` ${line.value ?? ""} ${line.concealed ? "C" : "X"}`, "value"), el("span", ` ${line.id}`, "id"));
+    // the hand as the card prints it (suits in their colours); the notation as a tooltip
+    const hand = Story.text(info, line.hand, "pattern");
+    for (const part of hand.querySelectorAll("[class*=suit-]")) part.style.color = info.card_colours[[...part.classList].find((c) => c.startsWith("suit-")).slice(5)] || "";
+    hand.title = line.notation;
+    row.append(hand, el("span", ` ${line.value ?? ""} ${line.mark}`, "value"), el("span", ` ${line.id}`, "id"));
+    if (line.note) row.append(el("span", ` (${line.note})`, "note"));
     card.append(row);
+  }
+}
+
+function drawNear(near) {
+  // the nearest lines marked on the card, with the tiles they still miss
+  for (const row of document.querySelectorAll("#card .line.near")) { row.classList.remove("near"); row.querySelector(".missing")?.remove(); }
+  for (const n of near || []) {
+    const row = document.querySelector(`#card .line[data-line="${CSS.escape(n.line)}"]`);
+    if (!row) continue;
+    row.classList.add("near");
+    const missing = el("span", ` ${n.away} away${n.missing.length ? ": " : ""}`, "missing");
+    if (n.missing.length) missing.append(Board.tiles(info, n.missing, {small: true}));
+    row.append(missing);
   }
 }
 
 function drawHints(lines) {
   const box = $("hints");
   box.replaceChildren();
-  for (const row of document.querySelectorAll("#card .line.near")) row.classList.remove("near");
-  for (const h of lines) {
-    const line = el("div", null, "hint");
-    line.append(el("span", `${info.racks > 1 ? `rack ${h.rack + 1}: ` : ""}${h.line}: ${h.away} away (value ${h.value})${h.missing.length ? "; missing " : ""}`));
-    if (h.missing.length) line.append(Board.tiles(info, h.missing, {small: true}));
-    box.append(line);
-    const row = document.querySelector(`#card .line[data-line="${CSS.escape(h.line)}"]`);
-    if (row) row.classList.add("near");
-  }
-  if (!lines.length) box.append(el("div", "no hints now"));
+  for (const spans of lines || []) box.append(Story.text(info, spans, "hint"));
+  if (!lines || !lines.length) box.append(el("div", "no hints now"));
 }
 
 $("sort-suit").addEventListener("click", () => { sortBy = "suit"; drawHand(); });
 $("sort-mine").addEventListener("click", () => { sortBy = "mine"; drawHand(); });
 $("hint").addEventListener("click", () => send({type: "hint"}));
-$("result-close").addEventListener("click", () => { $("result").hidden = true; $("result-body").replaceChildren(); });
+// "next round": the server holds the table until every person says so (a finished match: close)
+$("result-close").addEventListener("click", () => {
+  if (frozen && !frozen.match_over) { send({type: "next"}); return; }
+  frozen = null; $("result").hidden = true; $("result-body").replaceChildren();
+});
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
-  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy,
+  send,
+  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !said.held,
+                  frozen: Boolean(frozen),
                   step: view ? view.step : null, legal: legal.slice(), hand: view ? view.hand.slice() : [],
                   passing: view ? view.passing.slice() : [], rounds: view ? view.results.length : 0,
                   over: Boolean(view && view.step === "over"), decisions,
