@@ -50,7 +50,8 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
             big, small = _honour_label(kind.code, kind.name, kind.category)
         out[kind.code] = {"name": kind.name, "colour": colour,
                           "family": style.family or kind.category.value,
-                          "big": big, "small": small, "order": kind.index}
+                          "big": big, "small": small, "order": kind.index,
+                          "category": kind.category.value}
     return out
 
 

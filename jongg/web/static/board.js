@@ -22,7 +22,9 @@ const Board = (() => {
     svg.setAttribute("class", `tile c-${t.colour}${options.small ? " small" : ""}${options.cls ? " " + options.cls : ""}`);
     svg.dataset.code = code;
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${t.name} (${code})${options.as ? `, standing for ${options.as}` : ""}`;
+    title.textContent = `${t.name} (${code})${options.as ? `, standing for ${options.as}` : ""}${options.note ? `, ${options.note}` : ""}`;
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", title.textContent);
     const face = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 1, y: 1, width: 38, height: 52, rx: 5, class: "face"})) face.setAttribute(k, v);
     const big = document.createElementNS(SVG, "text");
@@ -133,60 +135,12 @@ const Board = (() => {
     return line;
   }
 
-  // -- the table -----------------------------------------------------------------------
-  function seatBox(info, view, s, me) {
-    const seen = view.seats[s];
-    const box = el("div", null, `seat${s === me ? " me" : ""}${view.turn === s ? " to-play" : ""}`);
-    box.dataset.seat = String(s);
-    const head = el("div", null, "seat-head");
-    head.append(el("span", `${info.seats[s]}${s === me ? " (you)" : ""}`, "seat-name"));
-    if (info.names && info.names[s] !== "human") head.append(el("span", ` bot: ${info.names[s]}`, "bot"));
-    if (s === view.dealer) head.append(el("span", ` ${word(info, "dealer")}`, "dealer"));
-    head.append(el("span", ` ${word(info, "points")}: ${view.scores[s]}`, "score"));
-    head.append(el("span", ` · ${seen.concealed} in hand`, "count"));
-    if (seen.dead) head.append(el("span", " DEAD", "dead"));
-    if (seen.skips) head.append(el("span", ` skips ${seen.skips}`, "skips"));
-    box.append(head);
-    if (seen.hand) box.append(tiles(info, seen.hand, {small: true, cls: "open"}));
-    if (seen.racks) {
-      seen.racks.forEach((rack, r) => {
-        const line = el("div", null, "rack");
-        line.append(el("span", `rack ${r + 1}: `));
-        for (const e of rack.exposures) line.append(tiles(info, e, {small: true, cls: "exposed"}));
-        if (rack.mahjong.length) { line.append(el("span", ` ${mahjong(info)}: `, "won")); line.append(tiles(info, rack.mahjong, {small: true})); }
-        if (rack.pledged) line.append(el("span", " pledged", "pledged"));
-        if (rack.dead) line.append(el("span", " DEAD", "dead"));
-        if (!rack.exposures.length && !rack.mahjong.length && !rack.pledged) line.append(el("span", "nothing exposed", "dim"));
-        box.append(line);
-      });
-    } else if (seen.exposures.length) {
-      const line = el("div", null, "exposures");
-      seen.exposures.forEach((e, i) => { const t = tiles(info, e, {small: true, cls: "exposed"}); t.dataset.exposure = `${s}:${i}`; line.append(t); });
-      box.append(line);
-    }
-    const discards = el("div", null, "discards");
-    discards.append(tiles(info, seen.discards, {small: true}));
-    box.append(discards);
-    return box;
-  }
-
   function header(info, view) {
     const parts = [info.title, `round ${view.round + 1}`, `${word(info, "dealer")}: ${info.seats[view.dealer]}`, `wall ${view.wall}`];
     if (view.die) parts.push(`die ${view.die}, drawing from ${info.seats[view.wall_of]}'s wall`);
     if (view.turn !== null && view.turn !== undefined) parts.push(`to play: ${info.seats[view.turn]}`);
     else parts.push(view.step);
     return parts.join(" · ");
-  }
-
-  function drawSeats(container, info, view, me) {
-    container.replaceChildren();
-    for (let s = 0; s < view.seats.length; s++) container.append(seatBox(info, view, s, me));
-    if (view.discard) {
-      const last = el("div", null, "last-discard");
-      last.append(el("span", `Last discard, by ${info.seats[view.discard[0]]}: `));
-      last.append(tile(info, view.discard[1]));
-      container.append(last);
-    }
   }
 
   // a round's end: who won, the hand grouped, the payments and the scores
@@ -211,5 +165,5 @@ const Board = (() => {
     return box;
   }
 
-  return {el, tile, tiles, filled, grouped, tell, sentence, header, drawSeats, result, word, mahjong, phaseText};
+  return {el, tile, tiles, filled, grouped, tell, sentence, header, result, word, mahjong, phaseText};
 })();

@@ -14,6 +14,8 @@ let next = 0;          // the first event not yet told
 let phase = null;      // the latest phase event of the round
 let offered = null;    // this seat's latest 'offered' event
 let roundPaid = [];    // the round's payments
+let pile = [];         // each seat's discards this round as told: {tile, by: the seat that took it}
+let latest = null;     // the latest discard: {seat, index, tile, by}
 let order = [];        // the hand as the player arranged it (tile codes)
 let sortBy = "suit";   // or "mine"
 let selected = null;   // the tile chosen to discard or pass
@@ -91,7 +93,12 @@ function update(m) {
 }
 
 function event(e) {
-  if (e.kind === "dealt") { roundPaid = []; phase = null; offered = null; $("story").replaceChildren(); }
+  if (e.kind === "dealt") { roundPaid = []; phase = null; offered = null; pile = info.seats.map(() => []); latest = null; $("story").replaceChildren(); }
+  if (e.kind === "discarded" && pile[e.seat]) { pile[e.seat].push({tile: e.tiles[0]}); latest = {seat: e.seat, index: pile[e.seat].length - 1, tile: e.tiles[0]}; }
+  if (e.kind === "claimed" && pile[e.giver] && pile[e.giver].length) {
+    pile[e.giver][pile[e.giver].length - 1].by = e.seat;
+    if (latest && latest.seat === e.giver) latest.by = e.seat;
+  }
   if (e.kind === "phase") phase = e;
   if (e.kind === "play") phase = null;
   if (e.kind === "offered" && e.seat === info.seat) offered = e;
@@ -274,7 +281,7 @@ function drawMine() {
 
 function draw() {
   $("head").textContent = `${Board.header(info, view)} · you are ${info.seats[info.seat]}${info.mode === "strict" ? " · strict mode" : ""}`;
-  Board.drawSeats($("seats"), info, view, info.seat);
+  Felt.draw($("seats"), info, view, info.seat, pile, latest);
   drawMine();
 }
 
@@ -309,6 +316,13 @@ function drawHints(lines) {
 $("sort-suit").addEventListener("click", () => { sortBy = "suit"; drawHand(); });
 $("sort-mine").addEventListener("click", () => { sortBy = "mine"; drawHand(); });
 $("hint").addEventListener("click", () => send({type: "hint"}));
+// the card: beside the table on a wide screen, a drawer on a phone
+function drawer(open) {
+  document.body.classList.toggle("card-open", open);
+  $("card-toggle").setAttribute("aria-expanded", String(open));
+}
+$("card-toggle").addEventListener("click", () => drawer(!document.body.classList.contains("card-open")));
+$("card-close").addEventListener("click", () => drawer(false));
 $("result-close").addEventListener("click", () => { $("result").hidden = true; $("result-body").replaceChildren(); });
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
