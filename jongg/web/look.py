@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from jongg.present.faces import faces
 from jongg.present.filling import filled
 from jongg.present.styles import styles
 from jongg.runtime.card import Card
@@ -38,6 +39,7 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
     a hand shows it in), the big and small labels drawn on it, and its
     place in a sorted hand."""
     shared = styles(deck)
+    drawn = faces(deck)
     suits = {s.code: s.name for s in deck.suits}
     out: dict[str, dict[str, Any]] = {}
     for kind in deck.kinds:
@@ -51,7 +53,7 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
         out[kind.code] = {"name": kind.name, "colour": colour,
                           "family": style.family or kind.category.value,
                           "big": big, "small": small, "order": kind.index,
-                          "category": kind.category.value}
+                          "category": kind.category.value, "face": drawn[kind.code]}
     return out
 
 

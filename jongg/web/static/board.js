@@ -27,15 +27,45 @@ const Board = (() => {
     svg.setAttribute("aria-label", title.textContent);
     const face = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 1, y: 1, width: 38, height: 52, rx: 5, class: "face"})) face.setAttribute(k, v);
-    const big = document.createElementNS(SVG, "text");
-    for (const [k, v] of Object.entries({x: 20, y: 30, "text-anchor": "middle", class: "big"})) big.setAttribute(k, v);
-    big.textContent = t.big;
-    const small = document.createElementNS(SVG, "text");
-    for (const [k, v] of Object.entries({x: 20, y: 46, "text-anchor": "middle", class: "small-label"})) small.setAttribute(k, v);
-    small.textContent = options.as ? `=${options.as}`.slice(0, 7) : (t.small || "").slice(0, 7);
+    svg.append(title, face);
+    if (t.face) for (const shape of t.face) { const drawn = mark(shape); if (drawn) svg.append(drawn); }
+    else svg.append(text({text: t.big, x: 20, y: 30, size: 22}));
+    const label = options.as ? `=${options.as}` : t.face && t.category === "suited" ? "" : (t.small || "").toUpperCase();
+    if (label) svg.append(text({text: label.slice(0, 7), x: 20, y: 51, size: options.as ? 10 : 6.5}, options.as ? "as" : "small-label"));
     if (options.as) svg.dataset.as = options.as;
-    svg.append(title, face, big, small);
     return svg;
+  }
+
+  // one shape of a tile's face as the server drew it (jongg/present/faces.py):
+  // only these elements and attributes, "ink" the tile's own colour
+  const SHAPES = new Set(["circle", "rect", "path", "polygon", "text"]);
+  const GEOMETRY = ["cx", "cy", "r", "x", "y", "width", "height", "rx", "d", "points", "transform"];
+  const PAINT = {ink: "currentColor", none: "none"};
+  function mark(shape) {
+    if (!SHAPES.has(shape.el)) return null;
+    if (shape.el === "text") return text(shape);
+    const node = document.createElementNS(SVG, shape.el);
+    for (const key of GEOMETRY) if (shape[key] !== undefined) node.setAttribute(key, String(shape[key]));
+    paint(node, shape);
+    return node;
+  }
+
+  function text(shape, cls) {
+    const node = document.createElementNS(SVG, "text");
+    for (const [k, v] of Object.entries({x: shape.x, y: shape.y, "text-anchor": "middle", "font-size": shape.size})) node.setAttribute(k, String(v));
+    node.setAttribute("class", cls || "mark");
+    node.textContent = String(shape.text);
+    return node;
+  }
+
+  function paint(node, shape) {
+    for (const [key, attr] of [["fill", "fill"], ["stroke", "stroke"]]) {
+      const value = shape[key] || "none";
+      if (value === "paper") node.classList.add(`paper-${key}`);
+      else node.setAttribute(attr, PAINT[value] || "none");
+    }
+    if (shape.sw !== undefined) node.setAttribute("stroke-width", String(shape.sw));
+    node.setAttribute("stroke-linecap", "round");
   }
 
   function tiles(info, codes, options = {}) {
