@@ -148,8 +148,13 @@ function drawHand() {
   const hand = $("hand");
   hand.replaceChildren();
   const acting = (code) => legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
+  // the drawn tile and the chosen one are each one tile, not every copy of it
+  let drawnShown = false, chosenShown = false;
   const place = (code, index) => {
-    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", view.drawn === code ? "drawn" : ""].join(" ").trim()});
+    const drawn = !drawnShown && view.drawn === code, chosen = !chosenShown && selected === code;
+    drawnShown ||= drawn; chosenShown ||= chosen;
+    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", chosen ? "selected" : "", drawn ? "drawn" : ""].join(" ").trim(),
+                                      note: drawn ? "just drawn" : ""});
     t.dataset.index = String(index);
     t.setAttribute("draggable", "true");
     t.addEventListener("click", () => choose(code));
