@@ -95,12 +95,17 @@ const Felt = (() => {
 
   // a seat's discards in order, the ones claimed among them: `pile` (the
   // round's discards as the page was told them, each {tile, by} when taken)
-  // when it agrees with what the seat sees, else the seat's discards alone
+  // when it agrees with what the seat sees (with the claimed ones gone, or,
+  // on a table frozen as the round ended, the last one not yet), else the
+  // seat's discards alone
   function discards(view, s, pile) {
-    const kept = view.seats[s].discards;
+    const kept = view.seats[s].discards.join();
     const mine = pile && pile[s];
-    if (mine && mine.filter((d) => d.by === undefined).map((d) => d.tile).join() === kept.join()) return mine;
-    return kept.map((tile) => ({tile}));
+    if (!mine) return view.seats[s].discards.map((tile) => ({tile}));
+    const left = mine.filter((d) => d.by === undefined).map((d) => d.tile);
+    const last = mine.length ? [mine[mine.length - 1].tile] : [];
+    if (left.join() === kept || [...left, ...last].join() === kept) return mine;
+    return view.seats[s].discards.map((tile) => ({tile}));
   }
 
   function pond(info, view, s, me, place, pile, latest) {
