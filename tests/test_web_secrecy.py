@@ -27,9 +27,11 @@ import pytest
 from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
+from jongg.runtime.game.view import rendered
 from jongg.web import protocol
 from jongg.web.tables import refusal
 
+from .rig import game
 from .test_conformance import resample_hidden
 from .webrig import open_table, seats, served
 
@@ -110,9 +112,13 @@ def check(message: dict[str, Any], state: State, seat: int, told: dict[int, int]
           rng: random.Random, latest: dict[int, dict[str, Any]]) -> None:
     """The message is the seat's update, and the same from any twin of the table."""
     assert message["type"] == "update", message
+    # one extraction: the page's view is the seat's typed observation rendered
+    assert message["view"] == rendered(state.observe(seat))
     for _ in range(2):
-        assert message == protocol.update(twin(state, seat, rng), seat, told[seat]), \
+        other = twin(state, seat, rng)
+        assert message == protocol.update(other, seat, told[seat]), \
             f"seat {seat + 1} is told something hidden from it at step {state.step}"
+        assert other.observe(seat) == state.observe(seat)
     assert message == protocol.update(state, seat, told[seat])
     told[seat] = message["next"]
     latest[seat] = message
@@ -137,3 +143,20 @@ def test_siamese_pledges_and_racks_tell_each_seat_only_its_own(tmp_path: Path) -
     """siamese: the Atomic Cat pledge (a vote, then tiles set aside), racks."""
     seen = play_every_seat(tmp_path, "siamese", 2, 2, 90)
     assert seen.get("voting") and seen.get("turn")
+
+
+def test_the_plain_view_is_the_observation_rendered_and_nothing_else() -> None:
+    """One extraction of a seat's view: the plain data is built from the
+    typed observation alone (it reads nothing of the State), so once the
+    match moves on the observation still renders what the seat saw then."""
+    state = game("mjcg").new_match(4)
+    # through the Charleston to the first turn that began with a draw
+    while state.step is not Step.TURN or "drawn" not in state.observation(state.turn):
+        seat = state.current_players()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.turn
+    seen = state.observe(seat)
+    then = state.observation(seat)
+    assert then == rendered(seen) and then["deciding"] and then["drawn"] in then["hand"]
+    state.apply(seat, state.legal_actions(seat)[-1])
+    assert rendered(seen) == then != state.observation(seat)

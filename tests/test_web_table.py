@@ -157,7 +157,7 @@ def frozen_until_next_round(driver: Any, where: str, shot: Path) -> None:
     assert still["rounds"] >= 1 and still["legal"] == [] and not still["deciding"]
     check_layout(driver, f"{where}, frozen")
     frozen_felt = driver.find_element(By.ID, "seats").text
-    assert "Round 1 is over" in driver.find_element(By.ID, "round-end").text
+    assert "round 1 over" in driver.find_element(By.ID, "round-end").text.lower()
     assert driver.find_elements(By.CSS_SELECTOR, "#seats.frozen .pond svg.tile")
     driver.save_screenshot(str(shot))
     assert driver.find_element(By.ID, "seats").text == frozen_felt, "the frozen table moved"

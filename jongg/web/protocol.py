@@ -5,13 +5,16 @@ A browser sends:
     {"type": "hello", "token": "...", "since": 0}   first: the seat's secret token;
                                                     since: events it has already been told
     {"type": "act", "action": "discard 3B"}         an action's text form (docs/api.md)
-    {"type": "hint"}                                the nearest lines for its own tiles
+    {"type": "hint"}                                the hints for its position now
 
 and is sent:
 
     {"type": "welcome", ...}    once: the table, its seat, the tiles, the card, the claims
     {"type": "update", ...}     after every change: its observation, the events it may
-                                be told since the last update, its legal actions
+                                be told since the last update, and in words (the
+                                presentation model's, jongg/present): their story,
+                                its prompt, each legal action, its hints, a round's
+                                end (docs/web.md, "Messages")
     {"type": "refused", ...}    its action was not taken, and why (nothing changed)
     {"type": "hint", ...}       its nearest lines
     {"type": "error", ...}      a message it sent that cannot be read, an unknown table,
@@ -28,10 +31,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.present.seen import Seen
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.state import State
 
-from . import look
+from . import look, said
 
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
 TYPES = ("hello", "act", "hint")
@@ -120,12 +124,13 @@ def update(state: State, seat: int, since: int, events: list[Event] | None = Non
     """What `seat` is sent after a change: its own view of the table, the
     events from `since` (or these, as the referee told them) as it may be
     told them, and its own legal actions."""
-    deck = state.spec.deck
     told = state.events_for(seat, since) if events is None else events
-    return {"type": "update", "view": state.observation(seat),
-            "events": [look.told(state.rules, e) for e in told],
+    seen = Seen.of(state, seat)
+    return {"type": "update", "view": seen.data,
+            "events": [look.told(seen.rules, e) for e in told],
+            **said.told(seen, told),
             "next": len(state.events),
-            "legal": [a.text(deck) for a in state.legal_actions(seat)],
+            "legal": [a.text(seen.deck) for a in seen.legal],
             "decisions": state.decisions, "over": state.is_terminal()}
 
 
@@ -141,7 +146,9 @@ def open_update(state: State, since: int) -> dict[str, Any]:
     view["seats"] = [{**public, "hand": seen[s]["hand"], "passing": seen[s]["passing"],
                       **({"aside": seen[s]["aside"]} if "aside" in seen[s] else {})}
                      for s, public in enumerate(view["seats"])]
+    told = state.events_for(None, since)
     return {"type": "update", "view": view,
-            "events": [look.told(state.rules, e) for e in state.events_for(None, since)],
+            "events": [look.told(state.rules, e) for e in told],
+            **said.told(said.onlooker(state), told),
             "next": len(state.events), "legal": [], "decisions": state.decisions,
             "over": state.is_terminal()}

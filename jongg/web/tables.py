@@ -20,8 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jongg.present.cardlines import card_lines
+from jongg.present.hints import hints
+from jongg.present.printed import card_year
+from jongg.present.seen import Seen
 from jongg.runtime.agents.bots import Agent
 from jongg.runtime.agents.referee import AgentFailed, Listener, Referee
+from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action, parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.log import LogWriter
@@ -29,7 +34,7 @@ from jongg.runtime.game.logfile import LogFileError
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import TileError
 
-from . import look, protocol
+from . import look, protocol, said
 from .store import same_token
 
 log = logging.getLogger("jongg.web")
@@ -79,6 +84,7 @@ class SharedTable:
     pace: float = 0.0
     watchers: set[Watcher] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
+    year: tuple[int | None] | None = None  # what the card's {year} prints as, once read
     referee: Referee = field(init=False)
 
     def __post_init__(self) -> None:
@@ -109,8 +115,19 @@ class SharedTable:
                 "claims": [{"name": name, "rank": rank + 1,
                             "mahjong": claims.kind(name).mahjong}
                            for rank, name in enumerate(claims.priority)],
-                "tiles": look.tiles(spec.deck), "card": look.card(self.game.matcher.card),
+                "tiles": look.tiles(spec.deck), **self.card(),
                 "card_name": self.game.matcher.card.name}
+
+    def card(self) -> dict[str, Any]:
+        """The card as `jongg card render` prints it, by line (the notation
+        kept for a tooltip), and its suits' colours."""
+        if self.year is None:
+            try:
+                self.year = (card_year(self.spec.card),)
+            except (JonggError, OSError):  # a card no longer where it was: 'year' it is
+                self.year = (None,)
+        printed = card_lines(self.game.matcher.card, self.year[0])
+        return {"card": printed["lines"], "card_colours": printed["colours"]}
 
     def join(self, watcher: Watcher, since: int | None) -> None:
         """A browser takes its seat: the welcome, then the round so far (or
@@ -149,7 +166,7 @@ class SharedTable:
         return True
 
     def hints(self, seat: int) -> dict[str, Any]:
-        return {"type": "hint", "lines": look.hints(self.state, seat)}
+        return {"type": "hint", "lines": said.texts(hints(Seen.of(self.state, seat)))}
 
     # -- moving the game on ---------------------------------------------------------
     def act(self, seat: int, text: str) -> str | None:

@@ -34,11 +34,13 @@ function drawHand() {
   hand.replaceChildren();
   const acting = (code) => !frozen && tileAction(code);
   const picked = chosen();
-  // the drawn tile and the chosen one are each one tile, not every copy of it
-  let drawnShown = false, chosenShown = false;
+  // the drawn tile (view.drawn_at: its place in the sorted hand) and the
+  // chosen one are each one tile, not every copy of it
+  const copy = view.drawn ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
+  let copies = 0, chosenShown = false;
   const place = (code, index) => {
-    const drawn = !drawnShown && view.drawn === code, mine = !chosenShown && picked === code;
-    drawnShown ||= drawn; chosenShown ||= mine;
+    const drawn = code === view.drawn && ++copies === copy, mine = !chosenShown && picked === code;
+    chosenShown ||= mine;
     const action = acting(code);
     const t = Board.tile(info, code, {cls: [action ? "playable" : "", mine ? "selected" : "", drawn ? "drawn" : ""].join(" ").trim(),
                                       note: drawn ? "just drawn" : ""});
@@ -129,58 +131,17 @@ function handKey(ev, code, index) {
   }
 }
 
-// -- what is asked, and the choices --------------------------------------------------------
-function claimRank(name) {
-  const c = info.claims.find((k) => k.name === name);
-  return c ? c.rank : "?";
-}
-
+// -- what is asked, and the choices: the server's words ------------------------------------
 function label(action) {
-  const w = action.split(" ");
-  const mj = Board.mahjong(info);
-  switch (w[0]) {
-    case "pass": return w.length === 1 ? "let it go (pass)" : `pass ${w[1]}`;
-    case "claim": {
-      const on = w.indexOf("on");
-      const tilesOf = w.slice(2, on > 0 ? on : undefined);
-      const kind = w[1] === "mahjong" || info.claims.find((k) => k.name === w[1])?.mahjong ? mj : w[1];
-      return `${Board.word(info, "claim")} for ${kind}${tilesOf.length ? ` with ${tilesOf.join(" ")}` : ""}${on > 0 ? ` on rack ${w[on + 1]}` : ""} (priority ${claimRank(w[1])})`;
-    }
-    case "declare": return w.length === 1 ? `declare ${mj}` : `declare ${mj} on rack ${w[1]}${w[2] ? `: ${w[2]}` : ""}`;
-    case "exchange": { const [s, x] = w[2].split(":").map(Number); return `give ${w[1]} for the joker in ${info.seats[s]}'s exposure ${x + 1}`; }
-    case "vote": return w[1];
-    case "offer": return `offer ${w[1]}`;
-    case "blind": return `${w[1]} blind`;
-    case "off": return "go off the pledge";
-    default: return action;
-  }
+  const a = (said.actions || []).find((x) => x.action === action);
+  return a ? Story.plain(a.says) : action;
 }
 
 function prompt() {
   if (!view) return "";
-  if (!view.deciding) {
-    if (view.step === "over") return "The match is over.";
-    if (view.turn !== null && view.turn !== undefined) return `Waiting for ${info.seats[view.turn]}…`;
-    return "Waiting for the other players…";
-  }
-  switch (view.step) {
-    case "turn": {
-      const discard = legal.some((a) => a.startsWith("discard "));
-      return discard ? `Your turn: choose a tile to discard (${oneClick ? "click it; undo within 2 s" : "click it, then click it again or press the button"}).`
-        : `Your turn: declare the ${Board.mahjong(info)} you claimed.`;
-    }
-    case "claims": return `${info.seats[view.discard[0]]} discards ${view.discard[1]}: ${Board.word(info, "claim")} it, or let it go?`;
-    case "passing": {
-      if (phase && phase.phase === "pledge") return `Set aside a tile on rack ${phase.rack + 1} (${view.passing.length + 1} of ${phase.count}).`;
-      const total = phase && phase.phase === "pass" ? phase.count - view.blind : offered ? offered.passes : "?";
-      const where = phase ? ` to the ${phase.to}` : "";
-      return `${phase ? Board.phaseText(info, phase) + " " : ""}Choose a tile to pass${where} (${view.passing.length + 1} of ${total}).`;
-    }
-    case "voting": return phase ? Board.phaseText(info, phase) : "Vote.";
-    case "offering": return phase && phase.phase === "courtesy" ? `${Board.phaseText(info, phase)} How many tiles will you offer?`
-      : `${phase ? Board.phaseText(info, phase) + " " : ""}How many of the tiles coming to you will you pass on unseen?`;
-    default: return view.step;
-  }
+  if (view.step === "over") return "The match is over.";
+  if (!view.deciding && view.turn !== null && view.turn !== undefined) return `Waiting for ${info.seats[view.turn]}…`;
+  return said.prompt ? said.prompt.question : "";
 }
 
 function drawActions() {
@@ -213,6 +174,9 @@ function drawActions() {
 
 function button(action, text, cls) {
   const b = el("button", text, cls);
+  const a = (said.actions || []).find((x) => x.action === action);
+  if (a && a.for) b.append(Story.text(info, a.for, "serves"));
+  if (a && a.warn) { b.append(Story.text(info, a.warn, "warns")); b.classList.add("warned"); }
   b.type = "button";
   b.dataset.action = action;
   b.disabled = busy;
@@ -229,7 +193,7 @@ function drawMine() {
   drawHand();
   const passing = $("passing");
   passing.replaceChildren();
-  if (view.passing.length) { passing.append(el("span", phase && phase.phase === "pledge" ? "setting aside: " : "passing: ")); passing.append(Board.tiles(info, view.passing, {small: true})); }
+  if (view.passing.length) { passing.append(el("span", said.prompt && said.prompt.question.startsWith("set aside") ? "setting aside: " : "passing: ")); passing.append(Board.tiles(info, view.passing, {small: true})); }
   if (view.aside && view.aside.length) { passing.append(el("span", " set aside: ")); passing.append(Board.tiles(info, view.aside, {small: true})); }
 }
 

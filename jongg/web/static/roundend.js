@@ -6,12 +6,13 @@
 // server sends meanwhile is kept and drawn then, in order.
 "use strict";
 
-let frozen = null;     // the table at the round's end: {view, pile, latest, end, paid}
+let frozen = null;     // the table at the round's end: {view, pile, latest, end, said}
 let held = [];         // updates that came while it was frozen
 
-function freeze(end, live) {
+// `end` the round_ended event, `result` the server's words for it
+function freeze(end, result, live) {
   frozen = {view: view || live, pile: pile.map((row) => row.map((d) => ({...d}))), latest: latest && {...latest},
-            end, paid: roundPaid.slice()};
+            end, said: result || {title: `Round ${end.round + 1} is over`, lines: []}};
   cancelPending();
   selected = null;
   drawFrozen();
@@ -32,8 +33,8 @@ function drawFrozen() {
   }
   const box = $("round-end");
   box.replaceChildren();
-  box.append(el("h3", `Round ${f.end.round + 1} is over`));
-  box.append(Board.result(info, f.end, f.paid, f.end.scores, info.seat));
+  // the server's words carry the winning hand in its groups, jokers resolved
+  box.append(Story.result(info, f.said, null));
   if (f.view.hand && f.view.hand.length && f.end.winner !== info.seat) {
     const mine = el("div", null, "your-hand");
     mine.append(el("span", "your hand: ", "label"), Board.tiles(info, f.view.hand, {small: true}));
@@ -61,14 +62,11 @@ function unfreeze() {
   if (!frozen && view) draw();
 }
 
-// the match's end: the final scores, payouts, winners, and the way back
-function matchEnd(e) {
+// the match's end in the server's words (standings, payouts), and the way back
+function matchEnd(said) {
   const box = $("round-end");
   box.replaceChildren();
-  box.append(el("h3", "The match is over"));
-  box.append(el("div", `final ${Board.word(info, "points")}: ${e.scores.map((v, s) => `${info.seats[s]} ${v}`).join("  ")}`, "scores"));
-  if (e.payouts) box.append(el("div", `payouts: ${e.payouts.map((v, s) => `${info.seats[s]} ${v >= 0 ? "+" : ""}${v}`).join("  ")}`, "payouts"));
-  box.append(el("div", `winner${e.winners.length > 1 ? "s" : ""}: ${e.winners.map((s) => info.seats[s]).join(", ")}`, "winners"));
+  box.append(Story.result(info, said, null));
   const lobby = el("a", "back to the lobby", "button-link");
   lobby.href = "/";
   box.append(lobby);

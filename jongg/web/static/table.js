@@ -11,9 +11,7 @@ let info = null;       // the welcome: the table, the seat, the tiles, the card
 let view = null;       // the seat's observation
 let legal = [];        // its legal actions' texts
 let next = 0;          // the first event not yet told
-let phase = null;      // the latest phase event of the round
-let offered = null;    // this seat's latest 'offered' event
-let roundPaid = [];    // the round's payments
+let said = {};         // the server's words for now: prompt, actions, hints (docs/web.md)
 let pile = [];         // each seat's discards this round as told: {tile, by: the seat that took it}
 let latest = null;     // the latest discard: {seat, index, tile, by}
 let order = [];        // the hand as the player arranged it (tile codes)
@@ -86,8 +84,9 @@ function update(m) {
   apply(m);
 }
 
-// an update drawn: its events told up to a round's end (which freezes the
-// table as it stood; the rest waits for "next round"), then its view
+// an update drawn: its events taken up to a round's end (which freezes the
+// table as it stood: the rest, the next round's deal and the story, waits for
+// "next round"), then its words and its view
 function apply(m) {
   const first = view === null;
   const end = m.events.findIndex((e) => e.kind === "round_ended");
@@ -95,8 +94,8 @@ function apply(m) {
   for (const e of told) event(e);
   const found = first ? {} : Cues.fresh(told, info.seat);
   if (end >= 0) {
-    held.push({...m, events: m.events.slice(end + 1)});
-    freeze(m.events[end], m.view);
+    held.push({...m, events: m.events.slice(end + 1), result: null});
+    freeze(m.events[end], m.result, m.view);
     Cues.show(found, document);
     return;
   }
@@ -104,32 +103,31 @@ function apply(m) {
   const wasDeciding = Boolean(view && view.deciding);
   view = m.view;
   legal = m.legal;
+  said = m;
+  for (const spans of m.story || []) say(spans);
+  if (m.match) matchEnd(m.match);
   arrange(before);
   if (selected && selected.stamp !== stamp()) { cancelPending(); selected = null; }
   draw();
+  drawHints(m.hints);
+  if ((m.near && m.near.length) || !view.deciding) drawNear(m.near);
   if (!first && view.deciding && !wasDeciding && found.drew === undefined) Cues.play("turn");
   Cues.show(found, document);
-  if (view.deciding && view.hand.join() !== before.join()) send({type: "hint"});
 }
 
+// what the table keeps from the events: each seat's discards and which were
+// claimed (by whom), the latest discard
 function event(e) {
-  if (e.kind === "dealt") { roundPaid = []; phase = null; offered = null; pile = info.seats.map(() => []); latest = null; $("story").replaceChildren(); }
+  if (e.kind === "dealt") { pile = info.seats.map(() => []); latest = null; $("story").replaceChildren(); }
   if (e.kind === "discarded" && pile[e.seat]) { pile[e.seat].push({tile: e.tiles[0]}); latest = {seat: e.seat, index: pile[e.seat].length - 1, tile: e.tiles[0]}; }
   if (e.kind === "claimed" && pile[e.giver] && pile[e.giver].length) {
     pile[e.giver][pile[e.giver].length - 1].by = e.seat;
     if (latest && latest.seat === e.giver) latest.by = e.seat;
   }
-  if (e.kind === "phase") phase = e;
-  if (e.kind === "play") phase = null;
-  if (e.kind === "offered" && e.seat === info.seat) offered = e;
-  if (e.kind === "paid") roundPaid.push(e);
-  const told = Board.tell(info, e, info.seat);
-  if (told) say(told);
-  if (e.kind === "match_ended") matchEnd(e);
 }
 
-function say(parts, cls) {
-  const line = Board.sentence(info, Array.isArray(parts) ? parts : [parts]);
+function say(spans, cls) {
+  const line = Story.text(info, Array.isArray(spans) ? spans : [{text: spans}]);
   if (cls) line.classList.add(cls);
   const story = $("story");
   story.prepend(line);
@@ -150,24 +148,34 @@ function drawCard() {
     if (line.section !== section) { section = line.section; card.append(el("h4", section)); }
     const row = el("div", null, "line");
     row.dataset.line = line.id;
-    row.append(el("span", line.hand, "pattern"), el("span", ` ${line.value ?? ""} ${line.concealed ? "C" : "X"}`, "value"), el("span", ` ${line.id}`, "id"));
+    // the hand as the card prints it (suits in their colours); the notation as a tooltip
+    const hand = Story.text(info, line.hand, "pattern");
+    for (const part of hand.querySelectorAll("[class*=suit-]")) part.style.color = info.card_colours[[...part.classList].find((c) => c.startsWith("suit-")).slice(5)] || "";
+    hand.title = line.notation;
+    row.append(hand, el("span", ` ${line.value ?? ""} ${line.mark}`, "value"), el("span", ` ${line.id}`, "id"));
+    if (line.note) row.append(el("span", ` (${line.note})`, "note"));
     card.append(row);
+  }
+}
+
+function drawNear(near) {
+  // the nearest lines marked on the card, with the tiles they still miss
+  for (const row of document.querySelectorAll("#card .line.near")) { row.classList.remove("near"); row.querySelector(".missing")?.remove(); }
+  for (const n of near || []) {
+    const row = document.querySelector(`#card .line[data-line="${CSS.escape(n.line)}"]`);
+    if (!row) continue;
+    row.classList.add("near");
+    const missing = el("span", ` ${n.away} away${n.missing.length ? ": " : ""}`, "missing");
+    if (n.missing.length) missing.append(Board.tiles(info, n.missing, {small: true}));
+    row.append(missing);
   }
 }
 
 function drawHints(lines) {
   const box = $("hints");
   box.replaceChildren();
-  for (const row of document.querySelectorAll("#card .line.near")) row.classList.remove("near");
-  for (const h of lines) {
-    const line = el("div", null, "hint");
-    line.append(el("span", `${info.racks > 1 ? `rack ${h.rack + 1}: ` : ""}${h.line}: ${h.away} away (value ${h.value})${h.missing.length ? "; missing " : ""}`));
-    if (h.missing.length) line.append(Board.tiles(info, h.missing, {small: true}));
-    box.append(line);
-    const row = document.querySelector(`#card .line[data-line="${CSS.escape(h.line)}"]`);
-    if (row) row.classList.add("near");
-  }
-  if (!lines.length) box.append(el("div", "no hints now"));
+  for (const spans of lines || []) box.append(Story.text(info, spans, "hint"));
+  if (!lines || !lines.length) box.append(el("div", "no hints now"));
 }
 
 $("sort-suit").addEventListener("click", () => { sortBy = "suit"; drawHand(); });
