@@ -33,6 +33,14 @@ function drawFrozen() {
   }
   const box = $("round-end");
   box.replaceChildren();
+  const go = el("button", goesTo(), "main");
+  go.type = "button";
+  go.id = "next-round";
+  go.addEventListener("click", unfreeze);
+  // the way on first, where a phone's screen always has it
+  const top = el("div", null, "go-on");
+  top.append(el("strong", "The round is over: the table waits for you."), go);
+  box.append(top);
   // the server's words carry the winning hand in its groups, jokers resolved
   box.append(Story.result(info, f.said, null));
   if (f.view.hand && f.view.hand.length && f.end.winner !== info.seat) {
@@ -40,15 +48,21 @@ function drawFrozen() {
     mine.append(el("span", "your hand: ", "label"), Board.tiles(info, f.view.hand, {small: true}));
     box.append(mine);
   }
-  const last = held.some((m) => m.events.some((e) => e.kind === "match_ended"));
-  const go = el("button", last ? "the match's end" : "next round", "main");
-  go.type = "button";
-  go.id = "next-round";
-  go.addEventListener("click", unfreeze);
-  box.append(go);
   box.hidden = false;
   $("mine").hidden = true;
   go.focus({preventScroll: true});
+}
+
+// what "next round" leads to, as far as the server has gone meanwhile
+function goesTo() {
+  return held.some((m) => m.events.some((e) => e.kind === "match_ended")) ? "the match's end" : "next round";
+}
+
+// an update while frozen: kept for later; only the button may say more
+function hold(m) {
+  held.push(m);
+  const go = $("next-round");
+  if (go && go.textContent !== goesTo()) go.textContent = goesTo();
 }
 
 function unfreeze() {

@@ -80,7 +80,7 @@ function update(m) {
   next = m.next;
   decisions = m.decisions;
   rounds = m.view.results.length;
-  if (frozen) { held.push(m); drawFrozen(); return; }
+  if (frozen) { hold(m); return; }
   apply(m);
 }
 
