@@ -29,7 +29,7 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.game.view import rendered
 from jongg.web import protocol
-from jongg.web.tables import refusal
+from jongg.web.tables import HELD, refusal
 
 from .rig import game
 from .test_conformance import resample_hidden
@@ -104,14 +104,45 @@ def play_every_seat(tmp_path: Path, variant: str, players: int, seed: int, decis
                 action = rng.choice(latest[s]["legal"])
                 sockets[s].send_text(json.dumps({"type": "act", "action": action}))
                 for t, ws in sockets.items():
-                    check(ws.receive_json(), state, t, told, rng, latest)
+                    check(ws.receive_json(), state, t, told, rng, latest, table.ending.held)
+                if table.ending.held:
+                    next_round(state, sockets, told, rng, latest)
+                    seen["round_over"] = seen.get("round_over", 0) + 1
     return seen
 
 
+def next_round(state: State, sockets: dict[int, Any], told: dict[int, int],
+               rng: random.Random, latest: dict[int, dict[str, Any]]) -> None:
+    """A round's end: each seat is shown the final table, frozen as it was
+    (every hand is shown at a round's end) and holding nothing of the round
+    dealt since; then each says next, and after the last one every seat is
+    sent the next round's table, told only its own."""
+    finals = [ws.receive_json() for ws in sockets.values()]
+    assert all(f["type"] == "round_over" for f in finals)
+    assert len({json.dumps(f["hands"]) for f in finals}) == 1  # the same table for all
+    for t, hand in enumerate(finals[0]["hands"]):  # the old round's tiles, not the new one's
+        assert hand["concealed"] != state.observation(t)["hand"]
+    order = list(sockets)
+    for i, s in enumerate(order):
+        sockets[s].send_text(json.dumps({"type": "next"}))
+        for t, ws in sockets.items():
+            if i < len(order) - 1:
+                shown = ws.receive_json()
+                assert shown["type"] == "round_over" and shown["waiting"] == order[i + 1:]
+            else:
+                assert ws.receive_json()["type"] == "next_round"
+                check(ws.receive_json(), state, t, told, rng, latest)
+
+
 def check(message: dict[str, Any], state: State, seat: int, told: dict[int, int],
-          rng: random.Random, latest: dict[int, dict[str, Any]]) -> None:
-    """The message is the seat's update, and the same from any twin of the table."""
+          rng: random.Random, latest: dict[int, dict[str, Any]], held: bool = False) -> None:
+    """The message is the seat's update, and the same from any twin of the
+    table (`held` at a round's end: with nothing to do until next)."""
     assert message["type"] == "update", message
+    if held:  # the held update's own fields are the same for every seat and table
+        assert all(message[k] == v for k, v in HELD.items())
+        whole = protocol.update(state, seat, told[seat])
+        message = {k: whole[k] if k in HELD else v for k, v in message.items() if k != "held"}
     # one extraction: the page's view is the seat's typed observation rendered
     assert message["view"] == rendered(state.observe(seat))
     for _ in range(2):
@@ -137,6 +168,7 @@ def test_nymj_claims_in_strict_mode_tell_each_seat_only_its_own(tmp_path: Path) 
     """nymj in strict mode: every seat is asked in a claim window, mistakes allowed."""
     seen = play_every_seat(tmp_path, "nymj", 4, 5, 120, strict=True)
     assert seen.get("claims")
+    assert seen.get("round_over"), "a round's end: the final table, then each says next"
 
 
 def test_siamese_pledges_and_racks_tell_each_seat_only_its_own(tmp_path: Path) -> None:

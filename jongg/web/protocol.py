@@ -6,6 +6,7 @@ A browser sends:
                                                     since: events it has already been told
     {"type": "act", "action": "discard 3B"}         an action's text form (docs/api.md)
     {"type": "hint"}                                the hints for its position now
+    {"type": "next"}                                it has seen the round's end: play on
 
 and is sent:
 
@@ -16,7 +17,10 @@ and is sent:
                                 its prompt, each legal action, its hints, a round's
                                 end (docs/web.md, "Messages")
     {"type": "refused", ...}    its action was not taken, and why (nothing changed)
-    {"type": "hint", ...}       its nearest lines
+    {"type": "hint", ...}       its hints
+    {"type": "round_over", ...} a round's end: the final table frozen (every hand),
+                                the payments, who must still say next
+    {"type": "next_round"}      every person has said next: the next round is played
     {"type": "error", ...}      a message it sent that cannot be read, an unknown table,
                                 a wrong token
 
@@ -38,7 +42,7 @@ from jongg.runtime.game.state import State
 from . import look, said
 
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
-TYPES = ("hello", "act", "hint")
+TYPES = ("hello", "act", "hint", "next")
 
 
 class ProtocolError(ValueError):

@@ -1,26 +1,43 @@
-// A round's end, held on the table until the player goes on: the table as
-// it stood when the round ended (the discards, the exposures, the claimed
-// tile), who won with the hand in its line's groups and its jokers resolved,
-// a wall game said as such, the payments and the scores; the next round (or
-// the match's end) is drawn only when "next round" is pressed. What the
-// server sends meanwhile is kept and drawn then, in order.
+// A round's end, held on the table until the people at it go on: the table
+// as it stood when the round ended (the discards, the exposures, the claimed
+// tile), every hand shown open on it once the server sends the final table
+// (round_over), the winner's in its line's groups with its jokers resolved, a
+// wall game said as such, the payments and the scores in the server's words;
+// "next round" tells the server this person is ready (it deals on when every
+// person is, next_round), and only then is the next round drawn, from what
+// the server sent meanwhile, in order. At the match's end: the standings,
+// "rematch" and the way back to the lobby.
 "use strict";
 
-let frozen = null;     // the table at the round's end: {view, pile, latest, end, said}
+let frozen = null;     // the table at the round's end: {view, pile, latest, end, said, final}
 let held = [];         // updates that came while it was frozen
 
 // `end` the round_ended event, `result` the server's words for it
 function freeze(end, result, live) {
   frozen = {view: view || live, pile: pile.map((row) => row.map((d) => ({...d}))), latest: latest && {...latest},
-            end, said: result || {title: `Round ${end.round + 1} is over`, lines: []}};
+            end, said: result || {title: `round ${end.round + 1} over`, lines: []}, final: null};
   cancelPending();
   selected = null;
   drawFrozen();
 }
 
+// the server's final table (also sent to a page coming back while it holds)
+function roundOver(m) {
+  const winner = m.hands.find((h) => h.seat === m.winner);
+  if (!frozen) freeze({round: m.round, winner: m.winner, how: m.how, mahjongs: winner && winner.mahjongs}, m.result, view);
+  frozen.final = m;
+  if (m.result) frozen.said = m.result;
+  drawFrozen();
+}
+
 function drawFrozen() {
   const f = frozen;
-  const still = {...f.view, turn: null, discard: null, step: "the round is over"};
+  const hands = f.final ? f.final.hands : [];
+  const seats = f.view.seats.map((seat, s) => {
+    const h = hands.find((x) => x.seat === s);
+    return h ? {...seat, hand: h.concealed, concealed: h.concealed.length} : seat;
+  });
+  const still = {...f.view, seats, turn: null, discard: null, step: "the round is over"};
   $("head").textContent = `${Board.header(info, still)} · you are ${info.seats[info.seat]}`;
   Felt.draw($("seats"), info, still, info.seat, f.pile, f.latest);
   $("seats").classList.add("frozen");
@@ -36,36 +53,62 @@ function drawFrozen() {
   const go = el("button", goesTo(), "main");
   go.type = "button";
   go.id = "next-round";
-  go.addEventListener("click", unfreeze);
+  go.disabled = Boolean(f.final && f.final.confirmed && !f.final.match_over);
+  go.addEventListener("click", goOn);
   // the way on first, where a phone's screen always has it
   const top = el("div", null, "go-on");
-  top.append(el("strong", "The round is over: the table waits for you."), go);
+  top.append(el("strong", waiting() || "The round is over: the table waits for you."), go);
   box.append(top);
-  // the server's words carry the winning hand in its groups, jokers resolved
+  if (f.final && f.final.wall_game) box.append(el("div", "A wall game: the wall ran out and nobody won.", "wall-said"));
+  const win = hands.find((h) => h.seat === f.end.winner);
+  if (win && win.filled) {
+    const shown = el("div", null, "winning-hand");
+    shown.append(el("span", `${info.seats[win.seat]}${win.seat === info.seat ? " (you)" : ""}: `, "label"), Board.filled(info, win.filled));
+    box.append(shown);
+  }
   box.append(Story.result(info, f.said, null));
-  if (f.view.hand && f.view.hand.length && f.end.winner !== info.seat) {
+  if (!hands.length && f.view.hand && f.view.hand.length && f.end.winner !== info.seat) {
     const mine = el("div", null, "your-hand");
     mine.append(el("span", "your hand: ", "label"), Board.tiles(info, f.view.hand, {small: true}));
     box.append(mine);
   }
   box.hidden = false;
   $("mine").hidden = true;
-  go.focus({preventScroll: true});
+  if (!go.disabled) go.focus({preventScroll: true});
 }
 
-// what "next round" leads to, as far as the server has gone meanwhile
+// whom the table still waits for
+function waiting() {
+  const f = frozen && frozen.final;
+  if (!f || f.match_over || !f.waiting.length) return "";
+  return `Waiting for ${f.waiting.map((s) => (s === info.seat ? "you" : info.seats[s])).join(", ")} to go on.`;
+}
+
+// what "next round" leads to, as far as the server has gone
 function goesTo() {
-  return held.some((m) => m.events.some((e) => e.kind === "match_ended")) ? "the match's end" : "next round";
+  const f = frozen && frozen.final;
+  if ((f && f.match_over) || held.some((m) => m.events.some((e) => e.kind === "match_ended"))) return "the match's end";
+  return f && f.confirmed ? "waiting…" : "next round";
+}
+
+// "next round": the server deals on once every person has said it (then
+// next_round unfreezes the page); the match's end is only this page's
+function goOn() {
+  if (frozen && frozen.final && frozen.final.match_over) { unfreeze(); return; }
+  send({type: "next"});
+  const go = $("next-round");
+  if (go) { go.disabled = true; go.textContent = "waiting…"; }
 }
 
 // an update while frozen: kept for later; only the button may say more
 function hold(m) {
   held.push(m);
   const go = $("next-round");
-  if (go && go.textContent !== goesTo()) go.textContent = goesTo();
+  if (go && !go.disabled && go.textContent !== goesTo()) go.textContent = goesTo();
 }
 
 function unfreeze() {
+  if (!frozen) return;
   frozen = null;
   $("seats").classList.remove("frozen");
   $("round-end").hidden = true;
@@ -76,14 +119,29 @@ function unfreeze() {
   if (!frozen && view) draw();
 }
 
-// the match's end in the server's words (standings, payouts), and the way back
+// the match's end in the server's words (standings, payouts): the same
+// table again, or the way back
 function matchEnd(said) {
   const box = $("round-end");
   box.replaceChildren();
   box.append(Story.result(info, said, null));
+  const again = el("button", "rematch", "main");
+  again.type = "button";
+  again.addEventListener("click", rematch);
   const lobby = el("a", "back to the lobby", "button-link");
   lobby.href = "/";
-  box.append(lobby);
+  const row = el("div", null, "go-on");
+  row.append(again, lobby);
+  box.append(row);
   box.hidden = false;
   $("mine").hidden = true;
+}
+
+// a table like this one opened again, this page taking its first seat
+async function rematch() {
+  const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({variant: info.variant, players: info.players, seats: info.names})});
+  const made = await response.json();
+  const mine = (made.links || [])[0];
+  if (mine) location.href = new URL(mine.url, location.origin).href;
 }

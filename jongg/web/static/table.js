@@ -60,6 +60,8 @@ function receive(m) {
   else if (m.type === "update") update(m);
   else if (m.type === "refused") { busy = false; say(`Not taken: ${m.message}`, "refused"); drawMine(); }
   else if (m.type === "hint") drawHints(m.lines);
+  else if (m.type === "round_over") roundOver(m);
+  else if (m.type === "next_round") unfreeze();
   else if (m.type === "error") {
     say(m.message, "error");
     $("status").textContent = m.message;
@@ -109,6 +111,7 @@ function apply(m) {
   arrange(before);
   if (selected && selected.stamp !== stamp()) { cancelPending(); selected = null; }
   draw();
+  showTimer(m.timer);
   drawHints(m.hints);
   if ((m.near && m.near.length) || !view.deciding) drawNear(m.near);
   if (!first && view.deciding && !wasDeciding && found.drew === undefined) Cues.play("turn");
@@ -124,6 +127,22 @@ function event(e) {
     pile[e.giver][pile[e.giver].length - 1].by = e.seat;
     if (latest && latest.seat === e.giver) latest.by = e.seat;
   }
+}
+
+// the time the people deciding have left (a table opened with timers), counted down here
+let ticking = null;
+function showTimer(timer) {
+  clearInterval(ticking);
+  const box = $("timer");
+  if (!timer) { box.textContent = ""; return; }
+  const ends = Date.now() + timer.left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
+    box.textContent = `${timer.kind === "claim" ? "claim window" : "turn"}: ${left} s left`;
+    if (!left) clearInterval(ticking);
+  };
+  tick();
+  ticking = setInterval(tick, 250);
 }
 
 function say(spans, cls) {
@@ -192,7 +211,7 @@ Cues.setting($("sound"));
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
-  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !frozen,
+  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !frozen && !said.held,
                   step: view ? view.step : null, legal: frozen ? [] : legal.slice(), hand: view ? view.hand.slice() : [],
                   passing: view ? view.passing.slice() : [], rounds, frozen: Boolean(frozen),
                   over: Boolean(view && view.step === "over"), decisions,
