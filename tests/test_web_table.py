@@ -251,3 +251,54 @@ def test_a_whole_round_by_clicking(variant: str, seed: int, size: tuple[int, int
         driver.get(seat_url(running, made))
         play_round(driver, random.Random(seed), name, mid=artifacts / f"{name}-play.png")
         frozen_until_next_round(driver, name, artifacts / f"{name}-end.png")
+
+
+@pytest.mark.slow
+def test_two_people_each_say_next_round(tmp_path: Path, artifacts: Path) -> None:
+    """A table of two people and a bot: the round played by clicking in two
+    browsers; at its end each page is frozen, the first to press "next
+    round" waits (its page names the other), and the next round is drawn on
+    both only once the second has pressed it too."""
+    from selenium.webdriver.common.by import By
+
+    rng = random.Random(4)
+    with server(tmp_path / "data") as running, browser(tmp_path / "one") as one, \
+            browser(tmp_path / "two") as two:
+        # unseeded: a seeded table seats one person at most (the seed tells every hand)
+        made = running.api("/api/tables", {"variant": "nymj", "players": 3,
+                                           "seats": ["human", "human", "greedy"]})
+        pages = [one, two]
+        for seat, driver in enumerate(pages):
+            screen(driver, PHONE if seat else DESKTOP)
+            driver.get(seat_url(running, made, seat))
+        for _ in range(400):
+            states = [wait(d, lambda s: s["ready"], "the page") for d in pages]
+            if all(s["frozen"] for s in states):
+                break
+            for driver, now in zip(pages, states, strict=True):
+                if now["deciding"] and not now["frozen"]:
+                    click_action(driver, choose_action(now, rng))
+                    wait(driver, lambda s, b=now["decisions"]: s["decisions"] > b or s["frozen"],
+                         "the move taken")
+        else:
+            raise AssertionError("the round did not end")
+        for seat, driver in enumerate(pages):
+            check_layout(driver, f"seat {seat}, frozen")
+        click(one, "#next-round")
+        wait(one, lambda s: s["frozen"], "still frozen")
+        other = two.execute_script("return info.seats[info.seat]")
+        _wait_text(one, "#round-end", f"waiting for {other.lower()}")  # the other person
+        assert one.find_element(By.ID, "next-round").get_attribute("disabled") is not None
+        assert status(two)["frozen"], "the second page went on before its person said so"
+        one.save_screenshot(str(artifacts / "two-people-waiting.png"))
+        click(two, "#next-round")
+        for driver in pages:
+            wait(driver, lambda s: not s["frozen"], "the next round")
+            assert "round 2" in driver.find_element(By.ID, "head").text
+
+
+def _wait_text(driver: Any, selector: str, text: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    wait(driver, lambda s: text in driver.find_element(By.CSS_SELECTOR, selector).text.lower(),
+         f"{text!r} in {selector}", 30)
