@@ -6,13 +6,14 @@ each other, but nothing moves while a person has still to confirm."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
-from jongg.web.tables import Watcher
+from jongg.web.tables import SharedTable, Watcher
 
 from .rig import edited, game, rigged
-from .webrig import shared_table
+from .webrig import open_table, seats, served, shared_table
 
 WON = "1B 2B 3B 4B 5B 6B 7B 8B 9B 1C 1C 1C 5D 5D"  # four sets and a pair, dealt whole
 
@@ -118,3 +119,39 @@ def test_a_wall_game_is_frozen_as_a_wall_game(tmp_path: Path) -> None:
         await table.close()
 
     asyncio.run(play())
+
+
+def test_a_finished_match_is_played_again_each_person_with_their_own_new_link(
+        tmp_path: Path) -> None:
+    """The last round of a classic match won at once: the table freezes
+    with the standings and nothing to wait for; "rematch" opens the same
+    table again, once, and each person is sent only their own seat's link."""
+    with served(tmp_path) as (client, hall):
+        made = open_table(client, "classic", ["human", "human", "greedy", "greedy"], seed=3)
+        opened = hall.tables[made["id"]]
+        last = edited(rigged(game("classic"), {0: WON}, skip_phases=True, dealer=0),
+                      lambda d: d.update(round=7))
+        hall.tables[made["id"]] = SharedTable(opened.id, opened.game, last, opened.writer,
+                                              opened.names, opened.hashes, opened.agents)
+        with seats(client, made) as sockets:
+            for ws in sockets.values():
+                assert ws.receive_json()["type"] == "update"
+            sockets[1].send_text(json.dumps({"type": "rematch"}))
+            assert sockets[1].receive_json()["type"] == "refused"  # the match goes on
+            sockets[0].send_text(json.dumps({"type": "act", "action": "declare"}))
+            for ws in sockets.values():
+                assert ws.receive_json()["type"] == "update"
+                final = ws.receive_json()
+                assert final["type"] == "round_over" and final["match_over"]
+                assert final["waiting"] == [] and final["match"]["title"]
+            links = {}
+            for seat, ws in sockets.items():
+                ws.send_text(json.dumps({"type": "rematch"}))
+                again = ws.receive_json()
+                assert again["type"] == "rematch", again
+                links[seat] = again
+        assert links[0]["table"] == links[1]["table"] != made["id"]
+        fresh = hall.tables[links[0]["table"]]
+        for seat, link in links.items():
+            assert fresh.seat_of(link["url"].split("#")[1]) == seat
+        assert fresh.names == opened.names and not fresh.state.is_terminal()

@@ -150,7 +150,8 @@ def check(message: dict[str, Any], state: State, seat: int, told: dict[int, int]
         assert message == protocol.update(other, seat, told[seat]), \
             f"seat {seat + 1} is told something hidden from it at step {state.step}"
         assert other.observe(seat) == state.observe(seat)
-    assert message == protocol.update(state, seat, told[seat])
+    # and it is this table's (the twins' words are the same as its own)
+    assert message["legal"] == [a.text(state.spec.deck) for a in state.legal_actions(seat)]
     told[seat] = message["next"]
     latest[seat] = message
 

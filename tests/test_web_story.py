@@ -108,3 +108,20 @@ def test_a_seeded_round_is_told_the_same_at_the_web_table_and_the_terminal(
     # a page coming back is told the round so far in the very same words
     again = spoken(back["story"])
     assert again[:len(web)] == web
+
+
+def test_a_replay_with_every_hand_open_is_told_as_an_onlooker_sees_it() -> None:
+    """The open replay's story: the same narrator, from no seat (nobody is
+    "you"), with each round's end in words."""
+    g = game("nymj")
+    state = g.new_match(4)
+    rng = random.Random(4)
+    while not state.results:
+        seat = state.current_players()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    ended = [e for e in state.events if e.kind.value == "round_ended"][-1]
+    frame = protocol.open_update(state, ended.number - 6)
+    told = spoken(frame["story"])
+    assert told and not any(t.startswith(("You ", "Your ")) for t in told)
+    assert frame["result"]["title"] == "round 1 over"
+    assert not any("you" in t.split() for t in spoken(frame["result"]["lines"]))

@@ -160,3 +160,13 @@ def test_the_card_is_sent_as_printed_with_its_notation_for_a_tooltip(tmp_path: P
         "".join(s["text"] for s in x["hand"]) == plain(printed_hand(c, year)[0])
         for x, c in zip(lines, card.lines, strict=True))
     assert str(year) in "".join(s["text"] for s in lines[0]["hand"])
+
+
+def test_hints_for_a_hand_holding_every_copy_of_a_tile_list_its_waits() -> None:
+    """nymj has three of each tile: a hand holding all three G5 waits on
+    other tiles, and its hints (sent with every update now) say so rather
+    than asking the matcher about a fourth G5 (which stopped the update)."""
+    state = rigged(game("nymj"), {1: "R5 R5 G5 G5 G5 S5 S5 E1"}, exposures={1: ["E4 E4 E4"]},
+                   skip_phases=True, dealer=1)
+    said = spoken(protocol.update(state, 1, 0)["hints"])
+    assert said[-1] == "after E1 you wait on R5 (1 live), S5 (1 live)"

@@ -76,7 +76,6 @@ def shared_table(state: Any, people: tuple[int, ...], tmp_path: Path,
     """A table on this state, without a server: people in `people`, greedy
     bots elsewhere (drive it inside an event loop for its bots and timers)."""
     from jongg.runtime.agents.bots import GreedyAgent
-    from jongg.runtime.game.game import Game
     from jongg.runtime.game.log import Header, LogWriter
     from jongg.web.tables import SharedTable
     from jongg.web.timers import Timers
@@ -86,5 +85,7 @@ def shared_table(state: Any, people: tuple[int, ...], tmp_path: Path,
     writer = LogWriter(tmp_path / "t.jsonl", Header(spec.variant, spec.players, 0, state.mode,
                                                     spec.digest, names))
     agents = {s: GreedyAgent(0, s) for s in range(spec.players) if s not in people}
-    return SharedTable("t", Game(spec, state.matcher), state, writer, names,
+    from .rig import game
+
+    return SharedTable("t", game(spec.variant), state, writer, names,
                        {s: f"hash{s}" for s in people}, agents, timers=timers or Timers())

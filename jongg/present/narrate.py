@@ -48,7 +48,11 @@ class Narrator:
         under way is the latest one begun."""
         for event in events:
             if event.kind is EventKind.PHASE:
-                self.phase = dict(event.detail)
+                self.begun(event)
+
+    def begun(self, event: Event) -> None:
+        """A phase begins: it is the one under way."""
+        self.phase = dict(event.detail)
 
     # -- words --------------------------------------------------------------
     def who(self, seat: int, verb: str) -> str:
@@ -80,7 +84,7 @@ def _dealt(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
 
 
 def _phase(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
-    n.phase = dict(e.detail)
+    n.begun(e)
     return words(phase_text(n.rules, n.seat, e.detail), Role.TITLE)
 
 

@@ -215,6 +215,25 @@ class Hall:
             await table.close()
 
     # -- what the lobby lists -------------------------------------------------------------
+    def rematch(self, table: SharedTable, client: str = "") -> tuple[str, dict[int, str]]:
+        """The same table again once its match is over (the variant, seats,
+        mode and timers; a fresh deal): its id and each person's seat token,
+        the same for every person who asks (one rematch a table)."""
+        if not table.state.is_terminal():
+            raise Refused("the match is not over: a rematch comes after it")
+        if table.rematched is None:
+            header = self.saved[table.id].header
+            seeded = not header.key and len(table.hashes) == 1
+            made, tokens = self.open(header.variant, header.players, list(table.names),
+                                     seed=secrets.randbelow(2**31) if seeded else None,
+                                     strict=header.mode is Mode.STRICT, client=client,
+                                     prepared=(header.variant, table.game),
+                                     timers=table.timers)
+            made.wake()
+            made.rest()
+            table.rematched = (made.id, tokens)
+        return table.rematched
+
     def finished(self, table_id: str) -> bool:
         table = self.tables.get(table_id)
         if table is not None:

@@ -7,6 +7,7 @@ A browser sends:
     {"type": "act", "action": "discard 3B"}         an action's text form (docs/api.md)
     {"type": "hint"}                                the hints for its position now
     {"type": "next"}                                it has seen the round's end: play on
+    {"type": "rematch"}                             the match over: the same table again
 
 and is sent:
 
@@ -21,6 +22,7 @@ and is sent:
     {"type": "round_over", ...} a round's end: the final table frozen (every hand),
                                 the payments, who must still say next
     {"type": "next_round"}      every person has said next: the next round is played
+    {"type": "rematch", ...}    the table opened again: its id, and this seat's own link
     {"type": "error", ...}      a message it sent that cannot be read, an unknown table,
                                 a wrong token
 
@@ -37,12 +39,13 @@ from typing import Any
 
 from jongg.present.seen import Seen
 from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.state import State
 
 from . import look, said
 
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
-TYPES = ("hello", "act", "hint", "next")
+TYPES = ("hello", "act", "hint", "next", "rematch")
 
 
 class ProtocolError(ValueError):
@@ -138,6 +141,11 @@ def update(state: State, seat: int, since: int, events: list[Event] | None = Non
             "decisions": state.decisions, "over": state.is_terminal()}
 
 
+def view_rules(state: State) -> Rules:
+    """The game's rules, as every seat's observation carries them."""
+    return state.observe(0, lazy=True).rules
+
+
 def open_update(state: State, since: int) -> dict[str, Any]:
     """The table with every hand open (a replay of a saved game): one
     observation with each seat's own tiles filled in from its own
@@ -152,7 +160,7 @@ def open_update(state: State, since: int) -> dict[str, Any]:
                      for s, public in enumerate(view["seats"])]
     told = state.events_for(None, since)
     return {"type": "update", "view": view,
-            "events": [look.told(state.rules, e) for e in told],
+            "events": [look.told(view_rules(state), e) for e in told],
             **said.told(said.onlooker(state), told),
             "next": len(state.events), "legal": [], "decisions": state.decisions,
             "over": state.is_terminal()}

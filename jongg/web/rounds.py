@@ -22,7 +22,7 @@ from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.state import State
 from jongg.runtime.game.view import OwnSeat
 
-from . import look, said
+from . import look, protocol, said
 
 
 @dataclass
@@ -95,7 +95,7 @@ def frozen(state: State, end: Event, before: list[OwnSeat], events: Sequence[Eve
             held[e.seat] = sorted([*held[e.seat], *e.tiles], key=lambda c: deck.kind(c).index)
         elif e.kind is EventKind.DISCARDED and e.tiles and e.tiles[0] in held[e.seat]:
             held[e.seat].remove(e.tiles[0])
-    told = look.told(state.rules, end)
+    told = look.told(protocol.view_rules(state), end)
     first = max((e.number for e in state.events[:end.number]
                  if e.kind is EventKind.DEALT), default=0)
     payments = [e.detail for e in state.events[first:end.number] if e.kind is EventKind.PAID]

@@ -23,7 +23,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -301,6 +301,15 @@ class Web:
                         queue.put_nowait(protocol.refused(said.action, refusal))
                 elif said.type == "hint":
                     queue.put_nowait(table.hints(watcher.seat))
+                elif said.type == "rematch":
+                    try:
+                        again, tokens = self.hall.rematch(table, _client(ws))
+                    except (Refused, StoreError) as error:
+                        queue.put_nowait(protocol.refused("rematch", str(error)))
+                        continue
+                    token = tokens.get(watcher.seat)  # its own seat's link, to it alone
+                    queue.put_nowait({"type": "rematch", "table": again,
+                                      "url": f"/table/{again}#{token}" if token else None})
                 elif said.type == "next":
                     refusal = table.next_round(watcher.seat)
                     if refusal is not None:
@@ -334,7 +343,7 @@ async def _close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
             await ws.close(code)
 
 
-def _client(request: Request) -> str:
+def _client(request: HTTPConnection) -> str:
     """The address a request came from (tables are counted by it)."""
     return request.client.host if request.client is not None else ""
 

@@ -99,6 +99,9 @@ class SharedTable:
     ending: RoundEnd = field(init=False)  # a round's end held for the people to confirm
     clock: Clock = field(init=False)  # the timer armed for a person's decision
     discards: int = 0  # discards told so far: which claim window, which turn is under way
+    # the table opened again once the match is over: its id, and each person's token
+    # (held only in memory, for the people who have yet to ask for their link)
+    rematched: tuple[str, dict[int, str]] | None = None
 
     def __post_init__(self) -> None:
         self.referee = Referee(self.state, self.agents, writer=self.writer)

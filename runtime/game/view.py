@@ -233,8 +233,9 @@ def rendered(seen: Observation) -> dict[str, Any]:
         "results": [r.public() for r in seen.results],
     }
     if seen.drawn is not None:  # the tile just drawn, and which copy of it in the hand
-        data["drawn"] = deck.code(seen.drawn)
-        data["drawn_at"] = len(data["hand"]) - 1 - data["hand"][::-1].index(data["drawn"])
+        drawn = data["drawn"] = deck.code(seen.drawn)
+        if drawn in data["hand"]:  # (not once it is given for a joker)
+            data["drawn_at"] = len(data["hand"]) - 1 - data["hand"][::-1].index(drawn)
     if seen.wall_of is not None:  # walls built on the table: the die, and whose wall is drawn
         data["die"], data["wall_of"] = seen.die, seen.wall_of
     return data

@@ -36,7 +36,7 @@ function drawHand() {
   const picked = chosen();
   // the drawn tile (view.drawn_at: its place in the sorted hand) and the
   // chosen one are each one tile, not every copy of it
-  const copy = view.drawn ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
+  const copy = view.drawn_at !== undefined ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
   let copies = 0, chosenShown = false;
   const place = (code, index) => {
     const drawn = code === view.drawn && ++copies === copy, mine = !chosenShown && picked === code;
@@ -189,6 +189,10 @@ function drawMine() {
   if (frozen) return;
   $("prompt").textContent = busy ? "…" : prompt();
   $("prompt").classList.toggle("deciding", Boolean(view && view.deciding));
+  // how a tile is played here (the server says what to do, the page how)
+  if (!busy && legal.some((a) => /^(discard|pass) \S+$/.test(a)) && !chosen()) {
+    $("prompt").append(el("span", oneClick ? " · click a tile to play it (2 s to undo)" : " · click a tile, then again to play it", "how"));
+  }
   drawActions();
   drawHand();
   const passing = $("passing");

@@ -137,11 +137,10 @@ function matchEnd(said) {
   $("mine").hidden = true;
 }
 
-// a table like this one opened again, this page taking its first seat
-async function rematch() {
-  const response = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({variant: info.variant, players: info.players, seats: info.names})});
-  const made = await response.json();
-  const mine = (made.links || [])[0];
-  if (mine) location.href = new URL(mine.url, location.origin).href;
+// the same table again: the server opens it once and sends each person
+// only its own seat's link
+function rematch() { send({type: "rematch"}); }
+
+function rematched(m) {
+  if (m.url) location.href = new URL(m.url, location.origin).href;
 }

@@ -62,6 +62,7 @@ function receive(m) {
   else if (m.type === "hint") drawHints(m.lines);
   else if (m.type === "round_over") roundOver(m);
   else if (m.type === "next_round") unfreeze();
+  else if (m.type === "rematch") rematched(m);
   else if (m.type === "error") {
     say(m.message, "error");
     $("status").textContent = m.message;
@@ -211,6 +212,7 @@ Cues.setting($("sound"));
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
+  send,
   status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !frozen && !said.held,
                   step: view ? view.step : null, legal: frozen ? [] : legal.slice(), hand: view ? view.hand.slice() : [],
                   passing: view ? view.passing.slice() : [], rounds, frozen: Boolean(frozen),
