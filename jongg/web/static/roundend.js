@@ -18,6 +18,7 @@ function freeze(end, result, live) {
             end, said: result || {title: `round ${end.round + 1} over`, lines: []}, final: null};
   cancelPending();
   selected = null;
+  drawHints([]);  // the hints were for a position gone
   drawFrozen();
 }
 
