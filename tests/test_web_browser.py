@@ -230,8 +230,10 @@ def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path, artifa
                 assert shown, "the Mah Jongg is shown on its rack"
                 racks = driver.find_elements(By.CSS_SELECTOR, "#seats .seat.me .rack")
                 assert "Mah Jongg" in racks[rack - 1].text
-                told = driver.find_elements(By.CSS_SELECTOR, "#story .said .filled .group")
-                assert told, "the declaration told in the groups of its line"
+                told = [line for line in driver.find_elements(By.CSS_SELECTOR, "#story .said")
+                        if "declare" in line.text and line.find_elements(By.CSS_SELECTOR,
+                                                                         "svg.tile")]
+                assert told, "the declaration told with the tiles of its line"
                 driver.save_screenshot(str(artifacts / "siamese.png"))
                 return
             wait(driver, lambda s, b=now["decisions"]: s["decisions"] > b or s["rounds"],

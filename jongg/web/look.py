@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from jongg.present.faces import faces
 from jongg.present.filling import filled
 from jongg.present.styles import styles
 from jongg.runtime.game.events import Event, EventKind
@@ -36,6 +37,7 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
     a hand shows it in), the big and small labels drawn on it, and its
     place in a sorted hand."""
     shared = styles(deck)
+    drawn = faces(deck)
     suits = {s.code: s.name for s in deck.suits}
     out: dict[str, dict[str, Any]] = {}
     for kind in deck.kinds:
@@ -48,7 +50,8 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
             big, small = _honour_label(kind.code, kind.name, kind.category)
         out[kind.code] = {"name": kind.name, "colour": colour,
                           "family": style.family or kind.category.value,
-                          "big": big, "small": small, "order": kind.index}
+                          "big": big, "small": small, "order": kind.index,
+                          "category": kind.category.value, "face": drawn[kind.code]}
     return out
 
 

@@ -1,6 +1,7 @@
-// The table as drawn for one seat (or every hand open, in a replay): tiles as
-// SVG in the colours players know, the seats with their exposures, racks and
-// discards. The story and a round's end come in words from the server (story.js).
+// Tiles as SVG, faces drawn from the deck's data in the colours players know,
+// for one seat's table (or every hand open, in a replay); the seats are drawn
+// by felt.js, the story and a round's end come in words from the server
+// (story.js).
 // Shared by the table and the replay pages. Text is always set as text.
 "use strict";
 
@@ -22,18 +23,50 @@ const Board = (() => {
     svg.setAttribute("class", `tile c-${t.colour}${options.small ? " small" : ""}${options.cls ? " " + options.cls : ""}`);
     svg.dataset.code = code;
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${t.name} (${code})${options.as ? `, standing for ${options.as}` : ""}`;
+    title.textContent = `${t.name} (${code})${options.as ? `, standing for ${options.as}` : ""}${options.note ? `, ${options.note}` : ""}`;
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", title.textContent);
     const face = document.createElementNS(SVG, "rect");
     for (const [k, v] of Object.entries({x: 1, y: 1, width: 38, height: 52, rx: 5, class: "face"})) face.setAttribute(k, v);
-    const big = document.createElementNS(SVG, "text");
-    for (const [k, v] of Object.entries({x: 20, y: 30, "text-anchor": "middle", class: "big"})) big.setAttribute(k, v);
-    big.textContent = t.big;
-    const small = document.createElementNS(SVG, "text");
-    for (const [k, v] of Object.entries({x: 20, y: 46, "text-anchor": "middle", class: "small-label"})) small.setAttribute(k, v);
-    small.textContent = options.as ? `=${options.as}`.slice(0, 7) : (t.small || "").slice(0, 7);
+    svg.append(title, face);
+    if (t.face) for (const shape of t.face) { const drawn = mark(shape); if (drawn) svg.append(drawn); }
+    else svg.append(text({text: t.big, x: 20, y: 30, size: 22}));
+    const label = options.as ? `=${options.as}` : t.face && t.category === "suited" ? "" : (t.small || "").toUpperCase();
+    if (label) svg.append(text({text: label.slice(0, 7), x: 20, y: 51, size: options.as ? 10 : 6.5}, options.as ? "as" : "small-label"));
     if (options.as) svg.dataset.as = options.as;
-    svg.append(title, face, big, small);
     return svg;
+  }
+
+  // one shape of a tile's face as the server drew it (jongg/present/faces.py):
+  // only these elements and attributes, "ink" the tile's own colour
+  const SHAPES = new Set(["circle", "rect", "path", "polygon", "text"]);
+  const GEOMETRY = ["cx", "cy", "r", "x", "y", "width", "height", "rx", "d", "points", "transform"];
+  const PAINT = {ink: "currentColor", none: "none"};
+  function mark(shape) {
+    if (!SHAPES.has(shape.el)) return null;
+    if (shape.el === "text") return text(shape);
+    const node = document.createElementNS(SVG, shape.el);
+    for (const key of GEOMETRY) if (shape[key] !== undefined) node.setAttribute(key, String(shape[key]));
+    paint(node, shape);
+    return node;
+  }
+
+  function text(shape, cls) {
+    const node = document.createElementNS(SVG, "text");
+    for (const [k, v] of Object.entries({x: shape.x, y: shape.y, "text-anchor": "middle", "font-size": shape.size})) node.setAttribute(k, String(v));
+    node.setAttribute("class", cls || "mark");
+    node.textContent = String(shape.text);
+    return node;
+  }
+
+  function paint(node, shape) {
+    for (const [key, attr] of [["fill", "fill"], ["stroke", "stroke"]]) {
+      const value = shape[key] || "none";
+      if (value === "paper") node.classList.add(`paper-${key}`);
+      else node.setAttribute(attr, PAINT[value] || "none");
+    }
+    if (shape.sw !== undefined) node.setAttribute("stroke-width", String(shape.sw));
+    node.setAttribute("stroke-linecap", "round");
   }
 
   function tiles(info, codes, options = {}) {
@@ -69,43 +102,6 @@ const Board = (() => {
   function word(info, name) { return (info.words && info.words[name]) || name; }
   function mahjong(info) { const w = word(info, "mahjong"); return w === "mahjong" ? "Mah Jongg" : w; }
 
-  // -- the table -----------------------------------------------------------------------
-  function seatBox(info, view, s, me) {
-    const seen = view.seats[s];
-    const box = el("div", null, `seat${s === me ? " me" : ""}${view.turn === s ? " to-play" : ""}`);
-    box.dataset.seat = String(s);
-    const head = el("div", null, "seat-head");
-    head.append(el("span", `${info.seats[s]}${s === me ? " (you)" : ""}`, "seat-name"));
-    if (info.names && info.names[s] !== "human") head.append(el("span", ` bot: ${info.names[s]}`, "bot"));
-    if (s === view.dealer) head.append(el("span", ` ${word(info, "dealer")}`, "dealer"));
-    head.append(el("span", ` ${word(info, "points")}: ${view.scores[s]}`, "score"));
-    head.append(el("span", ` · ${seen.concealed} in hand`, "count"));
-    if (seen.dead) head.append(el("span", " DEAD", "dead"));
-    if (seen.skips) head.append(el("span", ` skips ${seen.skips}`, "skips"));
-    box.append(head);
-    if (seen.hand) box.append(tiles(info, seen.hand, {small: true, cls: "open"}));
-    if (seen.racks) {
-      seen.racks.forEach((rack, r) => {
-        const line = el("div", null, "rack");
-        line.append(el("span", `rack ${r + 1}: `));
-        for (const e of rack.exposures) line.append(tiles(info, e, {small: true, cls: "exposed"}));
-        if (rack.mahjong.length) { line.append(el("span", ` ${mahjong(info)}: `, "won")); line.append(tiles(info, rack.mahjong, {small: true})); }
-        if (rack.pledged) line.append(el("span", " pledged", "pledged"));
-        if (rack.dead) line.append(el("span", " DEAD", "dead"));
-        if (!rack.exposures.length && !rack.mahjong.length && !rack.pledged) line.append(el("span", "nothing exposed", "dim"));
-        box.append(line);
-      });
-    } else if (seen.exposures.length) {
-      const line = el("div", null, "exposures");
-      seen.exposures.forEach((e, i) => { const t = tiles(info, e, {small: true, cls: "exposed"}); t.dataset.exposure = `${s}:${i}`; line.append(t); });
-      box.append(line);
-    }
-    const discards = el("div", null, "discards");
-    discards.append(tiles(info, seen.discards, {small: true}));
-    box.append(discards);
-    return box;
-  }
-
   function header(info, view) {
     const parts = [info.title, `round ${view.round + 1}`, `${word(info, "dealer")}: ${info.seats[view.dealer]}`, `wall ${view.wall}`];
     if (view.die) parts.push(`die ${view.die}, drawing from ${info.seats[view.wall_of]}'s wall`);
@@ -114,16 +110,5 @@ const Board = (() => {
     return parts.join(" · ");
   }
 
-  function drawSeats(container, info, view, me) {
-    container.replaceChildren();
-    for (let s = 0; s < view.seats.length; s++) container.append(seatBox(info, view, s, me));
-    if (view.discard) {
-      const last = el("div", null, "last-discard");
-      last.append(el("span", `Last discard, by ${info.seats[view.discard[0]]}: `));
-      last.append(tile(info, view.discard[1]));
-      container.append(last);
-    }
-  }
-
-  return {el, tile, tiles, filled, grouped, header, drawSeats, word, mahjong};
+  return {el, tile, tiles, filled, grouped, header, word, mahjong};
 })();

@@ -40,7 +40,7 @@ function show(f) {
   $("step").max = String(steps);
   $("step").value = String(step);
   $("where").textContent = `decision ${step} of ${steps}`;
-  Board.drawSeats($("seats"), info, f.view, me);
+  Felt.draw($("seats"), info, f.view, me);
   const hand = $("hand");
   hand.replaceChildren();
   if (me !== null && me !== undefined) {

@@ -10,17 +10,18 @@ const token = decodeURIComponent(location.hash.slice(1));
 let info = null;       // the welcome: the table, the seat, the tiles, the card
 let view = null;       // the seat's observation
 let legal = [];        // its legal actions' texts
-let frozen = null;     // the final table of a round, while the server holds it
-let said = {};         // the server's words for now: prompt, actions, hints (docs/web.md)
 let next = 0;          // the first event not yet told
+let said = {};         // the server's words for now: prompt, actions, hints (docs/web.md)
+let pile = [];         // each seat's discards this round as told: {tile, by: the seat that took it}
+let latest = null;     // the latest discard: {seat, index, tile, by}
 let order = [];        // the hand as the player arranged it (tile codes)
 let sortBy = "suit";   // or "mine"
-let selected = null;   // the tile chosen to discard or pass
 let socket = null;
 let retry = 0;
 let busy = false;      // an action sent, not yet answered
 let closedForGood = false;
 let decisions = 0;     // decisions made at the table so far
+let rounds = 0;        // rounds the table has played, as last sent (a frozen table shows an earlier one)
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -29,7 +30,6 @@ function send(message) {
 function act(text) {
   if (busy) return;
   busy = true;
-  selected = null;
   send({type: "act", action: text});
   drawMine();
 }
@@ -60,9 +60,9 @@ function receive(m) {
   else if (m.type === "update") update(m);
   else if (m.type === "refused") { busy = false; say(`Not taken: ${m.message}`, "refused"); drawMine(); }
   else if (m.type === "hint") drawHints(m.lines);
-  else if (m.type === "round_over") { frozen = m; Rounds.show(info, m, $("result-body"), $("result-close")); $("result").hidden = false; }
-  else if (m.type === "rematch") Rounds.rematched(m);
-  else if (m.type === "next_round") { frozen = null; $("result").hidden = true; $("result-body").replaceChildren(); }
+  else if (m.type === "round_over") roundOver(m);
+  else if (m.type === "next_round") unfreeze();
+  else if (m.type === "rematch") rematched(m);
   else if (m.type === "error") {
     say(m.message, "error");
     $("status").textContent = m.message;
@@ -80,21 +80,54 @@ function welcome(m) {
 
 function update(m) {
   busy = false;
+  next = m.next;
+  decisions = m.decisions;
+  rounds = m.view.results.length;
+  if (frozen) { hold(m); return; }
+  apply(m);
+}
+
+// an update drawn: its events taken up to a round's end (which freezes the
+// table as it stood: the rest, the next round's deal and the story, waits for
+// "next round"), then its words and its view
+function apply(m) {
+  const first = view === null;
+  const end = m.events.findIndex((e) => e.kind === "round_ended");
+  const told = end >= 0 ? m.events.slice(0, end + 1) : m.events;
+  for (const e of told) event(e);
+  const found = first ? {} : Cues.fresh(told, info.seat);
+  if (end >= 0) {
+    held.push({...m, events: m.events.slice(end + 1), result: null});
+    freeze(m.events[end], m.result, m.view);
+    Cues.show(found, document);
+    return;
+  }
   const before = view ? view.hand.slice() : [];
+  const wasDeciding = Boolean(view && view.deciding);
   view = m.view;
   legal = m.legal;
   said = m;
-  next = m.next;
-  decisions = m.decisions;
-  if (m.events.some((e) => e.kind === "dealt")) $("story").replaceChildren();
-  for (const spans of m.story) say(spans);
-  if (m.result && !frozen) showResult(Story.result(info, m.result, m.events.find((e) => e.kind === "round_ended")));
+  for (const spans of m.story || []) say(spans);
+  if (m.match) matchEnd(m.match);
   arrange(before);
-  if (selected && !legal.some((a) => a.endsWith(` ${selected}`))) selected = null;
+  if (selected && selected.stamp !== stamp()) { cancelPending(); selected = null; }
   draw();
   showTimer(m.timer);
   drawHints(m.hints);
-  if (m.near.length || !view.deciding) drawNear(m.near);
+  if ((m.near && m.near.length) || !view.deciding) drawNear(m.near);
+  if (!first && view.deciding && !wasDeciding && found.drew === undefined) Cues.play("turn");
+  Cues.show(found, document);
+}
+
+// what the table keeps from the events: each seat's discards and which were
+// claimed (by whom), the latest discard
+function event(e) {
+  if (e.kind === "dealt") { pile = info.seats.map(() => []); latest = null; $("story").replaceChildren(); }
+  if (e.kind === "discarded" && pile[e.seat]) { pile[e.seat].push({tile: e.tiles[0]}); latest = {seat: e.seat, index: pile[e.seat].length - 1, tile: e.tiles[0]}; }
+  if (e.kind === "claimed" && pile[e.giver] && pile[e.giver].length) {
+    pile[e.giver][pile[e.giver].length - 1].by = e.seat;
+    if (latest && latest.seat === e.giver) latest.by = e.seat;
+  }
 }
 
 // the time the people deciding have left (a table opened with timers), counted down here
@@ -121,125 +154,9 @@ function say(spans, cls) {
   while (story.childNodes.length > 150) story.lastChild.remove();
 }
 
-function showResult(box) {
-  const body = $("result-body");
-  body.append(box);
-  $("result").hidden = false;
-}
-
-// -- the hand ---------------------------------------------------------------------------
-function arrange(before) {
-  // keep the player's order for the tiles still held; new ones go at the end
-  const left = view.hand.slice();
-  const kept = [];
-  for (const code of order) {
-    const i = left.indexOf(code);
-    if (i >= 0) { kept.push(code); left.splice(i, 1); }
-  }
-  order = kept.concat(left);
-}
-
-function drawHand() {
-  const hand = $("hand");
-  hand.replaceChildren();
-  const acting = (code) => legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
-  // the one copy drawn (view.drawn_at: its place in the sorted hand) is marked, not every copy
-  const copy = view.drawn_at !== undefined ? view.hand.slice(0, view.drawn_at + 1).filter((c) => c === view.drawn).length : 0;
-  let copies = 0;
-  const place = (code, index) => {
-    const drawn = code === view.drawn && ++copies === copy;
-    const t = Board.tile(info, code, {cls: [acting(code) ? "playable" : "", selected === code ? "selected" : "", drawn ? "drawn" : ""].join(" ").trim()});
-    t.dataset.index = String(index);
-    t.setAttribute("draggable", "true");
-    t.addEventListener("click", () => choose(code));
-    t.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", String(index)); });
-    t.addEventListener("dragover", (ev) => ev.preventDefault());
-    t.addEventListener("drop", (ev) => { ev.preventDefault(); move(Number(ev.dataTransfer.getData("text/plain")), index); });
-    return t;
-  };
-  if (sortBy === "suit") {
-    let index = 0;
-    for (const [family, codes] of Board.grouped(info, order)) {
-      const group = el("span", null, "group");
-      group.dataset.family = family;
-      group.append(el("span", family, "family"));
-      for (const code of codes) group.append(place(code, index++));
-      hand.append(group);
-    }
-    order = Board.grouped(info, order).flatMap(([, codes]) => codes);
-  } else {
-    order.forEach((code, i) => hand.append(place(code, i)));
-  }
-  $("sort-suit").classList.toggle("on", sortBy === "suit");
-  $("sort-mine").classList.toggle("on", sortBy === "mine");
-}
-
-function move(from, to) {
-  if (from === to || Number.isNaN(from)) return;
-  const [code] = order.splice(from, 1);
-  order.splice(to, 0, code);
-  sortBy = "mine";
-  drawHand();
-}
-
-function choose(code) {
-  const action = legal.find((a) => a === `discard ${code}` || a === `pass ${code}`);
-  if (!action) return;
-  if (selected === code) { act(action); return; }
-  selected = code;
-  drawMine();
-}
-
-// -- what is asked, and the choices: the server's words ------------------------------------
-function label(action) {
-  const a = (said.actions || []).find((x) => x.action === action);
-  return a ? Story.plain(a.says) : action;
-}
-
-function prompt() {
-  return view && said.prompt ? said.prompt.question : "";
-}
-
-function drawActions() {
-  const box = $("actions");
-  box.replaceChildren();
-  if (selected) {
-    const action = legal.find((a) => a === `discard ${selected}` || a === `pass ${selected}`);
-    if (action) box.append(button(action, action.startsWith("pass") ? `pass ${selected}` : `discard ${selected}`, "main"));
-  }
-  for (const action of legal) {
-    if (/^(discard|pass) \S+$/.test(action)) continue;  // a tile of the hand: click it
-    box.append(button(action, label(action)));
-  }
-}
-
-function button(action, text, cls) {
-  const b = el("button", text, cls);
-  const a = (said.actions || []).find((x) => x.action === action);
-  if (a && a.for) b.append(Story.text(info, a.for, "serves"));
-  if (a && a.warn) { b.append(Story.text(info, a.warn, "warns")); b.classList.add("warned"); }
-  b.type = "button";
-  b.dataset.action = action;
-  b.disabled = busy;
-  b.addEventListener("click", () => act(action));
-  return b;
-}
-
-// -- drawing ----------------------------------------------------------------------------
-function drawMine() {
-  $("prompt").textContent = busy ? "…" : prompt();
-  $("prompt").classList.toggle("deciding", Boolean(view && view.deciding));
-  drawActions();
-  drawHand();
-  const passing = $("passing");
-  passing.replaceChildren();
-  if (view.passing.length) { passing.append(el("span", said.prompt && said.prompt.question.startsWith("set aside") ? "setting aside: " : "passing: ")); passing.append(Board.tiles(info, view.passing, {small: true})); }
-  if (view.aside && view.aside.length) { passing.append(el("span", " set aside: ")); passing.append(Board.tiles(info, view.aside, {small: true})); }
-}
-
 function draw() {
   $("head").textContent = `${Board.header(info, view)} · you are ${info.seats[info.seat]}${info.mode === "strict" ? " · strict mode" : ""}`;
-  Board.drawSeats($("seats"), info, view, info.seat);
+  Felt.draw($("seats"), info, view, info.seat, pile, latest);
   drawMine();
 }
 
@@ -284,19 +201,21 @@ function drawHints(lines) {
 $("sort-suit").addEventListener("click", () => { sortBy = "suit"; drawHand(); });
 $("sort-mine").addEventListener("click", () => { sortBy = "mine"; drawHand(); });
 $("hint").addEventListener("click", () => send({type: "hint"}));
-// "next round": the server holds the table until every person says so (a finished match: close)
-$("result-close").addEventListener("click", () => {
-  if (frozen && !frozen.match_over) { send({type: "next"}); return; }
-  frozen = null; $("result").hidden = true; $("result-body").replaceChildren();
-});
+// the card: beside the table on a wide screen, a drawer on a phone
+function drawer(open) {
+  document.body.classList.toggle("card-open", open);
+  $("card-toggle").setAttribute("aria-expanded", String(open));
+}
+$("card-toggle").addEventListener("click", () => drawer(!document.body.classList.contains("card-open")));
+$("card-close").addEventListener("click", () => drawer(false));
+Cues.setting($("sound"));
 $("typed").addEventListener("submit", (ev) => { ev.preventDefault(); const t = $("typed-action").value.trim(); if (t) { busy = false; act(t); $("typed-action").value = ""; } });
 // what the page shows, for tests and the curious: this seat's own view only
 window.jongg = {
   send,
-  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !said.held,
-                  frozen: Boolean(frozen),
-                  step: view ? view.step : null, legal: legal.slice(), hand: view ? view.hand.slice() : [],
-                  passing: view ? view.passing.slice() : [], rounds: view ? view.results.length : 0,
+  status: () => ({ready: Boolean(info && view), deciding: Boolean(view && view.deciding) && !busy && !frozen && !said.held,
+                  step: view ? view.step : null, legal: frozen ? [] : legal.slice(), hand: view ? view.hand.slice() : [],
+                  passing: view ? view.passing.slice() : [], rounds, frozen: Boolean(frozen),
                   over: Boolean(view && view.step === "over"), decisions,
                   connected: Boolean(socket && socket.readyState === WebSocket.OPEN)}),
 };
