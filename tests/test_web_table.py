@@ -302,3 +302,22 @@ def _wait_text(driver: Any, selector: str, text: str) -> None:
 
     wait(driver, lambda s: text in driver.find_element(By.CSS_SELECTOR, selector).text.lower(),
          f"{text!r} in {selector}", 30)
+
+
+def test_a_riichi_table_shows_its_indicators_counters_and_winds(
+        table: tuple[Any, Any], artifacts: Path) -> None:
+    """A scored game's table on the felt: the dora indicators face up, the
+    round's wind, honba and sticks, each seat's own wind."""
+    from selenium.webdriver.common.by import By
+
+    running, driver = table
+    screen(driver, DESKTOP)
+    made = open_table(running, "riichi", ["human", "greedy"], seed=5, players=4)
+    driver.get(seat_url(running, made))
+    _wait_text(driver, ".scored-table", "dora indicators")
+    box = driver.find_element(By.CSS_SELECTOR, ".scored-table")
+    assert len(box.find_elements(By.CSS_SELECTOR, ".indicators svg.tile")) == 1
+    assert "round wind e" in box.text.lower() and "honba 0" in box.text.lower()
+    winds = [w.text for w in driver.find_elements(By.CSS_SELECTOR, "#seats .seat-wind")]
+    assert sorted(winds) == ["wind E", "wind N", "wind S", "wind W"]
+    driver.save_screenshot(str(artifacts / "riichi-desktop.png"))

@@ -69,6 +69,11 @@ const Felt = (() => {
     head.append(el("span", `${Board.word(info, "points")} ${view.scores[s]}`, "score"));
     head.append(el("span", `${seen.concealed} in hand`, "count"));
     if (seen.dead) head.append(el("span", "DEAD", "dead"));
+    if (view.table) {  // a scored game: the seat's own wind, and what it declared (riichi)
+      head.append(el("span", `wind ${view.table.seat_winds[s]}`, "seat-wind"));
+      const said = view.table.declared[s];
+      if (said) head.append(el("span", said.toUpperCase(), "declared"));
+    }
     if (seen.skips) head.append(el("span", `skips ${seen.skips}`, "skips"));
     box.append(head);
     if (seen.hand) box.append(Board.tiles(info, seen.hand, {small: true, cls: "open"}));
@@ -124,9 +129,22 @@ const Felt = (() => {
     return row;
   }
 
+  // a scored game's table (Riichi): the indicators face up, the round's wind, the counters
+  function scoredTable(info, t) {
+    const box = el("div", null, "scored-table");
+    const dora = el("div", null, "indicators");
+    dora.append(el("span", "dora indicators "));
+    dora.append(Board.tiles(info, t.indicators));
+    box.append(dora);
+    box.append(el("div", `round wind ${t.round_wind} · honba ${t.honba} · riichi sticks ${t.sticks}`, "counters"));
+    if (t.furiten) box.append(el("div", "you are furiten: no win on a discard", "furiten"));
+    return box;
+  }
+
   function middle(info, view, latest) {
     const box = el("div", null, "middle");
     box.append(el("div", `round ${view.round + 1} · wall ${view.wall}`, "wall"));
+    if (view.table) box.append(scoredTable(info, view.table));
     if (view.turn !== null && view.turn !== undefined) box.append(el("div", `to play: ${info.seats[view.turn]}`, "turn-line"));
     else if (view.step) box.append(el("div", view.step === "passing" ? "passing" : view.step, "turn-line"));
     if (view.discard) {
