@@ -119,5 +119,5 @@ class PaymentChecks(Checking):
             payout = Payout(p["kind"], p["stake"], p["per_point"], _clauses(p.get("clause")))
         return MatchRules(m["start"], end, m["first_dealer"], m["dealer_passes"],
                           1 if m["dealer_direction"] == "right" else -1, m["ties"],
-                          _clauses(m.get("clause")), payout)
+                          _clauses(m.get("clause")), payout, m.get("honba", False))
 

@@ -54,6 +54,7 @@ from .errors import (
 )
 from .inherit import PROSE, Layer, Resolved, resolve
 from .payments import MAX_AMOUNT, MAX_ROUNDS, PaymentChecks
+from .scored_play import ScoredPlay
 from .source import PathKey
 from .yaku import compile_hand_scoring
 
@@ -78,7 +79,7 @@ __all__ = ["MAX_AMOUNT", "MAX_ROUNDS", "PROSE", "Layer", "Resolved", "Variant", 
            "player_counts", "resolve"]
 
 
-class _Compiler(PaymentChecks):
+class _Compiler(PaymentChecks, ScoredPlay):
     """Semantic checks and compilation of one resolved variant, every problem kept."""
 
     def compile(self) -> GameSpec | None:
@@ -100,6 +101,7 @@ class _Compiler(PaymentChecks):
         if deck is not None:  # options and hand_scoring: jongg.compiler.yaku
             self.hand_scoring = compile_hand_scoring(d, deck, self.players, self.problem,
                                                      self.problems, self.resolved.string_start)
+        scored = self.scored_wins(self.hand_scoring)
         match = self.match()
         racks = d["seats"]["racks"]
         for i, kind in enumerate(claims.kinds):
@@ -126,6 +128,7 @@ class _Compiler(PaymentChecks):
             flags=self.flags(card), card_flags=tuple(d["win"]["flags"]),
             open_hands=d["win"]["open_hands"], phases=phases, turn=turn, claims=claims,
             penalties=penalties, scoring=scoring, match=match, words=dict(d.get("words", {})),
+            scored=scored,
             options={"visibility": d["visibility"]["hands"]},
             digest=hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16])
 

@@ -125,7 +125,8 @@ def wait(driver: Any, ready: Callable[[dict[str, Any]], bool], what: str,
 
 
 def result_shown(driver: Any) -> bool:
-    return bool(driver.execute_script("return !document.getElementById('result').hidden"))
+    """The round's end shown on the table it froze (until "next round")."""
+    return bool(driver.execute_script("return !document.getElementById('round-end').hidden"))
 
 
 def click(driver: Any, selector: str) -> None:
@@ -156,20 +157,29 @@ def click_action(driver: Any, action: str) -> None:
 
 def play_by_clicking(driver: Any, rng: random.Random, *, rounds: int = 1,
                      choose: Callable[[dict[str, Any]], str] | None = None,
-                     limit: int = 2000, shot: tuple[int, Path] | None = None) -> list[str]:
-    """Play the seat by clicking until `rounds` rounds have ended (the result
-    shown, then closed); returns the actions clicked. `shot`: a screenshot
-    into this file once the seat has made that many moves, on its turn."""
+                     limit: int = 2000, shot: tuple[int, Path] | None = None,
+                     frozen: Path | None = None) -> list[str]:
+    """Play the seat by clicking until `rounds` rounds have ended, going on
+    from each round's frozen end by "next round"; returns the actions
+    clicked. `shot`: a screenshot into this file once the seat has made that
+    many moves, on its turn; `frozen`: one of the first round's end, the
+    table frozen."""
     from selenium.webdriver.common.by import By
 
     done: list[str] = []
     for _ in range(limit):
-        now = wait(driver, lambda s: s["deciding"] or s["over"] or s["rounds"] >= rounds,
-                   "the seat to decide")
-        if result_shown(driver):
-            driver.find_element(By.ID, "result-close").click()
+        now = wait(driver, lambda s: s["deciding"] or s["over"] or s["rounds"] >= rounds
+                   or s["frozen"], "the seat to decide")
+        if now["frozen"]:  # the round's end, frozen until "next round"
+            if frozen is not None:
+                driver.save_screenshot(str(frozen))
+                frozen = None
+            driver.find_element(By.ID, "next-round").click()
+            now = wait(driver, lambda s: not s["frozen"], "the next round")
         if now["rounds"] >= rounds or now["over"]:
             return done
+        if not now["deciding"]:
+            continue
         if shot is not None and len(done) >= shot[0] and now["step"] == "turn":
             driver.save_screenshot(str(shot[1]))
             shot = None

@@ -114,11 +114,13 @@ def report(folder: Path) -> dict:  # type: ignore[type-arg]
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A report of 6 rounds of the sample card, written once for the module."""
+    """A report of the sample card (6 rounds of free play, a committed round a
+    line under each of two agents), written once for the module."""
     from jongg.cli import main
 
     out = tmp_path_factory.mktemp("sample") / "report"
-    assert main(["card", "report", "sample", "--rounds", "6", "--quiet", "-o", str(out)]) == 0
+    assert main(["card", "report", "sample", "--rounds", "6", "--agents", "greedy,expert",
+                 "--committed", "1", "--quiet", "-o", str(out)]) == 0
     return out
 
 
@@ -128,9 +130,14 @@ def check_page(html: str, data: dict) -> None:  # type: ignore[type-arg]
     page = Tables()
     page.feed(html)
     assert [row[0] for row in page.tables["lines"][1:]] == [ln["line"] for ln in lines]
-    assert [row[4] for row in page.tables["lines"][1:]] == [str(ln["wins"]) for ln in lines]
+    assert [row[3] for row in page.tables["lines"][1:]] == [str(ln["wins"]) for ln in lines]
     assert page.tables["card"][1][:2] == ["4", "6"]
-    assert page.images == 3  # win shares, value against difficulty, turns to win
+    committed = data["tables"][0]["committed"]
+    assert [row[0] for row in page.tables["committed"][1:]] == [ln["line"] for ln in lines]
+    for k, agent in enumerate(committed):  # each agent's completed/rounds column
+        assert [row[3 + 4 * k] for row in page.tables["committed"][1:]] == \
+            [f"{c['completed']}/{c['rounds']}" for c in agent["lines"]]
+    assert page.images == 4  # committed rates, fair values, balance, turns to complete
 
 
 def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
@@ -144,12 +151,19 @@ def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
     never = [ln for ln in lines if not ln["wins"]]
     assert all(ln["never_won_bound95"] == pytest.approx(1 - 0.05 ** (1 / 6)) for ln in never)
     assert all("never-won" in ln["flags"] for ln in never)
-    values = {ln["value"] for ln in lines}
-    assert all(min(values) <= ln["suggested_value"] <= max(values) for ln in lines)
+    assert all(ln[k] is None for ln in never for k in ("with_jokers_share", "mean_jokers",
+                                                       "exposed_share", "self_drawn_share"))
+    committed = table["committed"]
+    assert [a["agent"] for a in committed] == ["greedy", "expert"]
+    assert [a["committed"] for a in committed] == [False, True]  # greedy takes no line
+    assert all(c["rounds"] == 1 for a in committed for c in a["lines"])
+    assert len(table["agreement"]) == 1
     rows = (sample / "lines.csv").read_text().splitlines()
     assert len(rows) == 1 + len(lines) and rows[0].startswith("players,line,")
     assert [r.split(",")[1] for r in rows[1:]] == [ln["line"] for ln in lines]
     check_page((sample / "report.html").read_text(), data)
+    committed_rows = (sample / "committed.csv").read_text().splitlines()
+    assert len(committed_rows) == 1 + 2 * len(lines)
 
 
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
@@ -172,7 +186,8 @@ def test_a_dominated_line_is_never_won_and_a_quint_line_needs_jokers(
     in bams: exactly, no hand declares it, and 20 rounds agree."""
     out = tmp_path / "shadow"
     status, _, _ = run_cli(capsys, "card", "report", str(TEST_CARDS / "report-shadow.yaml"),
-                           "--rounds", "20", "--quiet", "-o", str(out))
+                           "--rounds", "20", "--agents", "greedy", "--committed", "0",
+                           "--quiet", "-o", str(out))
     assert status == 0
     table = report(out)["tables"][0]
     assert table["dominated"] == [["shadowed", "shadowing"]]
@@ -199,7 +214,8 @@ def test_one_shape_in_three_suits_wins_alike(capsys: pytest.CaptureFixture[str],
     within 3.29 standard errors of their difference (a 99.9% test)."""
     out = tmp_path / "suits"
     status, _, _ = run_cli(capsys, "card", "report", str(TEST_CARDS / "report-suits.yaml"),
-                           "--rounds", str(rounds), "--jobs", "2", "--quiet", "-o", str(out))
+                           "--rounds", str(rounds), "--agents", "greedy", "--committed", "0",
+                           "--jobs", "2", "--quiet", "-o", str(out))
     assert status == 0
     table = report(out)["tables"][0]
     lines = table["lines"]
@@ -214,7 +230,8 @@ STOPPED_ROUNDS = 30  # enough that a report is still playing when it is killed
 
 def _report(out: Path, *more: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "jongg", "card", "report", "sample",
-                             "--rounds", str(STOPPED_ROUNDS), "--quiet", "-o", str(out), *more],
+                             "--rounds", str(STOPPED_ROUNDS), "--agents", "greedy",
+                             "--committed", "0", "--quiet", "-o", str(out), *more],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=interruptible)
 
@@ -264,7 +281,8 @@ def test_each_player_count_asked_has_its_table(capsys: pytest.CaptureFixture[str
                                                tmp_path: Path) -> None:
     out = tmp_path / "counts"
     status, printed, _ = run_cli(capsys, "card", "report", "sample", "--players", "3,4",
-                                 "--rounds", "3", "--quiet", "-o", str(out))
+                                 "--rounds", "3", "--agents", "greedy", "--committed", "0",
+                                 "--quiet", "-o", str(out))
     assert status == 0 and "3 players: 3 rounds" in printed and "4 players: 3 rounds" in printed
     data = report(out)
     assert [t["players"] for t in data["tables"]] == [3, 4]
@@ -304,17 +322,23 @@ def test_without_a_folder_the_report_goes_to_the_cards_name_and_report_here(
     and the same command again continues it."""
     monkeypatch.chdir(tmp_path)
     shadow = str(TEST_CARDS / "report-shadow.yaml")
-    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", "--quiet")
+    quick = ("--agents", "greedy", "--committed", "0")
+    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", *quick,
+                                 "--quiet")
     assert status == 0
     assert "report: report-shadow-report/report.html" in printed
     assert report(tmp_path / "report-shadow-report")["tables"][0]["rounds"] == 2
-    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", "--quiet")
+    status, printed, _ = run_cli(capsys, "card", "report", shadow, "--rounds", "2", *quick,
+                                 "--quiet")
     assert status == 0 and "(2 of them from an earlier run)" in printed
 
 
 @pytest.mark.parametrize(("args", "says"), [
     (["--players", "4,x"], "--players: 'x' is not a count"),
     (["--rounds", "0"], "--rounds: give at least 1"),
+    (["--committed", "40,x"], "--committed: 'x' is not a count"),
+    (["--against", "nosuchcard"], "nosuchcard"),
+    (["--variant", "siamese"], "a committed line is played on one"),
     (["--agents", "clever"], "unknown agent 'clever'"),
     (["--variant", "nymj", "--players", "9"], "not 9"),
     (["--variant", "nymj"], "rulesets/cards/sample.yaml:18:12: error: line 'year-1': 'F' in "

@@ -32,10 +32,12 @@ TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest -q'
 
 # Examples that take more than a few seconds -> the same with a small count
 SLOW = {
-    "jongg card report sample --rounds 2000 --jobs 2":
-        "jongg card report sample --rounds 10",
-    "jongg card report sample --rounds 2000 --jobs 2    # into ./sample-report (or -o DIR)":
-        "jongg card report sample --rounds 10",
+    "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2":
+        "jongg card report sample --rounds 10 --agents greedy --committed 0",
+    "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2 -o committed":
+        "jongg card report sample --rounds 10 --agents greedy --committed 0 -o committed",
+    "jongg card report sample --agents greedy --committed 0 --rounds 2000 --jobs 2":
+        "jongg card report sample --agents greedy --committed 0 --rounds 10",
     "jongg simulate siamese --games 20 --seed 1 --agents greedy,random":
         "jongg simulate siamese --games 2 --seed 1 --agents greedy,random",
     "jongg simulate royale-siamese --players 3 --games 5 --agents greedy":
@@ -290,7 +292,6 @@ def report_paragraph_holds(report: Path) -> None:
     assert [printed(line["share_of_rounds"]) for line in won_most] == list(shown.groups())
     assert all("drift" in lines[x]["flags"] for x in ("run-4", "run-6", "quint-5"))
     assert f"is won in {printed(lines['quint-5']['share_of_rounds'])} of rounds" in text
-    assert lines["quint-5"]["suggested_value"] == 25
     never = {x for x, line in lines.items() if line["wins"] == 0}
     assert never == {"year-6", "honor-1", "honor-7", "quint-4", "sextet-1", "sextet-3",
                      "sextet-4"}
@@ -307,7 +308,7 @@ def test_the_report_paragraph_gives_the_printed_values() -> None:
     from jongg.compiler.card import load_card
 
     text = (ROOT / "docs" / "card-report.md").read_text(encoding="utf-8")
-    paragraph = text[text.index("What it found on the sample card"):]
+    paragraph = text[text.index("What free play found on the sample card"):]
     paragraph = paragraph[:paragraph.index("\n\n")]
     named = re.findall(r"`([a-z]+-\d+)` \((\d+)\)", paragraph)
     assert len(named) >= 3

@@ -164,3 +164,20 @@ def test_a_file_that_is_no_journal_is_refused(tmp_path: Path) -> None:
         gather(digits, range(0, 5), add, journal=counter_journal(path, range(0, 5)))
     assert "line 1 is not JSON" in str(error.value)
     assert path.read_text() == "my notes\n"
+
+
+def test_a_run_shortened_then_extended_counts_each_seed_once(tmp_path: Path) -> None:
+    """80 seeds in chunks of 10, then 75 (the chunk 70..79 is not within:
+    70..74 are played and written, a seed a chunk), then 80 again: the
+    journal holds 70..79 and 70..74, and the run counts those once."""
+    path = tmp_path / "journal.jsonl"
+    whole = gather(digits, range(0, 80), add, size=10, jobs=2,
+                   journal=counter_journal(path, range(0, 80)))
+    shorter = gather(digits, range(0, 75), add, size=10,
+                     journal=counter_journal(path, range(0, 75)))
+    assert shorter.result == digits(range(0, 75)) and shorter.resumed == 70
+    again = gather(digits, range(0, 80), add, size=10,
+                   journal=counter_journal(path, range(0, 80)))
+    assert len(path.read_text().splitlines()) == 1 + 8 + 5
+    assert again.result == whole.result == digits(range(0, 80))
+    assert again.resumed == 80 and not again.partial

@@ -232,7 +232,7 @@ def test_variant_schema_errors() -> None:
     assert by_line[5].location == Location("v.yaml", 5, 3)
     assert "unknown key 'open_hand'" in by_line[5].message
     assert by_line[5].hint == "did you mean 'open_hands'? allowed keys: card, clause, flags, " \
-        "open_hands"
+        "open_hands, scored"
 
 
 def test_valid_documents_pass() -> None:

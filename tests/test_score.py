@@ -216,29 +216,30 @@ def test_a_schema_break_in_a_condition_is_located(tmp_path: Path,
     assert f"{path}:{line}:" in out and "sutis" in out
 
 
-# -- riichi is scored, not played, and says so --------------------------------------------
-def test_riichi_is_marked_scoring_only_and_refused_for_play(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    assert check_variant("riichi") == []
-    assert not played("riichi")
-    assert compile_variant("riichi").variant == "riichi"  # its deck and card: jongg tiles, match
+# -- a scoring-only variant is scored, not played, and says so ---------------------------
+def test_a_scoring_only_variant_is_refused_for_play(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "scored.yaml"
+    text = (f"variant: scored\nextends: {ROOT}/rulesets/variants/riichi.yaml\n"
+            "status: scoring-only\n")
+    path.write_text(text, encoding="utf-8")
+    assert check_variant(str(path)) == []
+    assert not played(str(path)) and played("riichi")
+    assert compile_variant(str(path)).variant == "scored"  # its deck and card: jongg tiles, match
     with pytest.raises(JonggError) as error:
-        load_game("riichi")
-    text = (ROOT / "rulesets/variants/riichi.yaml").read_text(encoding="utf-8")
+        load_game(str(path))
     line, column = where(text, "scoring-only\n")
-    assert f"riichi.yaml:{line}:{column}: error: 'riichi' is scored, not played, for now" \
-        in str(error.value)
-    status, out, err = run_cli(capsys, "simulate", "riichi")
+    assert f"scored.yaml:{line}:{column}: error: " in str(error.value)
+    assert "is scored, not played, for now" in str(error.value)
+    status, out, err = run_cli(capsys, "simulate", str(path))
     assert status == 1 and "is scored, not played" in err and "Traceback" not in err
 
 
-def test_every_shipped_variant_is_played_or_scored() -> None:
-    """No variant is left out silently: the ones the conformance and golden
-    tests skip are exactly the scoring-only ones, and each of those is scored."""
-    skipped = sorted(set(shipped("variant")) - set(shipped_played()))
-    assert skipped == ["riichi"]
-    for name in skipped:
-        assert load_hand_scoring(name).yaku
+def test_every_shipped_variant_is_played_and_riichi_is_scored() -> None:
+    """No variant is left out silently: the conformance and golden tests
+    take every shipped variant (none is scoring-only), and riichi is scored."""
+    assert sorted(shipped("variant")) == sorted(shipped_played())
+    assert load_hand_scoring("riichi").yaku and load_hand_scoring("riichi-east").yaku
 
 
 def test_pow_and_roundup_in_formulas() -> None:

@@ -317,6 +317,8 @@ def test_a_move_the_disk_refused_is_never_shown_as_made(tmp_path: Path) -> None:
                     seen = message["decisions"]
                     if message["legal"]:
                         ws.send(json.dumps({"type": "act", "action": message["legal"][-1]}))
+                elif message["type"] == "round_over" and not message["confirmed"]:
+                    ws.send(json.dumps({"type": "next"}))  # on to the next round
                 elif message["type"] in ("error", "refused") and "File too large" in \
                         message["message"]:
                     stopped = message["message"]

@@ -256,8 +256,8 @@ def test_check_passes_every_shipped_variant(capsys: pytest.CaptureFixture[str]) 
     assert out.splitlines() == ["classic: ok: 4-4 players", "imperial-siamese: ok: 2-4 players",
                                 "mjcg: ok: 3-6 players", "mjcg-advanced: ok: 3-6 players",
                                 "mjcg-card: ok: 3-6 players", "nymj: ok: 3-4 players",
-                                "riichi: ok: 4-4 players (scored, not played: status "
-                                "scoring-only)", "royale-siamese: ok: 3-4 players",
+                                "riichi: ok: 4-4 players", "riichi-east: ok: 4-4 players",
+                                "royale-siamese: ok: 3-4 players",
                                 "siamese: ok: 2-2 players"]
     for name in SHIPPED:
         assert check_variant(name) == []
@@ -296,8 +296,7 @@ def test_check_reports_schema_errors_each_at_its_node(
 
 
 # -- 6. every shipped variant at every player count -----------------------------------------
-# the variants the engine plays; riichi is scored only (status: scoring-only), and
-# tests/test_score.py proves that compiling it for play is refused
+# the variants the engine plays (a scoring-only one would be left out: tests/test_score.py)
 COUNTS = [(name, n) for name in shipped_played() for n in player_counts(resolve(name))]
 
 
@@ -305,8 +304,9 @@ def test_the_player_counts_are_the_ones_the_files_say() -> None:
     card_game = [(name, players) for name in ("mjcg", "mjcg-advanced", "mjcg-card")
                  for players in (3, 4, 5, 6)]
     siamese = [("imperial-siamese", 2), ("imperial-siamese", 3), ("imperial-siamese", 4)]
-    assert [("classic", 4), *siamese, *card_game, ("nymj", 3), ("nymj", 4),
-            ("royale-siamese", 3), ("royale-siamese", 4), ("siamese", 2)] == COUNTS
+    assert [("classic", 4), *siamese, *card_game, ("nymj", 3), ("nymj", 4), ("riichi", 4),
+            ("riichi-east", 4), ("royale-siamese", 3), ("royale-siamese", 4),
+            ("siamese", 2)] == COUNTS
 
 
 @pytest.mark.parametrize(("name", "players"), COUNTS, ids=[f"{n}-{p}" for n, p in COUNTS])

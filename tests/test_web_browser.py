@@ -58,7 +58,7 @@ def test_a_browser_keeps_its_seat_across_a_reload_and_a_server_restart(tmp_path:
         driver.get(url)  # the same link, after the server restarted on its folder
         back = wait(driver, lambda s: s["deciding"], "the seat after the restart")
         assert (back["hand"], back["passing"]) == (chosen["hand"], chosen["passing"])
-        assert "(2 of" in driver.find_element(By.ID, "prompt").text
+        assert "2 more" in driver.find_element(By.ID, "prompt").text  # the pass half chosen
         driver.save_screenshot(str(artifacts / "restarted.png"))
 
 
@@ -167,11 +167,15 @@ def test_a_round_of_mjcg_with_its_charleston_played_by_clicking(tmp_path: Path,
     with server(tmp_path / "data") as running, browser(tmp_path / "profile") as driver:
         made = open_table(running, "mjcg", ["human", "greedy"], seed=21)
         driver.get(seat_url(running, made))
-        played = play_by_clicking(driver, rng, rounds=1, shot=(24, artifacts / "mjcg-play.png"))
+        played = play_by_clicking(driver, rng, rounds=1, shot=(24, artifacts / "mjcg-play.png"),
+                                  frozen=artifacts / "mjcg-round-end.png")
         assert sum(a.startswith("pass ") for a in played) >= 6  # two passes of the Charleston
         assert any(a.startswith(("vote", "offer", "blind")) for a in played)
         assert any(a.startswith("discard") for a in played)
         wait(driver, lambda s: s["rounds"] >= 1, "the round's end")
+        assert (artifacts / "mjcg-round-end.png").exists(), "the round's end was frozen"
+        # "next round" clicked: the server lets the next round be played
+        wait(driver, lambda s: not s["frozen"] and s["deciding"], "the next round")
         driver.save_screenshot(str(artifacts / "mjcg.png"))
     log = read_log(tmp_path / "data" / "tables" / f"{made['id']}.jsonl")
     assert any(r.data.get("event") == "round" for r in log.records)
@@ -226,8 +230,10 @@ def test_a_siamese_mahjong_declared_on_a_rack_by_clicking(tmp_path: Path, artifa
                 assert shown, "the Mah Jongg is shown on its rack"
                 racks = driver.find_elements(By.CSS_SELECTOR, "#seats .seat.me .rack")
                 assert "Mah Jongg" in racks[rack - 1].text
-                told = driver.find_elements(By.CSS_SELECTOR, "#story .said .filled .group")
-                assert told, "the declaration told in the groups of its line"
+                told = [line for line in driver.find_elements(By.CSS_SELECTOR, "#story .said")
+                        if "declare" in line.text and line.find_elements(By.CSS_SELECTOR,
+                                                                         "svg.tile")]
+                assert told, "the declaration told with the tiles of its line"
                 driver.save_screenshot(str(artifacts / "siamese.png"))
                 return
             wait(driver, lambda s, b=now["decisions"]: s["decisions"] > b or s["rounds"],

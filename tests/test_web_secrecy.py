@@ -27,9 +27,11 @@ import pytest
 from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
+from jongg.runtime.game.view import rendered
 from jongg.web import protocol
-from jongg.web.tables import refusal
+from jongg.web.tables import HELD, refusal
 
+from .rig import game
 from .test_conformance import resample_hidden
 from .webrig import open_table, seats, served
 
@@ -102,18 +104,54 @@ def play_every_seat(tmp_path: Path, variant: str, players: int, seed: int, decis
                 action = rng.choice(latest[s]["legal"])
                 sockets[s].send_text(json.dumps({"type": "act", "action": action}))
                 for t, ws in sockets.items():
-                    check(ws.receive_json(), state, t, told, rng, latest)
+                    check(ws.receive_json(), state, t, told, rng, latest, table.ending.held)
+                if table.ending.held:
+                    next_round(state, sockets, told, rng, latest)
+                    seen["round_over"] = seen.get("round_over", 0) + 1
     return seen
 
 
+def next_round(state: State, sockets: dict[int, Any], told: dict[int, int],
+               rng: random.Random, latest: dict[int, dict[str, Any]]) -> None:
+    """A round's end: each seat is shown the final table, frozen as it was
+    (every hand is shown at a round's end) and holding nothing of the round
+    dealt since; then each says next, and after the last one every seat is
+    sent the next round's table, told only its own."""
+    finals = [ws.receive_json() for ws in sockets.values()]
+    assert all(f["type"] == "round_over" for f in finals)
+    assert len({json.dumps(f["hands"]) for f in finals}) == 1  # the same table for all
+    for t, hand in enumerate(finals[0]["hands"]):  # the old round's tiles, not the new one's
+        assert hand["concealed"] != state.observation(t)["hand"]
+    order = list(sockets)
+    for i, s in enumerate(order):
+        sockets[s].send_text(json.dumps({"type": "next"}))
+        for t, ws in sockets.items():
+            if i < len(order) - 1:
+                shown = ws.receive_json()
+                assert shown["type"] == "round_over" and shown["waiting"] == order[i + 1:]
+            else:
+                assert ws.receive_json()["type"] == "next_round"
+                check(ws.receive_json(), state, t, told, rng, latest)
+
+
 def check(message: dict[str, Any], state: State, seat: int, told: dict[int, int],
-          rng: random.Random, latest: dict[int, dict[str, Any]]) -> None:
-    """The message is the seat's update, and the same from any twin of the table."""
+          rng: random.Random, latest: dict[int, dict[str, Any]], held: bool = False) -> None:
+    """The message is the seat's update, and the same from any twin of the
+    table (`held` at a round's end: with nothing to do until next)."""
     assert message["type"] == "update", message
+    if held:  # the held update's own fields are the same for every seat and table
+        assert all(message[k] == v for k, v in HELD.items())
+        whole = protocol.update(state, seat, told[seat])
+        message = {k: whole[k] if k in HELD else v for k, v in message.items() if k != "held"}
+    # one extraction: the page's view is the seat's typed observation rendered
+    assert message["view"] == rendered(state.observe(seat))
     for _ in range(2):
-        assert message == protocol.update(twin(state, seat, rng), seat, told[seat]), \
+        other = twin(state, seat, rng)
+        assert message == protocol.update(other, seat, told[seat]), \
             f"seat {seat + 1} is told something hidden from it at step {state.step}"
-    assert message == protocol.update(state, seat, told[seat])
+        assert other.observe(seat) == state.observe(seat)
+    # and it is this table's (the twins' words are the same as its own)
+    assert message["legal"] == [a.text(state.spec.deck) for a in state.legal_actions(seat)]
     told[seat] = message["next"]
     latest[seat] = message
 
@@ -131,9 +169,27 @@ def test_nymj_claims_in_strict_mode_tell_each_seat_only_its_own(tmp_path: Path) 
     """nymj in strict mode: every seat is asked in a claim window, mistakes allowed."""
     seen = play_every_seat(tmp_path, "nymj", 4, 5, 120, strict=True)
     assert seen.get("claims")
+    assert seen.get("round_over"), "a round's end: the final table, then each says next"
 
 
 def test_siamese_pledges_and_racks_tell_each_seat_only_its_own(tmp_path: Path) -> None:
     """siamese: the Atomic Cat pledge (a vote, then tiles set aside), racks."""
     seen = play_every_seat(tmp_path, "siamese", 2, 2, 90)
     assert seen.get("voting") and seen.get("turn")
+
+
+def test_the_plain_view_is_the_observation_rendered_and_nothing_else() -> None:
+    """One extraction of a seat's view: the plain data is built from the
+    typed observation alone (it reads nothing of the State), so once the
+    match moves on the observation still renders what the seat saw then."""
+    state = game("mjcg").new_match(4)
+    # through the Charleston to the first turn that began with a draw
+    while state.step is not Step.TURN or "drawn" not in state.observation(state.turn):
+        seat = state.current_players()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.turn
+    seen = state.observe(seat)
+    then = state.observation(seat)
+    assert then == rendered(seen) and then["deciding"] and then["drawn"] in then["hand"]
+    state.apply(seat, state.legal_actions(seat)[-1])
+    assert rendered(seen) == then != state.observation(seat)

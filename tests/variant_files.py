@@ -20,7 +20,7 @@ from .conftest import where
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ["classic", "imperial-siamese", "mjcg", "mjcg-advanced", "mjcg-card", "nymj",
-           "riichi", "royale-siamese", "siamese"]
+           "riichi", "riichi-east", "royale-siamese", "siamese"]
 
 # A complete variant written out in full (no extends), valid at 3 and 4 players. Each
 # bad variant below is this text with one or more pieces replaced.

@@ -69,3 +69,23 @@ def seats(client: TestClient, made: dict[str, Any]) -> Iterator[dict[int, Any]]:
             assert ws.receive_json()["type"] == "welcome"
             joined[link["seat"]] = ws
         yield joined
+
+
+def shared_table(state: Any, people: tuple[int, ...], tmp_path: Path,
+                 timers: Any = None) -> Any:
+    """A table on this state, without a server: people in `people`, greedy
+    bots elsewhere (drive it inside an event loop for its bots and timers)."""
+    from jongg.runtime.agents.bots import GreedyAgent
+    from jongg.runtime.game.log import Header, LogWriter
+    from jongg.web.tables import SharedTable
+    from jongg.web.timers import Timers
+
+    spec = state.spec
+    names = tuple("human" if s in people else "greedy" for s in range(spec.players))
+    writer = LogWriter(tmp_path / "t.jsonl", Header(spec.variant, spec.players, 0, state.mode,
+                                                    spec.digest, names))
+    agents = {s: GreedyAgent(0, s) for s in range(spec.players) if s not in people}
+    from .rig import game
+
+    return SharedTable("t", game(spec.variant), state, writer, names,
+                       {s: f"hash{s}" for s in people}, agents, timers=timers or Timers())

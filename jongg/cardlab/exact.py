@@ -21,6 +21,10 @@ variations:
   exposures at once.
 - **only through jokers**: every variation needs more of some tile than the
   deck holds.
+- **impossible**: no hand of the deck completes any variation: each needs
+  more naturals of a tile than the deck holds once every group has taken
+  the jokers it admits (a pair takes none; a set keeps one natural), or
+  more jokers than the deck has.
 
 Lines of structural groups (`[pung]`, `4[set]`) have no fixed tiles and are
 left out (listed as such).
@@ -46,6 +50,7 @@ class Exact:
     dominated: list[tuple[str, str]] = field(default_factory=list)  # (line, by a line)
     overlaps: list[tuple[str, str, str]] = field(default_factory=list)  # (a, b, a hand)
     joker_only: list[str] = field(default_factory=list)
+    impossible: list[str] = field(default_factory=list)  # no deal can complete them
     structural: list[str] = field(default_factory=list)  # left out
     unsettled: list[tuple[str, str]] = field(default_factory=list)  # too many hands to try
 
@@ -107,6 +112,12 @@ class _Card:
         return " ".join(codes + [self.joker_code] * (self.size - int(naturals.sum())))
 
     # -- hands completing a variation ------------------------------------------------
+    def unmade(self, row: _Row) -> bool:
+        """Whether no hand of the deck completes this variation."""
+        low = np.maximum(row.tiles - row.room, 0)  # naturals it must hold
+        most = np.minimum(row.tiles, self.copies)  # naturals it may hold
+        return bool((low > self.copies).any()) or self.size - int(most.sum()) > self.jokers
+
     def fillings(self, row: _Row) -> np.ndarray:
         """Every naturals vector a hand completing this variation may hold
         (jokers the rest, within the deck's)."""
@@ -176,6 +187,8 @@ def exact(matcher: Matcher) -> Exact:
     for li, rows in by_line.items():
         if all((row.tiles > c.copies).any() for row in rows):
             found.joker_only.append(lines[li].id)
+        if all(c.unmade(row) for row in rows):
+            found.impossible.append(lines[li].id)
     found.overlaps = _overlaps(c)
     for li, rows in by_line.items():
         _dominated(c, li, rows, by_line, found)

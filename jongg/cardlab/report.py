@@ -16,13 +16,15 @@ import io
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from jongg import __version__
 from jongg.api import Diagnostic, UsageError, compile_variant, registry
+from jongg.cardlab import committed as commit
+from jongg.cardlab.difficulty import Committed, agreement, committed_figures
 from jongg.cardlab.exact import exact
 from jongg.cardlab.figures import Figures, figures
 from jongg.cardlab.tally import (
@@ -36,11 +38,14 @@ from jongg.cardlab.tally import (
     table_game,
 )
 from jongg.runs import scale
+from jongg.runs.simulate import file_stem
 from jongg.runtime.matching.matcher import Matcher
 
 CHUNK = 10  # rounds a worker plays per task, at most
-OUTPUTS = ("report.html", "lines.csv", "report.json")
+OUTPUTS = ("report.html", "lines.csv", "committed.csv", "report.json")
 JOURNAL = "rounds-{players}p.jsonl"
+COMMITTED = "committed-{agent}-{players}p.jsonl"
+AGAINST = "against"  # the folder, inside the report's, of the card it is compared with
 
 
 @dataclass(frozen=True)
@@ -48,13 +53,19 @@ class Request:
     card: str  # as given: a shipped name or a path
     variant: str
     players: tuple[int | None, ...]  # None: the variant's count
-    rounds: int
-    agents: tuple[str, ...]
+    rounds: int  # free-play rounds, every seat the first agent
+    agents: tuple[str, ...]  # the agents measured, each committed to every line in turn
     seed: int
     out: Path
     jobs: int = 1
     cluster: str | None = None
     force: bool = False
+    committed: tuple[int, ...] = ()  # committed rounds per line, by agent (the last repeats)
+
+    def per_line(self, agent: int) -> int:
+        """The committed rounds per line of the agent'th agent."""
+        return self.committed[min(agent, len(self.committed) - 1)] if self.committed else 0
+    against: str | None = None  # a card played on the same seeds, to compare with
 
 
 @dataclass
@@ -63,10 +74,14 @@ class Result:
     asked: int  # rounds asked per player count
     resumed: list[int]  # rounds read back from each journal
     seconds: float
+    committed: list[list[Committed]]  # per player count, per agent
+    stopped: bool = False  # a run stopped before all its rounds
+    title: str = ""  # the card's
+    against: Result | None = None
 
     @property
     def partial(self) -> bool:
-        return any(f.tally.rounds < self.asked for f in self.figures)
+        return self.stopped or any(f.tally.rounds < self.asked for f in self.figures)
 
 
 def card_source(name: str) -> CardSource:
@@ -111,81 +126,178 @@ def check_folder(out: Path, force: bool) -> None:
                                      hint="give another folder, or --force to replace them")])
 
 
-def run_report(request: Request, progress: Callable[[int, int], None] | None = None
-               ) -> Result:
+Progress = Callable[[str, int, int], None]  # (what, of how many rounds, rounds just done)
+
+
+def run_report(request: Request, progress: Progress | None = None) -> Result:
     """Play (or continue) the report's rounds at each player count, and its
-    figures. `progress(players, rounds)` is told of rounds as they finish."""
+    figures: free play, then each agent committed to each line; with
+    `against`, the same for that card, in the folder's `against` folder.
+    `progress` is told of rounds as they finish."""
     source = card_source(request.card)
     specs = [compile_variant(request.variant, p, source.local()) for p in request.players]
+    rival = None
+    if request.against is not None:
+        rival = card_source(request.against)
+        for p in request.players:
+            compile_variant(request.variant, p, rival.local())  # refused before any round
+    if any(request.committed) and any(spec.racks > 1 for spec in specs):
+        raise UsageError([Diagnostic(None, f"--committed: {request.variant} plays several "
+                                           "racks a seat, and a committed line is played on "
+                                           "one", hint="give --committed 0: free play alone")])
     check_folder(request.out, request.force)
     request.out.mkdir(parents=True, exist_ok=True)
+    result = _play(request, source, specs, progress)
+    if rival is not None and not result.partial:
+        other = replace(request, card=str(request.against), out=request.out / AGAINST,
+                        against=None, force=True)
+        other.out.mkdir(exist_ok=True)
+        specs = [compile_variant(request.variant, p, rival.local()) for p in request.players]
+        result.against = _play(other, rival, specs, progress, "against: ")
+        write(other, result.against)
+    write(request, result)
+    return result
+
+
+def _play(request: Request, source: CardSource, specs: list[Any],
+          progress: Progress | None, said: str = "") -> Result:
     entry = registry.locate("variant", request.variant)
     variant = registry.reference(entry) if registry.is_shipped(entry) else \
         str(Path(str(entry)).resolve())  # workers may start elsewhere
-    found, resumed, seconds = [], [], 0.0
+    found, resumed, seconds, committed, title = [], [], 0.0, [], ""
     seeds = range(request.seed, request.seed + request.rounds)
+    stopped = False
     for spec in specs:
-        table = ReportSetup(variant, source, spec.players, request.agents)
+        table = ReportSetup(variant, source, spec.players, request.agents[:1])
         game = table_game(table)  # the matcher compiled once, into the cache, before workers
+        key = journal_key(table, entry.read_bytes())
         journal = scale.Journal(request.out / JOURNAL.format(players=spec.players),
-                                journal_key(table, entry.read_bytes()), seeds, encode, decode)
-        tell = (lambda n, p=spec.players: progress(p, n)) if progress else None
+                                key, seeds, encode, decode)
+        label = f"{said}{spec.players} players, free play"
         outcome = scale.gather(partial(play_rounds, table), seeds, merge, jobs=request.jobs,
-                               cluster=request.cluster, size=CHUNK, progress=tell,
-                               journal=journal)
+                               cluster=request.cluster, size=CHUNK,
+                               progress=_told(progress, label, len(seeds)), journal=journal)
         seconds += outcome.seconds
         resumed.append(outcome.resumed)
         assert isinstance(game.matcher, Matcher)  # load_game plays the compiled matcher
+        flags = exact(game.matcher)
+        title = game.matcher.card.title
         found.append(figures(game.matcher.card, spec.players, outcome.result or Tally(),
-                             exact(game.matcher)))
-        if outcome.partial:
+                             flags))
+        stopped = outcome.partial
+        agents: list[Committed] = []
+        lines = len(game.matcher.card.lines)
+        for k, agent in enumerate(request.agents if not stopped else ()):
+            if not request.per_line(k):
+                continue  # this agent is not committed: free play only
+            played = range(request.seed, request.seed + request.per_line(k) * lines)
+            setup = commit.CommitSetup(table, agent, request.seed)
+            journal_c = scale.Journal(
+                request.out / COMMITTED.format(agent=file_stem(agent), players=spec.players),
+                {**key, "committed": agent}, played, commit.encode, commit.decode)
+            label = f"{said}{spec.players} players, {agent} committed"
+            done = scale.gather(partial(commit.play_committed, setup), played, commit.merge,
+                                jobs=request.jobs, cluster=request.cluster, size=CHUNK,
+                                progress=_told(progress, label, len(played)),
+                                journal=journal_c)
+            seconds += done.seconds
+            agents.append(committed_figures(game.matcher.card, agent, done.result or {},
+                                            flags))
+            stopped = done.partial
+            if stopped:
+                break
+        committed.append(agents)
+        if stopped:
             break  # stopped: the counts not begun are not reported
-    result = Result(found, request.rounds, resumed, seconds)
-    write(request, result)
-    return result
+    return Result(found, request.rounds, resumed, seconds, committed, stopped, title)
+
+
+def _told(progress: Progress | None, label: str, total: int) -> Callable[[int], None] | None:
+    return None if progress is None else partial(progress, label, total)
 
 
 # -- the files ------------------------------------------------------------------------
 CSV_COLUMNS = ("players", "line", "section", "value", "concealed", "wins", "share_of_rounds",
                "share_of_rounds_low", "share_of_rounds_high", "share_of_wins",
                "share_of_wins_low", "share_of_wins_high", "never_won_bound95", "aimed",
-               "aimed_share", "mean_turns_to_win", "self_drawn_share", "exposed_share",
-               "with_jokers_share", "mean_jokers", "difficulty", "suggested_value", "flags")
+               "aimed_share", "aimed_win_rate", "mean_turns_to_win", "self_drawn_share",
+               "exposed_share", "with_jokers_share", "mean_jokers", "flags")
+COMMITTED_COLUMNS = ("players", "agent", "line", "section", "value", "rounds", "completed",
+                     "rate", "rate_low", "rate_high", "status", "mean_turns", "claim_share",
+                     "exposed_share", "joker_share", "mean_jokers", "exchange_share",
+                     "fair_value", "fair_value_low", "fair_value_high", "printed_outside_by",
+                     "flag")
+MODELS = {
+    "committed": "committed rate: of the rounds one seat played for the line from the deal "
+                 "(the other seats the first agent, playing normally), those it won with a "
+                 "hand completing the line; 95% Wilson score interval",
+    "fair": "fair value = k * -ln(committed rate), k making the mean fair value of the "
+            "lines valued their mean printed value; its interval: k * -ln at each end of "
+            "the rate's interval; fewer than 5 completions: too few rounds",
+    "free": "free play: every seat the first agent, playing for whatever it likes; share "
+            "of wins mixes difficulty with how often the agent aims at a line",
+    "agreement": "Spearman rank correlation of the lines' committed rates under two "
+                 "agents; a flip: a line whose rank moves by more than a quarter of the "
+                 "lines while its two intervals do not overlap, or a line valued under both "
+                 "whose flag differs",
+}
 
 
 def report_json(request: Request, result: Result) -> dict[str, Any]:
-    return {
-        "card": request.card, "variant": request.variant, "agents": list(request.agents),
-        "seed": request.seed, "rounds_asked": request.rounds, "partial": result.partial,
-        "value_model": "suggested = a + b * difficulty, difficulty = -log10((wins + 0.5) / "
-                       "(rounds + 1)), a and b the least-squares fit to the printed values, "
-                       "kept within the card's values and rounded to 5",
-        "tables": [{**f.card_json(), "resumed_rounds": r, "sections": f.sections(),
-                    "lines": [row.json() for row in f.rows],
-                    "dominated": [list(p) for p in f.exact.dominated],
-                    "overlaps": [list(p) for p in f.exact.overlaps],
-                    "jokers_only": f.exact.joker_only,
-                    "structural": f.exact.structural,
-                    "unsettled": [list(p) for p in f.exact.unsettled]}
-                   for f, r in zip(result.figures, result.resumed, strict=True)]}
+    tables = []
+    for f, r, agents in zip(result.figures, result.resumed, result.committed, strict=True):
+        pairs = [agreement(agents[0], other) for other in agents[1:]]
+        tables.append({**f.card_json(), "resumed_rounds": r, "sections": f.sections(),
+                       "lines": [row.json() for row in f.rows],
+                       "committed": [a.json() for a in agents], "agreement": pairs,
+                       "dominated": [list(p) for p in f.exact.dominated],
+                       "overlaps": [list(p) for p in f.exact.overlaps],
+                       "jokers_only": f.exact.joker_only,
+                       "impossible": f.exact.impossible,
+                       "structural": f.exact.structural,
+                       "unsettled": [list(p) for p in f.exact.unsettled]})
+    data = {"card": request.card, "title": result.title, "variant": request.variant,
+            "agents": list(request.agents),
+            "seed": request.seed, "rounds_asked": request.rounds,
+            "committed_per_line": [request.per_line(k) for k in range(len(request.agents))],
+            "partial": result.partial,
+            "jongg": __version__, "models": MODELS, "tables": tables}
+    if result.against is not None:
+        from jongg.cardlab.compare import compare
+
+        data["against"] = compare(report_json(replace(request, card=str(request.against),
+                                                      against=None), result.against), data)
+    return data
+
+
+def _csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if row[c] is None else
+                         f"{row[c]:.6g}" if isinstance(row[c], float) else row[c]
+                         for c in columns])
+    return out.getvalue()
+
+
+def _ends(row: dict[str, Any], name: str) -> dict[str, Any]:
+    ends = row[f"{name}_ci95"] or [None, None]
+    return {f"{name}_low": ends[0], f"{name}_high": ends[1]}
 
 
 def lines_csv(data: dict[str, Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for table in data["tables"]:
-        for line in table["lines"]:
-            row = {**line, "players": table["players"],
-                   "share_of_rounds_low": line["share_of_rounds_ci95"][0],
-                   "share_of_rounds_high": line["share_of_rounds_ci95"][1],
-                   "share_of_wins_low": line["share_of_wins_ci95"][0],
-                   "share_of_wins_high": line["share_of_wins_ci95"][1],
-                   "flags": " ".join(line["flags"])}
-            writer.writerow(["" if row[c] is None else
-                             f"{row[c]:.6g}" if isinstance(row[c], float) else row[c]
-                             for c in CSV_COLUMNS])
-    return out.getvalue()
+    return _csv(CSV_COLUMNS, [{**line, "players": table["players"],
+                               **_ends(line, "share_of_rounds"), **_ends(line, "share_of_wins"),
+                               "flags": " ".join(line["flags"])}
+                              for table in data["tables"] for line in table["lines"]])
+
+
+def committed_csv(data: dict[str, Any]) -> str:
+    return _csv(COMMITTED_COLUMNS, [{**line, "players": table["players"], "agent": a["agent"],
+                                     **_ends(line, "rate"), **_ends(line, "fair_value")}
+                                    for table in data["tables"] for a in table["committed"]
+                                    for line in a["lines"]])
 
 
 def _replace(path: Path, text: str) -> None:
@@ -204,4 +316,5 @@ def write(request: Request, result: Result) -> None:
     data = report_json(request, result)
     _replace(request.out / "report.json", json.dumps(data, indent=1))
     _replace(request.out / "lines.csv", lines_csv(data))
+    _replace(request.out / "committed.csv", committed_csv(data))
     _replace(request.out / "report.html", report_html(data, result.figures))

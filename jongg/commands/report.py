@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jongg.api import Diagnostic, UsageError
-from jongg.cardlab.report import Request, run_report
+from jongg.cardlab.report import AGAINST, Request, run_report
 from jongg.commands.args import agents_arg
 from jongg.commands.console import progress_bar
 from jongg.runs import scale
@@ -27,6 +27,18 @@ def _players(text: str | None) -> tuple[int | None, ...]:
     return tuple(counts)
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """--committed: rounds a line, one count or one an agent (the last repeats)."""
+    counts = []
+    for word in text.split(","):
+        if not word.strip().isdecimal():
+            raise UsageError([Diagnostic(None, f"--committed: {word.strip()!r} is not a count",
+                                         hint="give rounds a line, or one count an agent: "
+                                              "40,10")])
+        counts.append(int(word))
+    return tuple(counts)
+
+
 def default_out(card: str) -> str:
     """The folder a report goes to when none is given: the card's name (a
     file's stem) and -report, in the current folder."""
@@ -42,22 +54,30 @@ def command(args: Any) -> int:
         raise UsageError("--rounds: give at least 1")
     request = Request(args.card, args.variant, _players(args.players), args.rounds,
                       agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
-                      scale.workers(args.jobs), args.cluster, args.force)
+                      scale.workers(args.jobs), args.cluster, args.force, _counts(args.committed),
+                      args.against)
     with progress_bar(args.quiet) as bar:
-        tasks: dict[int, Any] = {}
+        tasks: dict[str, Any] = {}
 
-        def tell(players: int, rounds: int) -> None:
-            if players not in tasks:
-                tasks[players] = bar.add_task(f"{players} players", total=request.rounds)
-            bar.advance(tasks[players], rounds)
+        def tell(label: str, total: int, rounds: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.advance(tasks[label], rounds)
 
         result = run_report(request, tell)
-    for f, resumed in zip(result.figures, result.resumed, strict=True):
+    for f, resumed, agents in zip(result.figures, result.resumed, result.committed,
+                                  strict=True):
         again = f" ({resumed} of them from an earlier run)" if resumed else ""
         print(f"{f.players} players: {f.tally.rounds} rounds{again}, {f.wins} won, "
               f"{f.tally.walls} wall games; {len(f.rows)} lines, "
               f"{sum(1 for r in f.rows if not r.tally.wins)} never won")
-    print(f"report: {request.out / 'report.html'} (and lines.csv, report.json)")
+        for a in agents:
+            valued = sum(1 for r in a.rows if r.fair is not None)
+            print(f"  {a.agent} committed: {a.rounds} rounds, {valued} of {len(a.rows)} lines "
+                  f"valued, {len(a.mispriced())} priced outside their interval")
+    if result.against is not None:
+        print(f"against {request.against}: {request.out / AGAINST}")
+    print(f"report: {request.out / 'report.html'} (and lines.csv, committed.csv, report.json)")
     if result.partial:
         print(f"jongg: interrupted: the report covers the rounds above of {request.rounds} "
               "asked; give the same command again to continue", file=sys.stderr)

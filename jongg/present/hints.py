@@ -11,6 +11,7 @@ rules' matcher), never from the State."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -128,12 +129,13 @@ def _choices(seen: Seen, hand: Hand, verb: str) -> list[tuple[tuple[int, ...], i
         if t not in hand.concealed:
             continue
         after = hand.minus(t)
-        found = nearest(rules, after, 3)
+        # the three nearest lines, the first of them filled (what its live count reads)
+        found = rules.nearest(after)[:3]
         if not found:
             continue
-        best = found[0].away
-        alive = tuple(n.line.id for n in found if n.away == best)
-        count = live(seen, found[0])
+        best = found[0][0]
+        alive = tuple(rules.lines[li].id for away, li, _ in found if away == best)
+        count = live(seen, nearest(rules, after, 1)[0])
         # a tile the nearest line uses goes last, a joker after everything
         key = (best, int(t == joker), int(deck.code(t) in used), -len(alive), -count,
                hand.concealed.count(t))
@@ -167,8 +169,10 @@ def winning_tiles(seen: Seen, hand: Hand) -> list[tuple[str, int]]:
     """Every tile that would complete the hand, with its copies unseen."""
     rules, deck = seen.rules, seen.deck
     unseen = seen.obs.unseen
+    held = Counter([*hand.concealed, *(t for e in hand.exposures for t in e)])
+    # a tile the hand holds every copy of cannot come to it (nor be asked of the matcher)
     return [(k.code, unseen[k.index]) for k in deck.kinds
-            if rules.completes(hand.plus(k.index))]
+            if held[k.index] < k.copies and rules.completes(hand.plus(k.index))]
 
 
 def waits(seen: Seen, hand: Hand) -> list[Text]:

@@ -7,9 +7,10 @@ a round's end are told by the round's result (results.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from jongg.present import scoredtell
 from jongg.present import words as w
 from jongg.present.text import Role, Text, line, tiles, words
 from jongg.runtime.errors import counted
@@ -43,6 +44,17 @@ class Narrator:
                 out.append(said)
         return out
 
+    def learn(self, events: Iterable[Event]) -> None:
+        """Catch up on events told before, without telling them: the phase
+        under way is the latest one begun."""
+        for event in events:
+            if event.kind is EventKind.PHASE:
+                self.begun(event)
+
+    def begun(self, event: Event) -> None:
+        """A phase begins: it is the one under way."""
+        self.phase = event.payload
+
     # -- words --------------------------------------------------------------
     def who(self, seat: int, verb: str) -> str:
         return w.does(self.spec, self.seat, seat, verb)
@@ -73,7 +85,7 @@ def _dealt(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
 
 
 def _phase(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
-    n.phase = e.payload
+    n.begun(e)
     return words(phase_text(n.rules, n.seat, e.detail), Role.TITLE)
 
 
@@ -171,12 +183,21 @@ def _offered(n: Narrator, e: Event, batch: Sequence[Event]) -> Text | None:
         return words(f"You pass {d.blind} on blind, unseen, and {d.passes} from your hand")
     to = partner(n.rules, n.seat, n.phase.to if isinstance(n.phase, ev.CourtesyBegun)
                  else "across")
-    theirs = next((x.of(ev.Offered).offered for x in batch
-                   if x.kind is EventKind.OFFERED and x.seat == to), None)
+    other = nearest(batch, e, lambda x: x.kind is EventKind.OFFERED and x.seat == to)
+    theirs = None if other is None else other.of(ev.Offered).offered
     agreed = d.passes
     outcome = "no tiles change hands" if not agreed else f"{agreed} change hands each way"
     return words(f"Courtesy pass: you offer {d.offered}, {n.spec.seats[to]} offers "
                  f"{theirs}: {outcome}")
+
+
+def nearest(batch: Sequence[Event], e: Event, wanted: Callable[[Event], bool]
+            ) -> Event | None:
+    """The event of the batch nearest to `e` that is `wanted`: the one of
+    the same action's events even when several actions are told at once (a
+    browser coming back is told the round so far)."""
+    found = [x for x in batch if wanted(x)]
+    return min(found, key=lambda x: abs(x.number - e.number)) if found else None
 
 
 def _pledged(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
@@ -221,7 +242,8 @@ def _outranked(n: Narrator, e: Event, batch: Sequence[Event]) -> Text:
     assert e.seat is not None
     lost = e.of(ev.Outranked)
     by = lost.by
-    won = next((x.of(ev.Claimed).claim for x in batch if x.kind is EventKind.CLAIMED), "")
+    winner = nearest(batch, e, lambda x: x.kind is EventKind.CLAIMED)
+    won = "" if winner is None else winner.of(ev.Claimed).claim
     mine = "Your" if e.seat == n.seat else f"{n.spec.seats[e.seat]}'s"
     return words(f"{mine} {lost.claim} claim loses to {n.whose(by)} {won} claim "
                  "(it ranks higher, or sits nearer in turn)", Role.WARN)
@@ -279,5 +301,5 @@ TELLERS: dict[EventKind, Teller] = {
     EventKind.DISCARDED: _discarded, EventKind.CLAIMED: _claimed,
     EventKind.OUTRANKED: _outranked, EventKind.EXCHANGED: _exchanged,
     EventKind.DECLARED: _declared, EventKind.PENALISED: _penalised,
-    EventKind.WENT_OFF: _went_off,
+    EventKind.WENT_OFF: _went_off, **scoredtell.TELLERS,
 }

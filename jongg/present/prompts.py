@@ -51,7 +51,11 @@ def prompt(seen: Seen, chosen: Sequence[int] = ()) -> Prompt:
     """What the seat is asked now (`chosen`: the tiles it has picked for a
     pass and may still take back)."""
     if not seen.legal:
-        return Prompt("wait", "waiting for the others")
+        if seen.step == "over":
+            return Prompt("wait", "the match is over")
+        turn = seen.obs.turn
+        return Prompt("wait", f"waiting for {seen.spec.seats[turn]} to play" if turn is not None
+                      else "waiting for the others")
     step = seen.step
     if step == "claims":
         return claim_prompt(seen)

@@ -13,7 +13,7 @@ from jongg.runtime.game.actions import Action
 from jongg.runtime.game.events import Declared, Event, EventKind
 from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.spec import GameSpec
-from jongg.runtime.game.view import Observation
+from jongg.runtime.game.view import Observation, rendered
 from jongg.runtime.tiles import Deck
 
 if TYPE_CHECKING:
@@ -30,8 +30,9 @@ class Seen:
 
     @classmethod
     def of(cls, state: State, seat: int) -> Seen:
-        return cls(seat, state.observe(seat), state.observation(seat),
-                   tuple(state.events_for(seat)), tuple(state.legal_actions(seat)))
+        obs = state.observe(seat)
+        return cls(seat, obs, rendered(obs), tuple(state.events_for(seat)),
+                   tuple(state.legal_actions(seat)))
 
     @property
     def rules(self) -> Rules:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.present import scoredtell
 from jongg.present import words as w
 from jongg.present.hand import Group, grouped
 from jongg.present.seen import Seen
@@ -46,7 +47,8 @@ def frame(seen: Seen, chosen: Sequence[int] = ()) -> Frame:
         wall += f" (die {data['die']}, drawn from {spec.seats[data['wall_of']]}'s)"
     header = (spec.title, f"round {data['round'] + 1}",
               f"{spec.word('dealer')}: {spec.seats[data['dealer']]}", wall,
-              *([f"to play: {spec.seats[data['turn']]}"] if data["turn"] is not None else []))
+              *([f"to play: {spec.seats[data['turn']]}"] if data["turn"] is not None else []),
+              *scoredtell.header(data))
     order = [(me + i * spec.turn.direction) % spec.players for i in range(1, spec.players)]
     panels = tuple(_panel(seen, s) for s in [*order, me])
     last: Text = ()
@@ -57,7 +59,7 @@ def frame(seen: Seen, chosen: Sequence[int] = ()) -> Frame:
     hand = data["hand"]
     label = f"your pool ({len(hand)} tiles, for your {racks} racks)" if racks > 1 \
         else "your hand"
-    notes: list[Text] = []
+    notes: list[Text] = scoredtell.notes(data)
     if "drawn" in data:
         notes.append(line("you drew ", tiles([data["drawn"]])))
     passing = [*data["passing"], *seen.codes(list(chosen))]
@@ -103,6 +105,7 @@ def _panel(seen: Seen, seat: int) -> SeatPanel:
         name += f", {spec.word('dealer')}"
     head: list[Text] = [words(f"{name}: {public['concealed']} in hand",
                               Role.YOU if seat == me else Role.PLAIN)]
+    head.extend(scoredtell.seat_marks(seen.data, seat))
     if public["dead"]:
         head.append(words("OUT (no live rack)" if spec.racks > 1 else "DEAD", Role.BAD))
     if public["skips"]:

@@ -65,3 +65,19 @@ def line(*parts: Text | str) -> Text:
 
 def plain(text: Text) -> str:
     return "".join(s.text for s in text)
+
+
+def as_data(text: Text) -> list[dict[str, str]]:
+    """A sentence as plain data (JSON) for a page to draw: each span's text,
+    and its tile, role and suit when it has them."""
+    out = []
+    for s in text:
+        span = {"text": s.text}
+        if s.tile is not None:
+            span["tile"] = s.tile
+        if s.role:
+            span["role"] = str(s.role)
+        if s.suit is not None:
+            span["suit"] = s.suit
+        out.append(span)
+    return out

@@ -194,7 +194,8 @@ class Journal(Generic[T]):
     JSON value: whatever decides its results) and its first seed, then a
     line per finished chunk: its seeds and its result, encoded. A run of
     more seeds from the same first one extends it; a run of fewer reads
-    only the chunks within its seeds. Each line is written
+    only the chunks within its seeds (and a chunk it then plays, that a
+    longer run's chunk also holds, is read once). Each line is written
     whole and flushed to disk, so a run stopped any way (Ctrl-C, kill -9, a
     power cut) keeps every chunk it wrote; a torn last line is dropped. A
     file of another run is refused, never overwritten."""
@@ -243,7 +244,11 @@ class Journal(Generic[T]):
                     result = self.decode(entry["result"])
                 except (KeyError, TypeError, ValueError) as error:
                     raise self._fail(f"line {number}: not a chunk ({str(error)[:80]})") from None
-                if part.start >= self.seeds.start and part.stop <= self.seeds.stop:
+                within = part.start >= self.seeds.start and part.stop <= self.seeds.stop
+                # a chunk written by a shorter run, whose seeds a longer one covers too
+                # (or the other way round), is counted once: the first line that holds them
+                if within and not any(part.start < c.stop and c.start < part.stop
+                                      for c in self.covered):
                     self.covered.append(part)
                     yield part, result
             good += len(raw) + 1

@@ -33,6 +33,7 @@ from .names import Names, Unnamed
 from .secret import Keys, Unseeded, dealing
 from .store import Store, StoreError
 from .tables import SharedTable, log
+from .timers import Timers
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,11 @@ class Hall:
     # -- opening -------------------------------------------------------------------
     def open(self, variant: str, players: int | None, seats: Sequence[str], *,
              seed: int | None = None, strict: bool = False, card: str | None = None,
-             client: str = "", prepared: tuple[str, Game] | None = None
-             ) -> tuple[SharedTable, dict[int, str]]:
+             client: str = "", prepared: tuple[str, Game] | None = None,
+             timers: Timers | None = None) -> tuple[SharedTable, dict[int, str]]:
         """A new table, and the secret token of each person's seat. `prepared`:
-        what `prepare` made of the variant (else it is prepared here)."""
+        what `prepare` made of the variant (else it is prepared here);
+        `timers`: a claim window's and a turn's, at a table of several people."""
         self.may_open(client)
         name, game = prepared or self.prepare(variant, players, card)
         spec = game.spec
@@ -107,6 +109,10 @@ class Hall:
                 raise Refused(f"no agent {agent[:60]!r} here; agents: {', '.join(self.agents)} "
                               "(more with jongg serve --agents)")
         people = [s for s, a in enumerate(seats) if a == HUMAN]
+        timers = timers or Timers()
+        if timers and len(people) < 2:
+            raise Refused("timers are for a table of several people: a table of one person "
+                          "waits for that person (leave \"timers\" out)")
         try:
             chance = dealing(seed, len(people), self.keys)
         except Unseeded as error:
@@ -116,12 +122,14 @@ class Hall:
                         chance.key)
         try:
             table_id, tokens, writer = self.store.create(
-                header, people, datetime.now(UTC).isoformat(timespec="seconds"))
+                header, people, datetime.now(UTC).isoformat(timespec="seconds"),
+                timers.to_json())
         except StoreError as error:
             raise Refused(self.store.quiet(str(error))) from None
         agents = {s: agent_maker(a)(chance.seed, s) for s, a in enumerate(seats) if a != HUMAN}
         table = SharedTable(table_id, game, header.new_match(game), writer, tuple(seats),
-                            self.store.seats(table_id).hashes, agents, self.pace)
+                            self.store.seats(table_id).hashes, agents, self.pace,
+                            timers=timers)
         self.tables[table_id] = table
         self.saved[table_id] = Saved(table_id, header, False)
         self.opener[table_id] = client
@@ -166,7 +174,12 @@ class Hall:
 
     def _resume(self, table_id: str) -> None:
         path = self.store.log_path(table_id)
-        hashes = self.store.seats(table_id).hashes
+        seated = self.store.seats(table_id)
+        hashes = seated.hashes
+        try:
+            timers = Timers.read(seated.timers)
+        except ValueError as error:
+            raise StoreError(f"its seats file: {error}") from None
         writer = LogWriter.reopen(path)  # locked: another server on this folder is refused
         try:
             text = writer.text()
@@ -187,7 +200,7 @@ class Hall:
             writer.close()
             raise
         self.tables[table_id] = SharedTable(table_id, game, state, writer, text.header.agents,
-                                            hashes, resumed.agents, self.pace)
+                                            hashes, resumed.agents, self.pace, timers=timers)
         self.saved[table_id] = Saved(table_id, text.header, False)
         log.info("table %s taken up at decision %d", table_id, state.decisions)
 
@@ -202,6 +215,25 @@ class Hall:
             await table.close()
 
     # -- what the lobby lists -------------------------------------------------------------
+    def rematch(self, table: SharedTable, client: str = "") -> tuple[str, dict[int, str]]:
+        """The same table again once its match is over (the variant, seats,
+        mode and timers; a fresh deal): its id and each person's seat token,
+        the same for every person who asks (one rematch a table)."""
+        if not table.state.is_terminal():
+            raise Refused("the match is not over: a rematch comes after it")
+        if table.rematched is None:
+            header = self.saved[table.id].header
+            seeded = not header.key and len(table.hashes) == 1
+            made, tokens = self.open(header.variant, header.players, list(table.names),
+                                     seed=secrets.randbelow(2**31) if seeded else None,
+                                     strict=header.mode is Mode.STRICT, client=client,
+                                     prepared=(header.variant, table.game),
+                                     timers=table.timers)
+            made.wake()
+            made.rest()
+            table.rematched = (made.id, tokens)
+        return table.rematched
+
     def finished(self, table_id: str) -> bool:
         table = self.tables.get(table_id)
         if table is not None:

@@ -1,7 +1,7 @@
 """How the page shows the game, as plain data: each tile's colour, family
-and label, the card's lines, a seat's nearest lines (its hints), and the
-events as the page tells them (a winning hand in its line's groups, each
-joker with the tile it stands for).
+and label, and the events as the page is sent them (a
+winning hand in its line's groups, each joker with the tile it stands for).
+Sentences, prompts and hints are the presentation model's (web/said.py).
 
 Colours are the ones players know, read from the names a deck gives its
 suits and tiles (Bams green, Craks red, Dots blue; each dragon its own),
@@ -15,12 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from jongg.present.faces import faces
 from jongg.present.filling import filled
 from jongg.present.styles import styles
-from jongg.runtime.card import Card
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.rules import Rules
-from jongg.runtime.game.state import State
 from jongg.runtime.hand import Hand
 from jongg.runtime.matching.answers import Slot
 from jongg.runtime.tiles import Category, Deck
@@ -38,6 +37,7 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
     a hand shows it in), the big and small labels drawn on it, and its
     place in a sorted hand."""
     shared = styles(deck)
+    drawn = faces(deck)
     suits = {s.code: s.name for s in deck.suits}
     out: dict[str, dict[str, Any]] = {}
     for kind in deck.kinds:
@@ -50,7 +50,8 @@ def tiles(deck: Deck) -> dict[str, dict[str, Any]]:
             big, small = _honour_label(kind.code, kind.name, kind.category)
         out[kind.code] = {"name": kind.name, "colour": colour,
                           "family": style.family or kind.category.value,
-                          "big": big, "small": small, "order": kind.index}
+                          "big": big, "small": small, "order": kind.index,
+                          "category": kind.category.value, "face": drawn[kind.code]}
     return out
 
 
@@ -62,32 +63,6 @@ def _honour_label(code: str, name: str, category: Category) -> tuple[str, str]:
     if category is Category.FLOWER:
         return "\u273f", name
     return code, name
-
-
-def card(c: Card) -> list[dict[str, Any]]:
-    """The card's lines as the page lists them."""
-    return [{"id": line.id, "section": line.section, "value": line.value,
-             "concealed": line.concealed, "hand": line.pattern, "note": line.note}
-            for line in c.lines]
-
-
-def hints(state: State, seat: int, top: int = 3) -> list[dict[str, Any]]:
-    """The seat's nearest lines, rack by rack, from what it may see: its own
-    tiles and exposures."""
-    seen = state.observe(seat)
-    nearest = getattr(seen.rules.judge, "nearest", None)
-    if nearest is None:
-        return []
-    out = []
-    me = seen.me
-    for rack in range(state.spec.racks):
-        if me.won(rack) or me.rack_dead[rack]:
-            continue
-        for m in nearest(seen.hand(rack), top):
-            out.append({"rack": rack, "line": m.line.id, "away": m.tiles_away,
-                        "value": m.line.value or 0, "missing": list(m.missing),
-                        "jokers": m.joker_slots})
-    return out
 
 
 def told(rules: Rules, event: Event) -> dict[str, Any]:

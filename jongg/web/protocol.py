@@ -5,15 +5,24 @@ A browser sends:
     {"type": "hello", "token": "...", "since": 0}   first: the seat's secret token;
                                                     since: events it has already been told
     {"type": "act", "action": "discard 3B"}         an action's text form (docs/api.md)
-    {"type": "hint"}                                the nearest lines for its own tiles
+    {"type": "hint"}                                the hints for its position now
+    {"type": "next"}                                it has seen the round's end: play on
+    {"type": "rematch"}                             the match over: the same table again
 
 and is sent:
 
     {"type": "welcome", ...}    once: the table, its seat, the tiles, the card, the claims
     {"type": "update", ...}     after every change: its observation, the events it may
-                                be told since the last update, its legal actions
+                                be told since the last update, and in words (the
+                                presentation model's, jongg/present): their story,
+                                its prompt, each legal action, its hints, a round's
+                                end (docs/web.md, "Messages")
     {"type": "refused", ...}    its action was not taken, and why (nothing changed)
-    {"type": "hint", ...}       its nearest lines
+    {"type": "hint", ...}       its hints
+    {"type": "round_over", ...} a round's end: the final table frozen (every hand),
+                                the payments, who must still say next
+    {"type": "next_round"}      every person has said next: the next round is played
+    {"type": "rematch", ...}    the table opened again: its id, and this seat's own link
     {"type": "error", ...}      a message it sent that cannot be read, an unknown table,
                                 a wrong token
 
@@ -28,13 +37,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.present.seen import Seen
 from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.state import State
 
-from . import look
+from . import look, said
 
 LONGEST = 2000  # characters in a message from a browser: an action's text is short
-TYPES = ("hello", "act", "hint")
+TYPES = ("hello", "act", "hint", "next", "rematch")
 
 
 class ProtocolError(ValueError):
@@ -120,13 +131,19 @@ def update(state: State, seat: int, since: int, events: list[Event] | None = Non
     """What `seat` is sent after a change: its own view of the table, the
     events from `since` (or these, as the referee told them) as it may be
     told them, and its own legal actions."""
-    deck = state.spec.deck
     told = state.events_for(seat, since) if events is None else events
-    return {"type": "update", "view": state.observation(seat),
-            "events": [look.told(state.rules, e) for e in told],
+    seen = Seen.of(state, seat)
+    return {"type": "update", "view": seen.data,
+            "events": [look.told(seen.rules, e) for e in told],
+            **said.told(seen, told),
             "next": len(state.events),
-            "legal": [a.text(deck) for a in state.legal_actions(seat)],
+            "legal": [a.text(seen.deck) for a in seen.legal],
             "decisions": state.decisions, "over": state.is_terminal()}
+
+
+def view_rules(state: State) -> Rules:
+    """The game's rules, as every seat's observation carries them."""
+    return state.observe(0, lazy=True).rules
 
 
 def open_update(state: State, since: int) -> dict[str, Any]:
@@ -141,7 +158,9 @@ def open_update(state: State, since: int) -> dict[str, Any]:
     view["seats"] = [{**public, "hand": seen[s]["hand"], "passing": seen[s]["passing"],
                       **({"aside": seen[s]["aside"]} if "aside" in seen[s] else {})}
                      for s, public in enumerate(view["seats"])]
+    told = state.events_for(None, since)
     return {"type": "update", "view": view,
-            "events": [look.told(state.rules, e) for e in state.events_for(None, since)],
+            "events": [look.told(view_rules(state), e) for e in told],
+            **said.told(said.onlooker(state), told),
             "next": len(state.events), "legal": [], "decisions": state.decisions,
             "over": state.is_terminal()}

@@ -23,7 +23,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -40,6 +40,7 @@ from .replays import Replayer
 from .short import quiet_when_short_of_files
 from .store import StoreError, same_token
 from .tables import Watcher, log
+from .timers import Timers
 from .work import Busy, Worker
 
 STATIC = resources.files("jongg.web") / "static"
@@ -115,12 +116,17 @@ class Web:
             raise Problem(400, "\"seed\" must be a whole number")
         if card is not None and not isinstance(card, str):
             raise Problem(400, "\"card\" must be an uploaded card's file name")
+        try:
+            timers = Timers.read(data.get("timers"))
+        except ValueError as error:
+            raise Problem(400, str(error)) from None
         hall, client = self.hall, _client(request)
         try:
             hall.may_open(client)  # before the work, as after it
             prepared = await self.work.run(lambda: hall.prepare(variant, players, card))
             table, tokens = hall.open(variant, players, seats, seed=seed,
-                                      strict=strict is True, client=client, prepared=prepared)
+                                      strict=strict is True, client=client, prepared=prepared,
+                                      timers=timers)
         except (Refused, StoreError) as error:
             raise Problem(400, str(error)) from None
         table.wake()
@@ -295,6 +301,19 @@ class Web:
                         queue.put_nowait(protocol.refused(said.action, refusal))
                 elif said.type == "hint":
                     queue.put_nowait(table.hints(watcher.seat))
+                elif said.type == "rematch":
+                    try:
+                        again, tokens = self.hall.rematch(table, _client(ws))
+                    except (Refused, StoreError) as error:
+                        queue.put_nowait(protocol.refused("rematch", str(error)))
+                        continue
+                    token = tokens.get(watcher.seat)  # its own seat's link, to it alone
+                    queue.put_nowait({"type": "rematch", "table": again,
+                                      "url": f"/table/{again}#{token}" if token else None})
+                elif said.type == "next":
+                    refusal = table.next_round(watcher.seat)
+                    if refusal is not None:
+                        queue.put_nowait(protocol.refused("next", refusal))
                 else:
                     queue.put_nowait(protocol.error("already", "this socket has its seat"))
         except WebSocketDisconnect:
@@ -324,7 +343,7 @@ async def _close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
             await ws.close(code)
 
 
-def _client(request: Request) -> str:
+def _client(request: HTTPConnection) -> str:
     """The address a request came from (tables are counted by it)."""
     return request.client.host if request.client is not None else ""
 

@@ -19,7 +19,7 @@ import json
 import os
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,10 +58,12 @@ class Seats:
     table: str
     hashes: dict[int, str]  # seat -> sha256 of its token
     created: str = ""
+    timers: dict[str, float] = field(default_factory=dict)  # seconds: a claim's, a turn's
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table, "created": self.created,
-                "people": {str(s): h for s, h in sorted(self.hashes.items())}}
+                "people": {str(s): h for s, h in sorted(self.hashes.items())},
+                **({"timers": self.timers} if self.timers else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> Seats:
@@ -72,7 +74,10 @@ class Seats:
             if not seat.isdigit() or not isinstance(hashed, str):
                 raise StoreError(f"a seat {seat!r} that is not a seat number with a hash")
             hashes[int(seat)] = hashed
-        return cls(str(data.get("table", "")), hashes, str(data.get("created", "")))
+        timers = data.get("timers") or {}
+        if not isinstance(timers, dict):
+            raise StoreError("its \"timers\" are not an object of seconds")
+        return cls(str(data.get("table", "")), hashes, str(data.get("created", "")), timers)
 
 
 class Store:
@@ -113,7 +118,8 @@ class Store:
         found.sort(key=lambda p: (p.stat().st_mtime, p.name))
         return [p.name[:-len(SEATS)] for p in found]
 
-    def create(self, header: Header, people: list[int], created: str
+    def create(self, header: Header, people: list[int], created: str,
+               timers: dict[str, float] | None = None
                ) -> tuple[str, dict[int, str], LogWriter]:
         """A new table's files, under a fresh name: (its id, each person's
         seat token, the log's writer). Nothing is left behind when they
@@ -121,7 +127,8 @@ class Store:
         for _ in range(100):
             table = secrets.token_hex(5)
             tokens = {seat: secrets.token_urlsafe(18) for seat in people}
-            seats = Seats(table, {s: token_hash(t) for s, t in tokens.items()}, created)
+            seats = Seats(table, {s: token_hash(t) for s, t in tokens.items()}, created,
+                          dict(timers or {}))
             if not write_new(self.seats_path(table), json.dumps(seats.to_json()).encode(),
                              f"table {table}"):
                 continue

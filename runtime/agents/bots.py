@@ -9,6 +9,7 @@ from typing import Protocol
 
 from jongg.runtime.agents.planner import FAR as NO_PLAN
 from jongg.runtime.agents.planner import Plan, RackPlanner
+from jongg.runtime.agents.scored import scored_choice
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.chance import derived_rng
 from jongg.runtime.game.rules import Mode
@@ -130,6 +131,9 @@ class GreedyAgent:
         return choices[self.rng.randrange(len(choices))]
 
     def act(self, seen: Observation, legal: list[Action]) -> Action:
+        return scored_choice(seen, legal, self._act)  # a scored game read as such
+
+    def _act(self, seen: Observation, legal: list[Action]) -> Action:
         verbs = {a.verb for a in legal}
         spec = seen.rules.spec
         if isinstance(seen.phase, Pledge) and seen.step in ("voting", "passing"):

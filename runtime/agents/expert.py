@@ -33,6 +33,7 @@ from jongg.runtime.agents.odds import Odds, odds
 from jongg.runtime.agents.outlook import CardTable, Prospects, Seated, fits, seat, worth
 from jongg.runtime.agents.payoff import CommittedLine, committed_line, priced_table, win_pays
 from jongg.runtime.agents.racks import RackPlayer
+from jongg.runtime.agents.scored import scored_choice
 from jongg.runtime.agents.shapes import Shapes
 from jongg.runtime.agents.unseen import Unseen
 from jongg.runtime.game.actions import Action
@@ -177,6 +178,9 @@ class ExpertAgent:
                                    for li in structural})
 
     def act(self, seen: Observation, legal: list[Action]) -> Action:
+        return scored_choice(seen, legal, self._act)  # a scored game read as such
+
+    def _act(self, seen: Observation, legal: list[Action]) -> Action:
         rules = seen.rules
         self._learn(rules)
         if rules.spec.racks > 1 or isinstance(seen.phase, Pledge):

@@ -17,6 +17,8 @@ person types:
     offer 2             the tiles offered in a courtesy pass
     blind 2             pass on 2 of the tiles coming in, unseen (0: none)
     off                 go off a pledge (Atomic Cat): the tiles set aside rejoin the pool
+    announce riichi 5C  discard 5C with a declaration (a scored game's `declarations`)
+    kong 5C             declare a kong of 5C on one's own turn (a game with a dead wall)
 """
 
 from __future__ import annotations
@@ -55,8 +57,10 @@ class Action:
                 raise ValueError("this action was built without its deck: give it, "
                                  "action.text(game.spec.deck)")
         verb = self.verb
-        if verb == "discard" or (verb == "pass" and self.tile >= 0):
+        if verb == "discard" or verb == "kong" or (verb == "pass" and self.tile >= 0):
             return f"{verb} {deck.code(self.tile)}"
+        if verb == "announce":
+            return f"announce {self.claim} {deck.code(self.tile)}"
         if verb == "claim":
             rack = [f"on {self.number + 1}"] if self.number else []
             return " ".join(["claim", self.claim, *deck.codes(self.tiles), *rack])
@@ -107,6 +111,10 @@ def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
             return Action("vote", number=int(rest[0].lower() == "yes"))
         if verb == "off" and not rest:
             return Action("off")
+        if verb == "kong" and len(rest) == 1:
+            return Action("kong", tile(rest[0]))
+        if verb == "announce" and len(rest) == 2:
+            return Action("announce", tile(rest[1]), claim=rest[0].lower())
         if verb in ("offer", "blind") and len(rest) == 1:
             return Action(verb, number=int(rest[0]))
     except TileError:
@@ -116,4 +124,4 @@ def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
     raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, "
                      "declare [RACK [LINE]], claim KIND [TILES] [on RACK], pass, "
                      "exchange TILE SEAT:EXPOSURE, pass TILE, "
-                     "vote yes|no, offer N, blind N, off")
+                     "vote yes|no, offer N, blind N, off, announce NAME TILE, kong TILE")

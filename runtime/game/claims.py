@@ -79,6 +79,8 @@ def may_claim(view: TableView, seat: int, tile: int) -> bool:
     with (guarded mode): a Mah Jongg claim needs the hand within a tile of
     a line, a set the tiles to make it. False: claim_actions() would offer
     only the pass, so the window need not ask it; True: ask claim_actions()."""
+    if view._rules.spec.scored is not None:  # the seat's waits, kept as its tiles change
+        return tile in view._waits(seat) or bool(sets_made(view, seat, tile))
     return bool(view._resting_near(seat) or sets_made(view, seat, tile))
 
 
@@ -119,7 +121,10 @@ def exposed_hand(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
 
 def wins_with(view: TableView, seat: int, tile: int, mahjongs: int = 1) -> bool:
     """Whether the discard completes the hand (with several racks: the racks
-    it completes, `mahjongs` of them at once)."""
+    it completes, `mahjongs` of them at once; a scored game: a win its
+    scoring allows, the seat not furiten)."""
+    if view._rules.spec.scored is not None:
+        return view._wins_discard(seat, tile)
     if not view._resting_near(seat):
         return False
     rules = view._rules
@@ -135,8 +140,9 @@ def kind_wins(view: TableView, seat: int, tile: int, kind: ClaimKind) -> bool:
 
 def exposure_wins(view: TableView, seat: int, tile: int, tiles: tuple[int, ...],
                   rack: int = 0) -> bool:
-    """Whether claiming `tile` for this set completes the seat's hand (rack)."""
-    if not view._resting_near(seat):
+    """Whether claiming `tile` for this set completes the seat's hand (rack);
+    never in a scored game, whose wins are claimed as such."""
+    if view._rules.spec.scored is not None or not view._resting_near(seat):
         return False
     rules = view._rules
     hand = exposed_hand(view, seat, tile, tiles, rack)

@@ -10,6 +10,7 @@ from jongg.runtime.game import events as ev
 from jongg.runtime.game import racks
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.facts import fact_name
+from jongg.runtime.game.kongs import Kongs
 from jongg.runtime.game.scoring import (
     BANK,
     Facts,
@@ -23,10 +24,10 @@ from jongg.runtime.game.scoring import (
 )
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.spec import Penalty
-from jongg.runtime.game.table import StateData, Step
+from jongg.runtime.game.table import Step
 
 
-class Endings(StateData):
+class Endings(Kongs):
     """The State's part that declares, penalises, pays and ends rounds."""
 
     def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
@@ -59,7 +60,8 @@ class Endings(StateData):
         if self.spec.racks > 1:
             self._declare_rack(seat, action)
             return
-        if self._rules.completes(self._seats[seat].hand()):
+        if (self._wins_drawn(seat) if self.spec.scored is not None
+                else self._rules.completes(self._seats[seat].hand())):
             # self-drawn unless the turn began with a claim (the dealt hand counts as drawn)
             self._end_round(seat, None, not self._claimed_turn)
             return
@@ -165,9 +167,11 @@ class Endings(StateData):
         assert spec.match is not None
         facts = None
         shown: tuple[tuple[str, ...], ...] = ()
+        self._scored_result(winner, self_drawn)
         if winner is not None and spec.racks == 1:  # the whole hand is the Mah Jongg
             me = self._seats[winner]
-            match = self._matcher.is_complete(me.hand(), open_hands=spec.open_hands)
+            match = self._matcher.is_complete(self._card_hand(winner),
+                                              open_hands=spec.open_hands)
             assert match is not None
             tiles = [*me.concealed(), *(t for e in me.exposures for t in e.tiles)]
             mahjong = self._mahjong(winner, 0, match.line, tiles, not me.exposures)
@@ -188,15 +192,16 @@ class Endings(StateData):
         end = self._round_end(winner, discarder, self_drawn, line, shown)
         if winner is not None:
             self._pay(settle(spec, end, facts, self.scores, together=together))
+            self._pay(self._scored_payments(winner, discarder))
         elif not self._mahjongs and self._ended is None:
             self._pay(settle(spec, end, None, self.scores))
         self.results.append(end)
         self._tell(ev.RoundEnded(**{**end.public(), "how": end.how}, scores=list(self.scores)),
                    winner)
         self.round += 1
-        if spec.match.dealer_passes == "always" or winner != self.dealer:
+        if not self._scored_next(winner, end.waiting):
             self.dealer = (self.dealer + spec.match.dealer_direction) % spec.players
-        over = spec.match.end(match_facts(spec, self.round, self.scores))
+        over = spec.match.end(match_facts(spec, self.round, self.scores, self._passes))
         if over:
             self.step = Step.OVER
             self._open_discard = None
@@ -209,5 +214,6 @@ class Endings(StateData):
                    ) -> RoundEnd:
         return RoundEnd(self.round, winner, discarder, self_drawn, line, self.dealer,
                         self._turns, shown, tuple(m.public() for m in self._mahjongs),
-                        self._ended or ("won" if winner is not None else "wall"))
+                        self._ended or ("won" if winner is not None else "wall"),
+                        self._waiting_seats() if winner is None else ())
 

@@ -36,6 +36,9 @@ class EventKind(StrEnum):
     PAID = "paid"  # payer, payee, amount (BANK = -1)
     ROUND_ENDED = "round_ended"  # the round's result
     MATCH_ENDED = "match_ended"  # scores, winners, payouts
+    ANNOUNCED = "announced"  # a declaration made with a discard: its name, its deposit
+    KONGED = "konged"  # a kong declared on one's own turn (tiles: the kong)
+    SCORED = "scored"  # a scored game's win: yaku, han, fu, limit, indicators
 
 
 # -- what each kind of event says: one typed payload a kind ---------------------------
@@ -254,10 +257,38 @@ class MatchEnded(Payload):
     payouts: list[float] | None
 
 
+@dataclass(frozen=True, slots=True)
+class Announced(Payload):
+    kind = EventKind.ANNOUNCED
+    name: str
+    deposit: int
+    first_turn: bool  # made with the seat's first discard, no call before it
+
+
+@dataclass(frozen=True, slots=True)
+class Konged(Payload):
+    kind = EventKind.KONGED
+    added: bool  # the fourth tile put to an exposed pung (else four held, concealed)
+
+
+@dataclass(frozen=True, slots=True)
+class Scored(Payload):
+    kind = EventKind.SCORED
+    yaku: list[list[Any]]  # [name, han] (or [name, yakuman count])
+    han: int
+    fu: int
+    limit: str
+    indicators: list[str]
+    ura: list[str]
+    total: int
+    fu_items: list[list[Any]]  # [what, fu] from the base on
+
+
 PAYLOADS: dict[EventKind, type[Payload]] = {
     cls.kind: cls for cls in (Dealt, PassBegun, Passed, Received, Voted, Pledged, Offered,
                               PlayBegun, Drew, Discarded, Claimed, Outranked, Exchanged,
-                              Declared, Penalised, WentOff, Paid, RoundEnded, MatchEnded)}
+                              Declared, Penalised, WentOff, Paid, RoundEnded, MatchEnded,
+                              Announced, Konged, Scored)}
 assert set(PAYLOADS) == set(EventKind), "an event kind without its payload"
 
 P = TypeVar("P", bound=Payload)

@@ -81,6 +81,9 @@ class Wall:
     spec: GameSpec
     round: int
     receiver_is_dealer: bool
+    waiting: bool = False  # the seat awarded is one tile from a win (a scored game)
+    payer_waiting: bool = False
+    waiting_seats: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ class MatchEnd:
     spec: GameSpec
     rounds: int
     scores: tuple[int, ...]
+    passes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,12 +189,20 @@ FACTS: tuple[Fact, ...] = (
          lambda at: at.spec.racks, WIN | DEAD, lambda s: (s.racks, s.racks)),
     Fact("receiver_is_dealer", Kind.TRUTH, "the seat awarded is the dealer",
          lambda w: w.receiver_is_dealer, WALL),
+    Fact("waiting", Kind.TRUTH, "the seat awarded is one tile from a win (a scored game)",
+         lambda w: w.waiting, WALL),
+    Fact("payer_waiting", Kind.TRUTH, "the seat paying is one tile from a win (a scored game)",
+         lambda w: w.payer_waiting, WALL),
+    Fact("waiting_seats", Kind.COUNT, "seats one tile from a win (a scored game)",
+         lambda w: w.waiting_seats, WALL, lambda s: (0, s.players)),
     Fact("exposed_value", Kind.COUNT, "the highest value among the other seats' declared "
          "Mah Jonggs (0: none)", lambda d: d.exposed_value, DEAD, lambda s: (0, s.values[1])),
     Fact("lowest_value", Kind.COUNT, "the card's lowest value",
          lambda d: d.lowest_value, DEAD, lambda s: (s.values[0], s.values[0])),
     Fact("rounds", Kind.COUNT, "rounds played", lambda m: m.rounds, MATCH,
          lambda s: (1, s.max_rounds)),
+    Fact("passes", Kind.COUNT, "times the deal has passed to the next seat (a dealer who "
+         "keeps it plays again)", lambda m: m.passes, MATCH, lambda s: (0, s.max_rounds)),
     Fact("lowest", Kind.SCORE, "the lowest score", lambda m: min(m.scores), MATCH),
     Fact("highest", Kind.SCORE, "the highest score", lambda m: max(m.scores), MATCH),
 )

@@ -15,6 +15,7 @@ def violations(state: State) -> list[str]:
     spec = state.spec
     deck = spec.deck
     held: Counter[int] = Counter(state._wall)
+    held.update(state._dead)  # a scored game's dead wall
     for seat in state._seats:
         for kind, n in enumerate(seat.counts):
             if n < 0:
@@ -39,7 +40,8 @@ def violations(state: State) -> list[str]:
             expected[event.payee] += event.amount
     if expected != state.scores:
         found.append(f"scores {state.scores} differ from their payments {expected}")
-    if spec.scoring.zero_sum and sum(state.scores) != spec.match.start * spec.players:
+    if spec.scoring.zero_sum and \
+            sum(state.scores) + state._table_points() != spec.match.start * spec.players:
         found.append(f"a zero-sum game's scores {state.scores} do not sum to the start")
     if state.is_terminal():
         if state.current_players():
@@ -70,7 +72,7 @@ def _hand_sizes(state: State) -> list[str]:
             expected = spec.deal + (spec.dealer_extra if i == state.dealer else 0)
         else:
             on_turn = state.step is Step.TURN and i == state.turn
-            expected = spec.deal + (1 if on_turn else 0)
+            expected = spec.deal + (1 if on_turn else 0) + state._extra_tiles(i)
         if held != expected:
             found.append(f"seat {i} holds {held} tiles at step {state.step}, not {expected}")
     return found

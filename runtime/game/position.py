@@ -130,6 +130,8 @@ def position(state: State) -> str:
                     for r in state.results],
         "payments": [p.public() for p in state.payments],
     }
+    if state.spec.scored is not None:  # a scored game's table (scored_round.py)
+        doc["scored"] = state._scored_position()
     return json.dumps(doc, separators=(",", ":"))
 
 
@@ -143,6 +145,7 @@ FIELDS = ("seed", "mode", "round", "decisions", "dealer", "scores", "step", "tur
           "answers", "drawn", "claimed_turn", "claimed_from", "incoming", "ended", "promised",
           "declared", "mahjongs", "opening", "pass_count", "blind", "votes", "offers",
           "turn_away", "results", "payments")
+SCORED = ("scored",)  # a scored game's field, after the others
 _HEADER = ("format", "version", "variant", "players")
 # a seat, and each of its exposures, as its values in this order (the keys left out)
 SEAT = ("hand", "exposures", "discards", "dead", "skips", "outgoing", "rack_dead", "pledged",
@@ -165,22 +168,24 @@ def _keyed(values: list[Any]) -> dict[str, Any]:
 def short_position(state: State) -> str:
     """The state as a short line: FIELDS after a header, parted by spaces."""
     doc = json.loads(position(state))
-    assert tuple(doc)[len(_HEADER):] == FIELDS, "position() and FIELDS disagree"
+    names = (*FIELDS, *SCORED) if "scored" in doc else FIELDS
+    assert tuple(doc)[len(_HEADER):] == names, "position() and FIELDS disagree"
     doc["seats"] = [_keyless(seat) for seat in doc["seats"]]
     fields_ = (json.dumps(doc[name], separators=(",", ":")).replace("+", "\\u002b")
-               .replace(" ", "+") for name in FIELDS)
+               .replace(" ", "+") for name in names)
     return " ".join((SHORT, f"{doc['variant']}/{doc['players']}", *fields_))
 
 
-def _from_short(text: str) -> dict[str, Any]:
+def _from_short(text: str, scored: bool = False) -> dict[str, Any]:
     words = text.split()
-    if len(words) != 2 + len(FIELDS) or "/" not in words[1]:
-        raise PositionError(f"a short position has {2 + len(FIELDS)} fields parted by "
+    names = (*FIELDS, *SCORED) if scored else FIELDS
+    if len(words) != 2 + len(names) or "/" not in words[1]:
+        raise PositionError(f"a short position has {2 + len(names)} fields parted by "
                             f"spaces, not {len(words)}")
     variant, _, players = words[1].rpartition("/")
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": variant,
                            "players": int(players)}
-    for name, word in zip(FIELDS, words[2:], strict=True):
+    for name, word in zip(names, words[2:], strict=True):
         try:
             doc[name] = json.loads(word.replace("+", " "))
         except json.JSONDecodeError as error:
@@ -194,7 +199,8 @@ def load_position(game: Game, text: str) -> State:
     """A State at the position `text` describes (the JSON form or the short
     one), for this game."""
     try:
-        doc = _from_short(text) if text.startswith(SHORT + " ") else json.loads(text)
+        doc = _from_short(text, game.spec.scored is not None) \
+            if text.startswith(SHORT + " ") else json.loads(text)
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise PositionError("not a jongg position (no \"format\": \"jongg-position\")")
         if doc.get("version") != VERSION:
@@ -275,6 +281,8 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
                               r["how"]) for r in doc["results"]]
     state.payments = [ScoreEvent(p["round"], p["payer"], p["payee"], p["amount"],
                                  tuple(p["clauses"])) for p in doc["payments"]]
+    if spec.scored is not None:
+        state._load_scored(doc["scored"])
     state.events = []
     state._forget()
     return state

@@ -289,6 +289,10 @@ class TableView(Protocol):
 
     def _last_tile(self, seat: int) -> int | None: ...
 
+    def _waits(self, seat: int) -> list[int]: ...
+
+    def _wins_discard(self, seat: int, tile: int) -> bool: ...
+
 
 # The Rules of the games being played, shared by their matches: a Rules keeps
 # only answers that depend on nothing a match changes, so every match of a

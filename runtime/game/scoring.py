@@ -68,6 +68,7 @@ class RoundEnd:
     shown: tuple[tuple[str, ...], ...] = ()  # the winning hand shown: exposures, then the rest
     mahjongs: tuple[dict[str, Any], ...] = ()  # every Mah Jongg declared, in order
     how: str = "wall"  # "won", "wall" (the wall ran out), "dead" (a seat's dead hands)
+    waiting: tuple[int, ...] = ()  # a scored game's wall game: the seats one tile from a win
 
     def public(self) -> dict[str, Any]:
         view: dict[str, Any] = {
@@ -122,11 +123,16 @@ def settle(spec: GameSpec, end: RoundEnd, hand: Facts | None, scores: list[int],
     players = spec.players
     pay = _Purse(spec, end, scores)
     if end.winner is None:
+        waiting = end.waiting
         for payment in spec.scoring.wall_game:  # awards to every seat
             for payee in range(players):
-                amount = payment.amount(facts.read(
-                    Moment.WALL, Wall(spec, end.round, payee == end.dealer)))
-                pay(BANK, payee, amount, payment)
+                payers = [BANK] if payment.payer != "each-opponent" else \
+                    [s for s in range(players) if s != payee]
+                for payer in payers:  # each other seat pays it (tenpai payments)
+                    amount = payment.amount(facts.read(Moment.WALL, Wall(
+                        spec, end.round, payee == end.dealer, payee in waiting,
+                        payer in waiting, len(waiting))))
+                    pay(payer, payee, amount, payment)
         return pay.events
     assert hand is not None
     for payment in spec.scoring.win if payments is None else payments:
@@ -147,9 +153,10 @@ def win_facts(spec: GameSpec, end: RoundEnd, hand: Facts, winning: bool = True,
                                       payer_is_discarder), spec.deck.tags, spec.flags)
 
 
-def match_facts(spec: GameSpec, rounds: int, scores: list[int]) -> dict[str, Any]:
+def match_facts(spec: GameSpec, rounds: int, scores: list[int], passes: int = 0
+                ) -> dict[str, Any]:
     """What match.end reads (MATCH_FACTS)."""
-    return facts.read(Moment.MATCH, MatchEnd(spec, rounds, tuple(scores)))
+    return facts.read(Moment.MATCH, MatchEnd(spec, rounds, tuple(scores), passes))
 
 
 def dead_facts(spec: GameSpec, round_: int, exposed_value: int, lowest_value: int

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from jongg.runtime.game.formula import Formula
 from jongg.runtime.tiles import Deck
+
+if TYPE_CHECKING:
+    from jongg.runtime.game.scored import ScoredWins
 
 
 class Direction(StrEnum):
@@ -194,11 +198,12 @@ class MatchRules:
     start: int  # points (or tokens) each seat starts with
     end: Formula  # over rounds, players, lowest, highest
     first_dealer: str = "first-seat"  # or "random" (seeded)
-    dealer_passes: str = "always"  # or "unless-dealer-wins"
+    dealer_passes: str = "always"  # or "unless-dealer-wins", "unless-dealer-wins-or-waits"
     dealer_direction: int = 1
     ties: str = "shared"  # equal highest scores share the match win
     clauses: tuple[str, ...] = ()
     payout: Payout | None = None  # money at the match's end
+    honba: bool = False  # count rounds since another seat than the dealer won (hand_scoring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +237,7 @@ class GameSpec:
     words: dict[str, str] = field(default_factory=dict)  # the game's own names
     options: dict[str, object] = field(default_factory=dict)  # resolved, for display
     digest: str = ""  # over the resolved variant, so a log knows its rules
+    scored: ScoredWins | None = None  # win.scored: the hand scoring decides and pays every win
 
     def word(self, name: str) -> str:
         """The variant's name for a thing: NYMJ steals, MJCG calls."""

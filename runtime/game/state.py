@@ -56,6 +56,7 @@ class State(PrePlay, Endings, Moves):
     def __init__(self, spec: GameSpec, matcher: Judge, seed: int,
                  mode: Mode = Mode.GUARDED, chance: Chance | None = None):
         super().__init__(spec, matcher, seed, mode, chance)
+        self._scored_match()
         self._deal()
 
     # -- the round's course -------------------------------------------------
@@ -90,7 +91,8 @@ class State(PrePlay, Endings, Moves):
         self._phase_queue = list(spec.phases)
         self._blind = [0] * spec.players
         self._votes, self._offers = {}, {}
-        self._tell(ev.Dealt(self.round, self._die, len(self._wall)), self.dealer)
+        self._scored_deal()
+        self._tell(ev.Dealt(self.round, self._die, self._live_wall()), self.dealer)
         self._next_phase()
 
     def _draw(self, seat: int) -> None:
@@ -103,7 +105,7 @@ class State(PrePlay, Endings, Moves):
             self._wall_owner.pop()
         self._incoming = (seat, tile)
         me = self._seats[seat]
-        self._tell(ev.Drew(len(self._wall)), seat, (tile,), frozenset({seat}))
+        self._tell(ev.Drew(self._live_wall()), seat, (tile,), frozenset({seat}))
         pledged = me.pledged
         if pledged is not None and me.mahjongs and \
                 self.spec.deck.kinds[tile].category in pledged.forced_off:
@@ -128,7 +130,7 @@ class State(PrePlay, Endings, Moves):
             return []
         step = self.step
         if step is Step.TURN:
-            return turn.turn_actions(self, seat)
+            return self._scored_turn(seat, turn.turn_actions(self, seat))
         if step is Step.CLAIMS:
             return self._claim_actions(seat)
         assert self.phase is not None
@@ -141,7 +143,8 @@ class State(PrePlay, Endings, Moves):
     def _claim_actions(self, seat: int) -> list[Action]:
         known = self._claim_options.get(seat)
         if known is None:
-            known = self._claim_options[seat] = claims.claim_actions(self, seat)
+            known = self._claim_options[seat] = self._scored_claims(
+                seat, claims.claim_actions(self, seat))
         return known
 
     # -- moving on ----------------------------------------------------------
@@ -167,6 +170,10 @@ class State(PrePlay, Endings, Moves):
                 self._exchange(seat, action)
             elif verb == "off":
                 self._go_off(seat)
+            elif verb == "announce":
+                self._announce(seat, action)
+            elif verb == "kong":
+                self._kong(seat, action)
             else:
                 self._discard(seat, action.tile)
         elif self.step is Step.CLAIMS:
@@ -219,6 +226,7 @@ class State(PrePlay, Endings, Moves):
         me.counts[tile] -= 1
         me.discards.append(tile)
         self._discarded(seat)
+        self._scored_discarded(seat, tile)
         self._turns += 1
         self._opening = False
         self._drawn = None
@@ -264,12 +272,15 @@ class State(PrePlay, Endings, Moves):
             self._ended = "dead"
             self._end_round(None, None, False)
             return
-        if not self._wall:
+        if self._live_wall() <= 0:
             self._end_round(None, None, False)
             return
         self._draw(seat)
 
     def _resolve_claims(self) -> None:
+        if self._robbing is not None:
+            self._resolve_rob()
+            return
         assert self._open_discard is not None
         discarder, tile = self._open_discard
         ruling = claims.resolve(self, self._asked, self._answers)
@@ -280,12 +291,14 @@ class State(PrePlay, Endings, Moves):
             self._end_round(None, None, False)
             return
         if not ruling.top:
+            self._scored_passed(self._asked, None, tile)
             self._next_turn(discarder)
             return
         top = ruling.top
         if self.spec.claims.ties == "random" and len(top) > 1:
             top = [top[self._chance.tie(self.round, self._turns, len(top))]]
         _, seat, action = top[0]
+        self._scored_passed(self._asked, None if action.tiles else seat, tile)
         for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
                             *ruling.outranked]:
             self._tell(ev.Outranked(lost.claim, seat), loser)
@@ -317,6 +330,7 @@ class State(PrePlay, Endings, Moves):
                 me.counts[t] -= 1
             exposure = Exposure(tuple(sorted((tile, *action.tiles))), tile, rack)
             me.exposures.append(exposure)
+            self._scored_called()
             if self.spec.racks > 1 and not racks.rack_scores(
                     self._rules, me, rack, me.concealed(), self._last_tile(seat)):
                 # SMJ-11: exposures no line can use kill their rack's hand
@@ -324,8 +338,12 @@ class State(PrePlay, Endings, Moves):
                 self._penalise(seat, self.spec.penalties.misfit_exposure, rack)
         self._open_discard = None
         self.step = Step.TURN
-        if self.spec.racks == 1 and self._rules.completes(me.hand()):
-            self._end_round(seat, discarder, False)  # a claim completing the hand ends it
+        # a claim completing the hand ends it (a scored game: a claim for a win)
+        if self.spec.racks == 1 and (kind.mahjong if self.spec.scored is not None
+                                     else self._rules.completes(me.hand())):
+            self._end_round(seat, discarder, False)
+        elif not kind.mahjong and self._kong_tiles() and len(action.tiles) == 3:
+            self._replace(seat)  # a kong claimed: its replacement from the dead wall
         else:
             self._after_death(seat)
 
@@ -389,7 +407,8 @@ class State(PrePlay, Endings, Moves):
                                         sorted(s.aside), s.pledge]
                                        if self.spec.racks > 1 else [])
                           for s in self._seats],
-                "events": [e.public() for e in self.payments]}
+                "events": [e.public() for e in self.payments],
+                **({"scored": self._scored_position()} if self.spec.scored else {})}
         return hashlib.sha256(json.dumps(full, sort_keys=True).encode()).hexdigest()[:16]
 
     def __str__(self) -> str:

@@ -257,3 +257,9 @@ class StateData:
 
     def _draw(self, seat: int) -> None:
         raise NotImplementedError  # State
+
+    def _waits(self, seat: int) -> list[int]:
+        raise NotImplementedError  # ScoredRound (scored_round.py)
+
+    def _wins_discard(self, seat: int, tile: int) -> bool:
+        raise NotImplementedError  # ScoredRound (scored_round.py)

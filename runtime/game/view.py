@@ -1,5 +1,7 @@
-"""What a seat may see: its observation, typed for bots and front ends and
-plain for JSON, and a readable table for people.
+"""What a seat may see: its observation, typed for bots and front ends, the
+same rendered as plain data for JSON (`plain`), and a readable table for
+people. There is one extraction (`observe`); the plain form reads nothing
+of the State but the observation.
 
 A seat sees its own concealed tiles, those it chose for a pass or set
 aside, everything public (exposures, discards, scores, results), and of the
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import racks
 from jongg.runtime.game.rules import Rules
+from jongg.runtime.game.scored import Public
 from jongg.runtime.game.seat import Exposure, SeatQueries
 from jongg.runtime.game.spec import Phase, Pledge
 from jongg.runtime.hand import Hand
@@ -49,6 +52,9 @@ class PublicSeat:
     in_hand: int  # how many concealed tiles it holds
     dead: bool
     skips: int
+    rack_dead: tuple[bool, ...] = ()
+    pledge: int | None = None  # the rack pledged (set aside for a flag's line)
+    hand: tuple[int, ...] | None = None  # its concealed tiles, on a table played open
 
 
 class ObservationExpired(JonggError, RuntimeError):
@@ -83,8 +89,12 @@ class _Tiles:
 
     def public(self) -> tuple[PublicSeat, ...]:
         if self.seats is None:
+            state = self.source()
+            open_hands = state.spec.options.get("visibility") == "all"
             self.seats = tuple(PublicSeat(tuple(s.exposures), tuple(s.discards), s.in_hand,
-                                          s.dead, s.skips) for s in self.source()._seats)
+                                          s.dead, s.skips, tuple(s.rack_dead), s.pledge,
+                                          tuple(s.concealed()) if open_hands else None)
+                               for s in state._seats)
         return self.seats
 
 
@@ -109,6 +119,14 @@ class Observation:
     round: int
     dealer: int
     scores: tuple[int, ...]
+    scored: Public | None = None  # a scored game's table: winds, indicators, counters
+    drawn: int | None = None  # the tile this seat just drew, on its own turn
+    blind: int = 0  # tiles of the pass under way this seat forwards unseen
+    deciding: bool = False  # whether this seat is asked to act now
+    die: int | None = None  # walls built on the table: the die cast
+    wall_of: int | None = None  # and whose wall is being drawn
+    results: tuple[Any, ...] = ()  # the rounds played (RoundResult)
+    furiten: bool = False  # a scored game: this seat may not win on a discard now
 
     @cached_property
     def me(self) -> OwnSeat:
@@ -127,8 +145,12 @@ class Observation:
         return self
 
     def _key(self) -> tuple[object, ...]:
+        """What two observations must share to be the same decision: the
+        die, whose wall is drawn and the rounds played are shown, not
+        decided from (a world the search agent deals keeps none of them)."""
         return (self.seat, self.me, self.step, self.phase, self.turn, self.discard, self.last,
-                self.promised, self.wall, self.round, self.dealer, self.scores, self.seats)
+                self.promised, self.wall, self.round, self.dealer, self.scores, self.seats,
+                self.scored, self.drawn, self.blind, self.deciding)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Observation) and self._key() == other._key()
@@ -183,54 +205,69 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
         seat, state._rules, _Tiles(state, seat, state.decisions), step.value,
         state.phase if before_play else None, state.turn if on_turn else None, state._open_discard,
         state._last_tile(seat),
-        tuple(state._promised) if on_turn and state.turn == seat else (), len(state._wall),
-        state.round, state.dealer, tuple(state.scores))
+        tuple(state._promised) if on_turn and state.turn == seat else (), state._live_wall(),
+        state.round, state.dealer, tuple(state.scores), state._public_scored(),
+        state._drawn if on_turn and state.turn == seat else None,
+        state._blind[seat] if step is Step.PASSING else 0, seat in state.current_players(),
+        state._die if state._wall_owner else None,
+        state._wall_owner[-1] if state._wall_owner else None, tuple(state.results),
+        state._is_furiten(seat))
     return seen if lazy else seen.settled()
 
 
 def plain(state: State, seat: int) -> dict[str, Any]:
-    """What `seat` may see now, as plain data (JSON)."""
-    from jongg.runtime.game.state import Step
+    """What `seat` may see now, as plain data (JSON): its observation rendered."""
+    return rendered(observe(state, seat))
 
-    spec = state.spec
-    deck = spec.deck
-    mine = state._seats[seat]
-    every = spec.options.get("visibility") == "all"
+
+def rendered(seen: Observation) -> dict[str, Any]:
+    """An observation as plain data (JSON), tile codes for tile indices."""
+    rules = seen.rules
+    deck = rules.deck
+    me = seen.me
     data: dict[str, Any] = {
-        "seat": seat, "round": state.round, "dealer": state.dealer, "step": str(state.step),
-        "scores": list(state.scores), "wall": len(state._wall),
-        "hand": deck.codes(mine.concealed()),
-        "passing": deck.codes(mine.outgoing),
-        **({"aside": deck.codes(sorted(mine.aside))} if state._rules.pledge_flags else {}),
-        "blind": state._blind[seat] if state.step is Step.PASSING else 0,
-        "turn": state.turn if state.step is Step.TURN else None,
-        "discard": (None if state._open_discard is None else
-                    [state._open_discard[0], deck.code(state._open_discard[1])]),
-        "deciding": seat in state.current_players(),
-        "seats": [_public_seat(state, s, every) for s in state._seats],
-        "results": [r.public() for r in state.results],
+        "seat": seen.seat, "round": seen.round, "dealer": seen.dealer, "step": seen.step,
+        "scores": list(seen.scores), "wall": seen.wall,
+        "hand": deck.codes(me.concealed()),
+        "passing": deck.codes(me.outgoing),
+        **({"aside": deck.codes(sorted(me.aside))} if rules.pledge_flags else {}),
+        "blind": seen.blind, "turn": seen.turn,
+        "discard": (None if seen.discard is None else
+                    [seen.discard[0], deck.code(seen.discard[1])]),
+        "deciding": seen.deciding,
+        "seats": [_public_seat(rules, s) for s in seen.seats],
+        "results": [r.public() for r in seen.results],
     }
-    if state.step is Step.TURN and state.turn == seat and state._drawn is not None:
-        data["drawn"] = deck.code(state._drawn)
-    if state._wall_owner:  # walls built on the table: the die, and whose wall is drawn
-        data["die"], data["wall_of"] = state._die, state._wall_owner[-1]
+    if seen.drawn is not None:  # the tile just drawn, and which copy of it in the hand
+        drawn = data["drawn"] = deck.code(seen.drawn)
+        if drawn in data["hand"]:  # (not once it is given for a joker)
+            data["drawn_at"] = len(data["hand"]) - 1 - data["hand"][::-1].index(drawn)
+    table = seen.scored
+    if table is not None:  # a scored game's table
+        data["table"] = {"indicators": deck.codes(table.indicators), "honba": table.honba,
+                         "sticks": table.sticks, "declared": list(table.declared),
+                         "round_wind": deck.code(table.round_wind),
+                         "seat_winds": deck.codes(table.seat_winds),
+                         "furiten": seen.furiten}
+    if seen.wall_of is not None:  # walls built on the table: the die, and whose wall is drawn
+        data["die"], data["wall_of"] = seen.die, seen.wall_of
     return data
 
 
-def _public_seat(state: State, s: Any, every: bool) -> dict[str, Any]:
-    deck = state.spec.deck
+def _public_seat(rules: Rules, s: PublicSeat) -> dict[str, Any]:
+    deck = rules.deck
     return {
         "concealed": s.in_hand,
         "exposures": [deck.codes(e.tiles) for e in s.exposures],
         "discards": deck.codes(s.discards), "dead": s.dead, "skips": s.skips,
-        **({"hand": deck.codes(s.concealed())} if every else {}),
+        **({"hand": deck.codes(s.hand)} if s.hand is not None else {}),
         **({"racks": [{"exposures": [deck.codes(e.tiles) for e in s.exposures
                                      if e.rack == r and not e.mahjong],
                        "mahjong": [t for e in s.exposures if e.rack == r and e.mahjong
                                    for t in deck.codes(e.tiles)],
                        "dead": dead, "pledged": r == s.pledge}
                       for r, dead in enumerate(s.rack_dead)]}
-           if state.spec.racks > 1 else {}),
+           if rules.spec.racks > 1 else {}),
     }
 
 

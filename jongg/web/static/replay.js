@@ -40,7 +40,7 @@ function show(f) {
   $("step").max = String(steps);
   $("step").value = String(step);
   $("where").textContent = `decision ${step} of ${steps}`;
-  Board.drawSeats($("seats"), info, f.view, me);
+  Felt.draw($("seats"), info, f.view, me);
   const hand = $("hand");
   hand.replaceChildren();
   if (me !== null && me !== undefined) {
@@ -54,13 +54,9 @@ function show(f) {
   $("last-action").textContent = f.last ? `last: ${f.seats[f.last.seat]}: ${f.last.action}` : "";
   const story = $("story");
   story.replaceChildren();
-  let paid = [];
-  for (const e of f.events) {
-    if (e.kind === "paid") paid.push(e);
-    const told = Board.tell(info, e, me);
-    if (told) story.prepend(Board.sentence(info, told));
-    if (e.kind === "round_ended") { story.prepend(Board.result(info, e, paid, e.scores, me)); paid = []; }
-  }
+  for (const spans of f.story) story.prepend(Story.text(info, spans));
+  if (f.result) story.prepend(Story.result(info, f.result, f.events.find((e) => e.kind === "round_ended")));
+  if (f.match) story.prepend(Story.result(info, f.match, null));
 }
 
 function go(at) { frame(Math.max(0, Math.min(steps, at))); }

@@ -1,0 +1,90 @@
+"""A scored game's table (runtime/game/scored.py): `win.scored`, the dead
+wall, declarations made with a discard and furiten, compiled and checked
+against the variant's hand_scoring (every context they name must be one of
+its `context`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jongg.runtime.game.scored import KONGS, DeadWall, Declaration, Furiten, ScoredWins
+from jongg.runtime.scoring.rules import HandScoring
+
+from .checking import Checking, _clauses
+from .errors import excerpt
+
+# the table's moments a win may be told of, as win.scored names their contexts
+MOMENTS = ("last_tile", "first_draw", "kong_replacement", "robbed_kong")
+# the action words a declaration may not take
+VERBS = frozenset({"discard", "declare", "claim", "pass", "exchange", "vote", "offer", "blind",
+                   "off", "kong"})
+
+
+class ScoredPlay(Checking):
+    """The checks and compilation of `win.scored` and what it brings."""
+
+    def scored_wins(self, hand: HandScoring | None) -> ScoredWins | None:
+        d = self.data
+        given = d.get("win", {}).get("scored")
+        if given is None:
+            for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",))):
+                if key in d:
+                    self.problem(path, f"{key} is read only by a scored game",
+                                 hint="add win: {scored: {}} and a hand_scoring")
+            if "furiten" in d.get("claims", {}):
+                self.problem(("claims", "furiten"), "furiten is read only by a scored game",
+                             hint="add win: {scored: {}} and a hand_scoring")
+            match = d.get("match", {})
+            if match.get("dealer_passes") == "unless-dealer-wins-or-waits":
+                self.problem(("match", "dealer_passes"), "only a scored game knows who waits "
+                             "at a wall game", hint="unless-dealer-wins, or add win.scored")
+            if match.get("honba"):
+                self.problem(("match", "honba"), "honba is read only by a scored game's "
+                             "hand_scoring payments", hint="add win.scored and hand_scoring")
+            return None
+        if hand is None:
+            if "hand_scoring" not in d:
+                self.problem(("win", "scored"), "win.scored needs the variant's hand_scoring: "
+                             "it decides and pays every win", hint="add hand_scoring")
+            return None
+        context = set(hand.context)
+
+        def known(path: tuple[Any, ...], name: str) -> str:
+            if name and name not in context:
+                self.problem(path, f"{excerpt(name)} is not a context of hand_scoring",
+                             hint=f"hand_scoring.context: {', '.join(hand.context) or 'none'}")
+            return name
+
+        moments = {m: known(("win", "scored", m), given.get(m, "")) for m in MOMENTS}
+        dead = None
+        if "dead_wall" in d:
+            w = d["dead_wall"]
+            dead = DeadWall(w["tiles"], w.get("indicators", 1), w.get("ura", False),
+                            w.get("kong_indicators", True))
+            need = 2 * (dead.indicators + KONGS) + KONGS
+            if need > dead.tiles:
+                self.problem(("dead_wall", "tiles"), f"a dead wall of {dead.tiles} tiles "
+                             f"cannot hold {dead.indicators} indicator(s) and {KONGS} more for "
+                             f"kongs, each with one under it, and {KONGS} replacement tiles",
+                             hint=f"tiles: {need} or more")
+        declarations: list[Declaration] = []
+        for i, item in enumerate(d.get("declarations", [])):
+            at = ("declarations", i)
+            name = item["name"]
+            if name in VERBS or name in {x.name for x in declarations}:
+                self.problem((*at, "name"), f"declaration {excerpt(name)} is already an action "
+                             "or another declaration's name", hint="name it otherwise")
+            declarations.append(Declaration(
+                name, known((*at, "context"), item["context"]), item.get("deposit", 0),
+                item.get("concealed", True), item.get("waiting", True),
+                item.get("wall_at_least", 0), item.get("score_at_least", 0),
+                item.get("locks", True), known((*at, "first_turn"), item.get("first_turn", "")),
+                known((*at, "streak"), item.get("streak", "")), _clauses(item.get("clause"))))
+        furiten = None
+        if "furiten" in d.get("claims", {}):
+            f = d["claims"]["furiten"]
+            furiten = Furiten(f.get("own_discards", True), f.get("passed", "turn"),
+                              f.get("declared_passed", "round"))
+        return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
+                          moments["kong_replacement"], moments["robbed_kong"], dead,
+                          tuple(declarations), furiten)

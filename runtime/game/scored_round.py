@@ -1,0 +1,383 @@
+"""The State's part for a scored game (`win.scored`, runtime/game/scored.py):
+the dead wall and its indicators, declarations made with a discard and
+their deposits, furiten, the wins its hand scoring allows and pays, and the
+counters a match carries from round to round (honba, the deposits on the
+table, how often the deal has passed).
+
+Every method is a no-op or keeps the old answer for a game that is not
+scored, so the State calls them unconditionally."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from jongg.runtime.game import events as ev
+from jongg.runtime.game import scored as sc
+from jongg.runtime.game.actions import Action
+from jongg.runtime.game.scoring import BANK, ScoreEvent
+from jongg.runtime.game.table import StateData
+from jongg.runtime.scoring.score import Scored
+
+
+class ScoredRound(StateData):
+    """Scored wins, declarations, furiten and the dead wall."""
+
+    # -- the match and the round ----------------------------------------------
+
+    def _scored_match(self) -> None:
+        """The counters a match carries: honba, deposits on the table (in
+        sticks of each declaration's deposit, and in points), deal passes."""
+        self._honba = 0
+        self._sticks = 0
+        self._deposits = 0
+        self._passes = 0
+        self._scored_deal()
+
+    def _scored_deal(self) -> None:
+        n = self.spec.players
+        scored = self.spec.scored
+        dead = scored.dead_wall.tiles if scored is not None and scored.dead_wall else 0
+        self._dead = self._wall[:dead]  # the dead wall: the wall's last tiles to be reached
+        del self._wall[:dead]
+        self._declared_as: list[str] = [""] * n  # the declaration each seat made ("" none)
+        self._first_turn = [False] * n  # the declaration was made on the seat's first turn
+        self._streak = [False] * n  # a declaration's streak still unbroken
+        self._furiten: list[str] = [""] * n  # "turn" or "round": after passing a win
+        self._thrown: list[list[int]] = [[] for _ in range(n)]  # own discards, claimed or not
+        self._called = False  # a set was claimed this round
+        self._kongs = 0  # replacement tiles drawn from the dead wall
+        self._replacement = False  # the tile this turn began with came from the dead wall
+        self._scored_win: Scored | None = None
+        self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
+
+    def _live_wall(self) -> int:
+        """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
+        return len(self._wall)
+
+    def _table_points(self) -> int:
+        """Points deposited on the table that no seat holds now."""
+        return self._deposits
+
+    def _indicators(self, ura: bool = False) -> tuple[int, ...]:
+        """The dora indicators face up (`ura`: those under them)."""
+        scored = self.spec.scored
+        if scored is None or scored.dead_wall is None:
+            return ()
+        dead = scored.dead_wall
+        shown = dead.indicators + (self._kongs if dead.kong_indicators else 0)
+        up, under = sc.indicators(self._dead, dead, shown, self._kongs)
+        return under if ura else up
+
+    def _public_scored(self) -> sc.Public | None:
+        """What every seat sees of the scored game's table (None: not scored)."""
+        scored = self.spec.scored
+        if scored is None:
+            return None
+        winds = scored.hand.winds
+        n = self.spec.players
+        return sc.Public(tuple(winds[(s - self.dealer) % n % len(winds)] for s in range(n)),
+                         winds[self._passes // n % len(winds)], self._indicators(), self._honba,
+                         self._sticks, tuple(self._declared_as), self._live_wall())
+
+    # -- what a win scores ----------------------------------------------------
+
+    def _setting(self, seat: int, declared: frozenset[str], ura: bool) -> sc.Setting:
+        public = self._public_scored()
+        assert public is not None
+        setting = public.setting(seat, declared)
+        return dataclasses.replace(setting, ura=self._indicators(ura=True)) if ura else setting
+
+    def _context(self, seat: int, self_drawn: bool, robbed: bool = False) -> frozenset[str]:
+        robbed = robbed or (self._robbing is not None and not self_drawn)
+        """The scoring contexts the table gives a win of `seat` now."""
+        scored = self.spec.scored
+        assert scored is not None
+        found = set()
+        name = self._declared_as[seat]
+        if name:
+            d = scored.declaration(name)
+            found.add(d.first_turn if self._first_turn[seat] and d.first_turn else d.context)
+            if self._streak[seat] and d.streak:
+                found.add(d.streak)
+        if scored.last_tile and self._live_wall() == 0 and not self._replacement:
+            found.add(scored.last_tile)
+        if scored.first_draw and self_drawn and not self._called and not self._thrown[seat]:
+            found.add(scored.first_draw)
+        if scored.kong_replacement and self_drawn and self._replacement:
+            found.add(scored.kong_replacement)
+        if scored.robbed_kong and robbed:
+            found.add(scored.robbed_kong)
+        found.discard("")
+        return frozenset(found)
+
+    def _scores_win(self, seat: int, tile: int | None, self_drawn: bool, *, ura: bool = False,
+                   robbed: bool = False, held: bool = False) -> Scored:
+        """The score of the seat's hand as a win now: self-drawn (`tile` the
+        one drawn, None for a dealt hand), or with the discard `tile` (`held`:
+        taken into the hand already)."""
+        scored = self.spec.scored
+        assert scored is not None
+        me = self._seats[seat]
+        concealed = list(me.concealed())
+        if not self_drawn and not held:
+            assert tile is not None
+            concealed.append(tile)
+        setting = self._setting(seat, self._context(seat, self_drawn, robbed), ura)
+        return sc.score(scored, concealed, me.exposures, tile, self_drawn, setting)
+
+    def _wins_drawn(self, seat: int) -> bool:
+        """Whether the seat's hand, on its turn, is a win its scoring allows."""
+        if self.spec.scored is None:
+            return True
+        if self._claimed_turn:  # a claimed set is never a win: a win is claimed as one
+            return False
+        return self._scores_win(seat, self._drawn, True).wins
+
+    def _wins_discard(self, seat: int, tile: int) -> bool:
+        """Whether the seat may win on the discard: its scoring allows the
+        hand, and the seat is not furiten."""
+        if self.spec.scored is None:
+            return True
+        return not self._is_furiten(seat) and self._scores_win(seat, tile, False).wins
+
+    def _waits(self, seat: int) -> list[int]:
+        """The kinds that would complete the seat's resting hand (yaku aside)."""
+        scored = self.spec.scored
+        if scored is None:
+            return []
+        me = self._seats[seat]
+        return self._waits_of(me.counts, me.exposures)
+
+    def _waits_of(self, counts: Sequence[int], exposures: Sequence[sc.Exposed]) -> list[int]:
+        """The waits of these tiles (yaku aside), kept with the rules: a
+        seat's hand is asked again discard after discard."""
+        scored = self.spec.scored
+        assert scored is not None
+        key = (tuple(counts), tuple(e.tiles for e in exposures))
+        found: list[int] = self._rules.memo("scored.waits", 50_000).get(
+            key, lambda: sc.waits(scored, counts, exposures))
+        return found
+
+    def _is_furiten(self, seat: int) -> bool:
+        scored = self.spec.scored
+        if scored is None or scored.furiten is None:
+            return False
+        if self._furiten[seat]:
+            return True
+        if scored.furiten.own_discards:
+            thrown = set(self._thrown[seat])
+            return any(t in thrown for t in self._waits(seat))
+        return False
+
+    # -- the turn ---------------------------------------------------------------
+
+    def _scored_turn(self, seat: int, actions: list[Action]) -> list[Action]:
+        """A turn's actions in a scored game: a locked hand discards only
+        the tile it drew; a declaration is offered with each discard that
+        leaves the hand waiting."""
+        scored = self.spec.scored
+        if scored is None:
+            return actions
+        if not self._rules.strict:  # a win only as the scoring allows it
+            wins = self._wins_drawn(seat)
+            actions = [a for a in actions if a.verb != "declare" or wins]
+            if wins and not any(a.verb == "declare" for a in actions):
+                actions.insert(0, self._rules.action("declare"))
+        actions = [*actions, *self._kong_actions(seat)]
+        name = self._declared_as[seat]
+        if name and scored.declaration(name).locks and self._drawn is not None:
+            return [a for a in actions if a.verb != "discard" or a.tile == self._drawn]
+        if name or not scored.declarations:
+            return actions
+        me = self._seats[seat]
+        found = list(actions)
+        # a draw and a discard bring a hand at most one tile nearer: one more than a tile
+        # away before the draw is never waiting after the discard (the card's lines are
+        # the hand scoring's forms)
+        if self._turn_away is not None and self._turn_away > 2 and \
+                not any(len(e.tiles) == 4 for e in me.exposures):  # the card reads no kong
+            return found
+        for d in scored.declarations:
+            if d.concealed and any(e.claimed >= 0 for e in me.exposures):
+                continue
+            if self._live_wall() < d.wall_at_least or self.scores[seat] < d.score_at_least:
+                continue
+            for tile, n in enumerate(me.counts):
+                if not n:
+                    continue
+                if d.waiting:
+                    less = list(me.counts)
+                    less[tile] -= 1
+                    if not self._waits_of(less, me.exposures):
+                        continue
+                found.append(self._rules.action("announce", tile, claim=d.name))
+        return found
+
+    def _kong_actions(self, seat: int) -> list[Action]:
+        return []  # runtime/game/kongs.py
+
+    def _announce(self, seat: int, action: Action) -> None:
+        """A declaration made with a discard: its deposit goes on the table."""
+        scored = self.spec.scored
+        assert scored is not None
+        d = scored.declaration(action.claim)
+        first = not self._thrown[seat] and not self._called
+        self._declared_as[seat] = d.name
+        self._first_turn[seat] = first and bool(d.first_turn)
+        self._tell(ev.Announced(d.name, d.deposit, self._first_turn[seat]), seat)
+        if d.deposit:
+            self._pay([ScoreEvent(self.round, seat, BANK, d.deposit, d.clauses)])
+            self._sticks += 1
+            self._deposits += d.deposit
+        self._discard(seat, action.tile)
+        self._streak[seat] = bool(d.streak)  # the discard that declares does not end it
+
+    def _scored_discarded(self, seat: int, tile: int) -> None:
+        """The seat discarded: its own discards grow, a passed win's furiten
+        for the turn ends, and so does its declaration's streak."""
+        if self.spec.scored is None:
+            return
+        self._thrown[seat].append(tile)
+        if self._furiten[seat] == "turn":
+            self._furiten[seat] = ""
+        self._streak[seat] = False
+        self._replacement = False
+
+    def _scored_passed(self, asked: list[int], won_by: int | None, tile: int) -> None:
+        """Seats that let a discard go that they could have won on are furiten."""
+        scored = self.spec.scored
+        if scored is None or scored.furiten is None:
+            return
+        rule = scored.furiten
+        for seat in asked:
+            if seat == won_by or self._furiten[seat] == "round":
+                continue
+            how = rule.declared_passed if self._declared_as[seat] else rule.passed
+            if how != "none" and tile in self._waits(seat) and \
+                    self._scores_win(seat, tile, False).wins:
+                self._furiten[seat] = how
+
+    def _scored_called(self) -> None:
+        """A set was claimed: every declaration's streak ends."""
+        if self.spec.scored is None:
+            return
+        self._called = True
+        self._streak = [False] * self.spec.players
+
+    # -- the round's end ----------------------------------------------------------
+
+    def _scored_result(self, winner: int | None, self_drawn: bool) -> None:
+        """The winner's score, worked out before its tiles are shown."""
+        if self.spec.scored is None or winner is None:
+            self._scored_win = None
+            return
+        tile = self._incoming[1] if self._incoming is not None and self._incoming[0] == winner \
+            else None
+        if self_drawn and self._drawn is None:
+            tile = None  # a dealt hand: the best tile to have won on
+        self._scored_win = self._scores_win(winner, tile, self_drawn, ura=True, held=True)
+        assert self._scored_win.wins, self._scored_win.reason
+
+    def _scored_payments(self, winner: int, discarder: int | None) -> list[ScoreEvent]:
+        """What the winner's scoring says each payer pays; the deposits on
+        the table go to the winner."""
+        won = self._scored_win
+        scored = self.spec.scored
+        if won is None or scored is None:
+            return []
+        n = self.spec.players
+        winds = scored.hand.winds
+        deck = self.spec.deck
+        by_wind = {deck.code(winds[(s - self.dealer) % n % len(winds)]): s for s in range(n)}
+        events = []
+        for payer, amount in won.payments:
+            if payer == "discarder":
+                if discarder is None:
+                    continue
+                who = discarder
+            elif payer == "table":
+                who = BANK
+            else:
+                who = by_wind[payer]
+            events.append(ScoreEvent(self.round, who, winner, amount))
+        self._tell(ev.Scored([list(y) for y in won.yaku], won.han, won.fu, won.limit,
+                             list(deck.codes(self._indicators())),
+                             list(deck.codes(self._indicators(ura=True)))
+                             if self._declared_as[winner] else [], won.total,
+                             [list(item) for item in won.fu_items]), winner)
+        self._sticks, self._deposits = 0, 0
+        return events
+
+    def _waiting_seats(self) -> tuple[int, ...]:
+        """The seats one tile from a win (at a wall game)."""
+        if self.spec.scored is None:
+            return ()
+        return tuple(s for s in range(self.spec.players) if self._waits(s))
+
+    def _scored_next(self, winner: int | None, waiting: tuple[int, ...]) -> bool:
+        """After a round: the counters move on; whether the dealer keeps the deal."""
+        match = self.spec.match
+        assert match is not None
+        if match.dealer_passes == "always":
+            keeps = False
+        elif match.dealer_passes == "unless-dealer-wins-or-waits" and winner is None:
+            keeps = self.dealer in waiting
+        else:
+            keeps = winner == self.dealer
+        if match.honba:
+            self._honba = self._honba + 1 if winner is None or winner == self.dealer else 0
+        if not keeps:
+            self._passes += 1
+        return keeps
+
+    # -- the position (runtime/game/position.py) ------------------------------------
+
+    def _scored_position(self) -> dict[str, Any]:
+        """The scored game's table as plain data: the dead wall, the counters,
+        each seat's declaration, streak, furiten and own discards."""
+        deck = self.spec.deck
+        return {"dead": " ".join(deck.codes(self._dead)), "honba": self._honba,
+                "sticks": self._sticks, "deposits": self._deposits, "passes": self._passes,
+                "declared": self._declared_as, "first_turn": self._first_turn,
+                "streak": self._streak, "furiten": self._furiten,
+                "thrown": [" ".join(deck.codes(t)) for t in self._thrown],
+                "called": self._called, "kongs": self._kongs, "replacement": self._replacement,
+                "robbing": None if self._robbing is None else list(self._robbing)}
+
+    def _load_scored(self, doc: dict[str, Any]) -> None:
+        deck = self.spec.deck
+        n = self.spec.players
+
+        def tiles(text: str) -> list[int]:
+            return [deck.by_code[c].index for c in text.split()]
+
+        def by_seat(values: list[Any], kind: type) -> list[Any]:
+            if len(values) != n:
+                raise ValueError(f"{len(values)} seats for {n} players")
+            return [kind(v) for v in values]
+
+        self._dead = tiles(doc["dead"])
+        self._honba, self._sticks = int(doc["honba"]), int(doc["sticks"])
+        self._deposits, self._passes = int(doc["deposits"]), int(doc["passes"])
+        self._declared_as = by_seat(doc["declared"], str)
+        self._first_turn = by_seat(doc["first_turn"], bool)
+        self._streak = by_seat(doc["streak"], bool)
+        self._furiten = by_seat(doc["furiten"], str)
+        self._thrown = [tiles(t) for t in by_seat(doc["thrown"], str)]
+        self._called, self._kongs = bool(doc["called"]), int(doc["kongs"])
+        self._replacement = bool(doc["replacement"])
+        robbing = doc["robbing"]
+        self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
+
+    # -- what the State's parts call on each other -----------------------------
+
+    def _discard(self, seat: int, tile: int) -> None:
+        raise NotImplementedError  # State
+
+    def _pay(self, payments: list[ScoreEvent]) -> None:
+        raise NotImplementedError  # Endings
+
+    def _end_round(self, winner: int | None, discarder: int | None, self_drawn: bool) -> None:
+        raise NotImplementedError  # Endings
