@@ -36,11 +36,12 @@ print(json.dumps(out))
 """
 
 
-def _played(no_accel: str | None) -> dict[str, object]:
+def _played(no_accel: str | None, matches: list[tuple[str, int, str, int]]
+            ) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k != "JONGG_NO_ACCEL"}
     if no_accel is not None:
         env["JONGG_NO_ACCEL"] = no_accel
-    done = subprocess.run([sys.executable, "-c", PLAY, json.dumps(MATCHES)], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-c", PLAY, json.dumps(matches)], cwd=ROOT, env=env,
                           check=True, capture_output=True, text=True)
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -49,7 +50,7 @@ def _played(no_accel: str | None) -> dict[str, object]:
 def test_no_accel_leaves_the_accelerator_unused_and_plays_the_same_matches() -> None:
     """Without the accelerator the same seeds play the same actions as the
     in-process matches (with it, where it is built)."""
-    without = _played("1")
+    without = _played("1", MATCHES)
     assert without["accelerated"] is False
     here = []
     for variant, players, agents, seed in MATCHES:
@@ -61,5 +62,5 @@ def test_no_accel_leaves_the_accelerator_unused_and_plays_the_same_matches() -> 
 @pytest.mark.skipif(accelerated.compiled_fold is None, reason="the C accelerator is not built here")
 def test_the_accelerator_runs_unless_no_accel_says_otherwise() -> None:
     """An empty or 0 JONGG_NO_ACCEL leaves the built accelerator in use."""
-    assert _played("0")["accelerated"] is True
-    assert _played(None)["accelerated"] is True
+    assert _played("0", [])["accelerated"] is True
+    assert _played(None, [])["accelerated"] is True
