@@ -259,6 +259,7 @@ class Hall:
                         "mode": str(saved.header.mode), "finished": self.finished(table_id),
                         "round": state.round + 1 if state is not None else None,
                         "decisions": state.decisions if state is not None else None,
+                        "timers": table.timers.to_json() if table is not None else None,
                         "problem": saved.problem})
         return out
 

@@ -78,6 +78,12 @@ async function openTable(event) {
   const body = {variant: $("variant").value, players: Number($("players").value), seats,
                 strict: $("strict").checked, card: $("card").value || null};
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  const timers = {};
+  for (const kind of ["claim", "turn"]) {
+    const value = $(`timer-${kind}`).value;
+    if (value !== "") timers[kind] = Number(value);
+  }
+  if (Object.keys(timers).length) body.timers = timers;
   try {
     const made = await api("/api/tables", body);
     const links = $("links");
