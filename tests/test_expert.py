@@ -495,6 +495,7 @@ def _arena(variant: str, deals: int, seed: int, opponent: str = "greedy") -> lis
     return out
 
 
+@pytest.mark.slow  # a few deals a variant: the slow suite, beside the arena's margins
 @pytest.mark.parametrize("variant,deals,seed", [("mjcg-card", 4, 1000), ("nymj", 4, 1000)])
 def test_on_a_few_seeded_deals_the_expert_takes_more_than_greedy(variant: str, deals: int,
                                                                  seed: int) -> None:

@@ -94,7 +94,12 @@ def _agree_all(name: str, count: int, seed: str, **kw: object) -> list[Hand]:
     return hands
 
 
-@pytest.mark.parametrize("name", sorted(HANDS))
+# sample, nymj and constructs in the default suite; every card in the slow suite
+SLOW_CARDS = {"mjcg-advanced", "mjcg-beginner", "classic"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW_CARDS
+                                               else []) for n in sorted(HANDS)])
 def test_compiled_matcher_agrees_with_the_reference(name: str) -> None:
     hands = _agree_all(name, HANDS[name], f"agree:{name}")
     _check_batches(matcher(name), hands[:300])
@@ -117,7 +122,7 @@ def test_tables_score_exposed_jokerless_hands_as_the_reference_does() -> None:
         agree(c, m, h)
 
 
-@pytest.mark.parametrize("all_jokers", ["true", "false"])
+@pytest.mark.parametrize("all_jokers", ["true", pytest.param("false", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("count", [12, pytest.param(400, marks=pytest.mark.slow)])
 def test_lines_of_identical_groups_alone_agree_with_jokers(all_jokers: str, count: int) -> None:
     """Lines made only of free identical groups are scored by the orders of
