@@ -246,6 +246,7 @@ def _chunks_written(run: subprocess.Popen[str], out: Path, count: int) -> Path:
     return journal
 
 
+@pytest.mark.slow  # the default suite resumes committed rounds: test_card_committed.py
 def test_a_report_stopped_and_given_again_goes_on_to_the_same_answer(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     assert _report(whole).wait(timeout=600) == 0
