@@ -2,14 +2,16 @@
 WebSockets by clients in this process, the other seats by the server's bots.
 
 Run: python bench/bench_web.py [--variant nymj] [--tables 24] [--people 2]
-                               [--bots random] [--seconds 20]
+                               [--bots random] [--seconds 20] [--think 0]
 
 Starts `jongg serve --pace 0` on a free port of this machine (127.0.0.1
 only), opens the tables, joins each person's seat through its own socket
 and plays it with random legal choices until every match ends or the time
-is up (the run stops by itself). Prints the decisions per second at all
-tables (people's and bots'), the moves per second the clients sent, and
-the latency of a move: from sending an action to its seat's update,
+is up (the run stops by itself). With `--think S` a person takes a while
+to choose, as people do: each move waits a random 0.5 S to 1.5 S after its
+update (0, the default, answers at once: the server saturated). Prints
+the decisions per second at all tables (people's and bots'), the moves
+per second the clients sent, and the latency of a move: from sending an action to its seat's update,
 median and 99th percentile. For scale, the same variant's matches are
 played in this process without the server, with random agents in every
 seat (what the server's game engine alone does per second), and the ratio.
@@ -42,7 +44,7 @@ def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
 
 
 async def seat(url: str, token: str, rng: random.Random, until: float,
-               latencies: list[float]) -> int:
+               latencies: list[float], think: float = 0.0) -> int:
     """Play one seat with random legal choices; the moves it made."""
     import websockets
 
@@ -66,6 +68,8 @@ async def seat(url: str, token: str, rng: random.Random, until: float,
             if message["legal"] and sent_at is None:
                 legal = message["legal"]
                 choice = "pass" if "pass" in legal and rng.random() < 0.7 else rng.choice(legal)
+                if think:  # the table waits on this seat meanwhile
+                    await asyncio.sleep(think * (0.5 + rng.random()))
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": choice}))
                 moves += 1
@@ -76,7 +80,7 @@ def decisions(base: str, ids: set[str]) -> int:
     return sum(t["decisions"] or 0 for t in api(base, "/api/tables")["tables"] if t["id"] in ids)
 
 
-async def load(base: str, tables: list[dict[str, Any]], seconds: float
+async def load(base: str, tables: list[dict[str, Any]], seconds: float, think: float
                ) -> tuple[int, list[float], float]:
     rng = random.Random(1)
     latencies: list[float] = []
@@ -84,7 +88,7 @@ async def load(base: str, tables: list[dict[str, Any]], seconds: float
     start = time.monotonic()
     until = start + seconds
     jobs = [seat(f"{ws_base}/ws/{t['id']}", link["url"].split("#")[1],
-                 random.Random(rng.random()), until, latencies)
+                 random.Random(rng.random()), until, latencies, think)
             for t in tables for link in t["links"]]
     moves = sum(await asyncio.gather(*jobs))
     return moves, latencies, time.monotonic() - start
@@ -112,6 +116,8 @@ def main() -> None:
                         "sockets (the rest are the server's bots)")
     parser.add_argument("--bots", default="random")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="a person's mean seconds to choose (0: at once)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "jongg", "serve", "--port", "0",
@@ -129,7 +135,7 @@ def main() -> None:
                       for n in range(args.tables)]
             ids = {t["id"] for t in tables}
             before = decisions(base, ids)
-            moves, latencies, spent = asyncio.run(load(base, tables, args.seconds))
+            moves, latencies, spent = asyncio.run(load(base, tables, args.seconds, args.think))
             made = decisions(base, ids) - before
         finally:
             server.terminate()
@@ -139,7 +145,8 @@ def main() -> None:
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))] if ms else float("nan")
     print(f"{args.variant}, {args.players} players: {args.tables} tables at once, "
           f"{args.people} seat(s) each over WebSockets ({args.tables * args.people} sockets), "
-          f"the rest {args.bots} bots; {spent:.1f} s")
+          f"the rest {args.bots} bots; {spent:.1f} s; a person thinks "
+          f"{args.think:g} s a move on average")
     print(f"decisions at all tables: {made} ({made / spent:,.0f}/s); moves sent over "
           f"sockets: {moves} ({moves / spent:,.0f}/s)")
     print(f"latency of a move (sent -> its seat's update): median "

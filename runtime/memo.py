@@ -26,6 +26,10 @@ class Memo(Generic[K, V]):
     def __contains__(self, key: K) -> bool:
         return key in self._known
 
+    def clear(self) -> None:
+        """Forget every answer (a test that times or counts the work afresh)."""
+        self._known.clear()
+
     def keep(self, key: K, value: V) -> None:
         """Keep an answer worked out elsewhere (a batch that answered it)."""
         known = self._known

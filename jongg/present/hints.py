@@ -115,37 +115,46 @@ def suggestion(seen: Seen, verb: str, choice: Choice) -> Text:
                 f": {keeps} ({choice.live} of the tiles missing still live)")
 
 
-def _choices(seen: Seen, hand: Hand, verb: str) -> list[tuple[tuple[int, ...], int, Choice]]:
-    """Each distinct tile the seat may let go, with how near the hand is
-    without it: the key to sort by, and what to say."""
+def _best(seen: Seen, hand: Hand, verb: str) -> tuple[int, Choice] | None:
+    """The tile the seat would best let go (of those it may), with how near
+    the hand is without it."""
     rules, deck = seen.rules, seen.deck
     joker = deck.joker_index
-    out = []
     candidates = sorted({a.tile for a in seen.legal if a.verb == verb and a.tile >= 0})
     now = nearest(rules, hand, 1)
     used = {slot.filled_by for group in (now[0].groups if now else ()) for slot in group
             if slot.filled_by is not None}
+    weighed = []
     for t in candidates:
         if t not in hand.concealed:
             continue
         after = hand.minus(t)
-        # the three nearest lines, the first of them filled (what its live count reads)
-        found = rules.nearest(after)[:3]
+        found = rules.nearest(after)[:3]  # the three nearest lines
         if not found:
             continue
         best = found[0][0]
         alive = tuple(rules.lines[li].id for away, li, _ in found if away == best)
-        count = live(seen, nearest(rules, after, 1)[0])
         # a tile the nearest line uses goes last, a joker after everything
-        key = (best, int(t == joker), int(deck.code(t) in used), -len(alive), -count,
-               hand.concealed.count(t))
-        out.append((key, t, Choice((deck.code(t),), best, alive, count)))
-    return sorted(out)
+        weighed.append(((best, int(t == joker), int(deck.code(t) in used), -len(alive)),
+                        t, after, alive))
+    if not weighed:
+        return None
+    # the live count (its nearest line filled, which is dear) decides only
+    # between tiles tied on everything before it, so only theirs are read
+    front = min(key for key, *_ in weighed)
+    out = []
+    for key, t, after, alive in weighed:
+        if key == front:
+            count = live(seen, nearest(rules, after, 1)[0])
+            out.append(((-count, hand.concealed.count(t), t),
+                        Choice((deck.code(t),), key[0], alive, count)))
+    (_, _, t), choice = min(out)
+    return t, choice
 
 
 def best_discard(seen: Seen) -> Choice | None:
-    found = _choices(seen, hand_of(seen), "discard")
-    return found[0][2] if found else None
+    found = _best(seen, hand_of(seen), "discard")
+    return found[1] if found else None
 
 
 def best_pass(seen: Seen, count: int) -> Choice | None:
@@ -154,10 +163,10 @@ def best_pass(seen: Seen, count: int) -> Choice | None:
     chosen: list[str] = []
     last: Choice | None = None
     for _ in range(max(0, count)):
-        found = _choices(seen, hand, "pass")
-        if not found:
+        found = _best(seen, hand, "pass")
+        if found is None:
             break
-        _, t, last = found[0]
+        t, last = found
         chosen.append(seen.deck.code(t))
         hand = hand.minus(t)
     if last is None:

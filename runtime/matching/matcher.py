@@ -31,11 +31,13 @@ from jongg.runtime.matching.lookup import Lookup
 from jongg.runtime.matching.many import FAR, ManyHands, Match
 from jongg.runtime.matching.plan import Plan
 from jongg.runtime.matching.plans import Programme
+from jongg.runtime.memo import Memo
 
 __all__ = ["FAR", "Match", "Matcher"]
 
 Best = dict[int, tuple[int, int]]  # line -> (score, variation)
 LOOKUP_AFTER = 200  # hands answered before the one-hand lookups are built
+EXPLAINED = 8192  # fillings kept (a few hundred bytes each)
 
 
 _SERVED = ("scores", "tiles_away", "is_complete")  # the queries the lookups may answer
@@ -76,7 +78,11 @@ class Matcher(ManyHands):
         self._lookup: Lookup | None = None
         self._no_lookup = False  # the card's lines cannot all be tabled
         self._asked = 0
-        self._explained: dict[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = {}
+        # a hand's fillings are asked again at each update of its seat until it
+        # changes (hints, the lines near, each claim's purpose), and a server
+        # asks for many tables' hands in between: kept for thousands of hands
+        self._explained: Memo[tuple[Hand, str, int], tuple[tuple[Slot, ...], ...]] = \
+            Memo(EXPLAINED)
         self._completed: dict[tuple[Hand, bool | None], Match | None] = {}  # exposed hands
         self._seated: dict[tuple[tuple[tuple[int, ...], ...], bool], list[Plan]] = {}
 
@@ -544,16 +550,11 @@ class Matcher(ManyHands):
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
         """How the hand's tiles fill one variation of a line (the last few
         asked are kept: a Match's missing tiles and jokers ask twice)."""
-        key = (hand, line.id, variation)
-        known = self._explained.get(key)
-        if known is None:
+        def work() -> tuple[tuple[Slot, ...], ...]:
             plan = self.programme.plans[self._line_index[line.id]][variation]
             counts, jokers = self._held(hand)
-            known = self.programme.explain(plan, counts, jokers, hand.exposures)
-            if len(self._explained) > 256:
-                self._explained.clear()
-            self._explained[key] = known
-        return known
+            return self.programme.explain(plan, counts, jokers, hand.exposures)
+        return self._explained.get((hand, line.id, variation), work)
 
     @cached_property
     def _line_index(self) -> dict[str, int]:

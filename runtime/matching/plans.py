@@ -551,7 +551,14 @@ class Programme:
         while left:
             ti = left.pop(0)
             t = plan.types[ti]
+            # a binding scores at most what the rest scores without this group
+            # plus what the group itself can hold: a shape whose bound falls
+            # short of the goal cannot reach it, and is not scored
+            rest = self._bound_score(plan, left, pinned, counts, jokers, forbid, extra_room)
             for shape, joker_ok in self._candidate_shapes(t, counts, forbid):
+                held = sum(min(shape.count(x), counts.get(x, 0)) for x in set(shape))
+                if rest + min(len(shape), held + (jokers if joker_ok else 0)) < goal:
+                    continue
                 trial = [*pinned, Slots(shape, joker_ok)]
                 grown = forbid | ({shape[0]} if len(set(shape)) == 1 else set())
                 if self._bound_score(plan, left, trial, counts, jokers, grown,
