@@ -7,6 +7,7 @@ and makes none of its own."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -60,9 +61,24 @@ def actions(seen: Seen) -> list[dict[str, Any]]:
     return out
 
 
+HINTS_KEPT = 4096  # positions whose hints are kept, for every table of a game
+
+
 def hinted(seen: Seen) -> Said:
-    """The hints for the position now (none while the seat waits)."""
-    return texts(hints(seen)) if seen.legal else []
+    """The hints for the position now (none while the seat waits). They are
+    the same at every update until the seat's own view changes (another
+    seat's pass in a Charleston, a claim window's answers), and as dear as
+    the hands they fill, so they are kept by what they are worked from: the
+    seat's view, its legal actions and the lines its racks were declared
+    with (what its events add to the view)."""
+    if not seen.legal:
+        return []
+    deck = seen.deck
+    key = (json.dumps(seen.data, sort_keys=True, default=str),
+           tuple(a.text(deck) for a in seen.legal),
+           tuple(seen.declared_line(seen.seat, r) for r in range(seen.spec.racks)
+                 if seen.obs.me.won(r)))
+    return seen.rules.memo("hints", HINTS_KEPT).get(key, lambda: texts(hints(seen)))
 
 
 def ended(seen: Seen, told: Sequence[Event], kind: EventKind) -> dict[str, Any] | None:
