@@ -34,6 +34,7 @@ from .secret import Keys, Unseeded, dealing
 from .store import Store, StoreError
 from .tables import SharedTable, log
 from .timers import Timers
+from .turnstile import Turnstile
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Hall:
         self.limits = limits or Limits()
         self.opener: dict[str, str] = {}  # table -> the address that opened it
         self.listed: dict[tuple[str, int], dict[str, Any] | None] = {}  # uploads, checked
+        self.turnstile = Turnstile()  # every table's bots take turns with the people
 
     def game(self, variant: str, players: int | None) -> Game:
         """The compiled game of a variant named as the compiler names it (or
@@ -129,7 +131,7 @@ class Hall:
         agents = {s: agent_maker(a)(chance.seed, s) for s, a in enumerate(seats) if a != HUMAN}
         table = SharedTable(table_id, game, header.new_match(game), writer, tuple(seats),
                             self.store.seats(table_id).hashes, agents, self.pace,
-                            timers=timers)
+                            timers=timers, turnstile=self.turnstile)
         self.tables[table_id] = table
         self.saved[table_id] = Saved(table_id, header, False)
         self.opener[table_id] = client
@@ -200,7 +202,8 @@ class Hall:
             writer.close()
             raise
         self.tables[table_id] = SharedTable(table_id, game, state, writer, text.header.agents,
-                                            hashes, resumed.agents, self.pace, timers=timers)
+                                            hashes, resumed.agents, self.pace, timers=timers,
+                                            turnstile=self.turnstile)
         self.saved[table_id] = Saved(table_id, text.header, False)
         log.info("table %s taken up at decision %d", table_id, state.decisions)
 

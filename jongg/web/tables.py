@@ -39,6 +39,7 @@ from . import look, protocol, said
 from .rounds import RoundEnd
 from .store import same_token
 from .timers import Clock, Timers
+from .turnstile import Turnstile
 
 log = logging.getLogger("jongg.web")
 
@@ -95,6 +96,7 @@ class SharedTable:
     driver: asyncio.Task[None] | None = None
     year: tuple[int | None] | None = None  # what the card's {year} prints as, once read
     timers: Timers = field(default_factory=Timers)  # a claim window's and a turn's, if any
+    turnstile: Turnstile = field(default_factory=Turnstile)  # the server's, shared by its tables
     referee: Referee = field(init=False)
     ending: RoundEnd = field(init=False)  # a round's end held for the people to confirm
     clock: Clock = field(init=False)  # the timer armed for a person's decision
@@ -327,6 +329,7 @@ class SharedTable:
                     return
                 await asyncio.sleep(self.pace if self.pace and self.state.step is Step.TURN
                                     else 0)
+                await self.turnstile.wait()  # people's messages first, when bots are busy
                 if seat != referee.bot() or self.ending.held:  # a person moved meanwhile
                     continue
                 if not self._opened():  # held up: a browser joining wakes the bots again
