@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import add, gt
 
 from jongg.runtime.card import FREE_SIZES
 
@@ -216,13 +217,16 @@ def combine(parts: Sequence[dict[Demand, Frontier]], demand: Demand) -> dict[Dem
     acc: dict[Demand, Frontier] = {(0,) * len(demand): ((0, 0),)}
     for part in parts:
         nxt: dict[Demand, list[tuple[int, int]]] = {}
+        later = list(part.items())
         for d1, f1 in acc.items():
-            for d2, f2 in part.items():
-                d = tuple(a + b for a, b in zip(d1, d2, strict=True))
-                if any(u > m for u, m in zip(d, demand, strict=True)):
+            for d2, f2 in later:
+                d = tuple(map(add, d1, d2))
+                if any(map(gt, d, demand)):
                     continue
-                bucket = nxt.setdefault(d, [])
-                bucket.extend((a1 + a2, c1 + c2) for a1, c1 in f1 for a2, c2 in f2)
+                bucket = nxt.get(d)
+                if bucket is None:
+                    bucket = nxt[d] = []
+                bucket += [(a1 + a2, c1 + c2) for a1, c1 in f1 for a2, c2 in f2]
         acc = {d: _prune(v) for d, v in nxt.items()}
     return acc
 
