@@ -121,6 +121,42 @@ def test_a_wall_game_is_frozen_as_a_wall_game(tmp_path: Path) -> None:
     asyncio.run(play())
 
 
+def test_a_browser_coming_back_to_a_held_table_is_sent_the_discards_as_the_round_ended(
+        tmp_path: Path) -> None:
+    """The State has dealt the next round when the table is held, so a page
+    reloaded then has only the new round's view: the final table carries
+    each seat's discards as the round ended, the claimed ones with who took
+    them, as the page kept them while it watched."""
+    async def play() -> None:
+        dealt = rigged(game("classic"), {}, skip_phases=True, dealer=0)
+        state = edited(dealt, lambda d: d.update(wall=" ".join(d["wall"].split()[:3])))
+        table = shared_table(state, (0, 1, 2, 3), tmp_path)
+        table.join(Watcher(0, [].append), None)
+        thrown: dict[int, list[str]] = {s: [] for s in range(4)}
+        for _ in range(30):
+            if table.ending.held:
+                break
+            for seat in state.current_players():
+                legal = [a.text(state.spec.deck) for a in state.legal_actions(seat)]
+                choice = "pass" if "pass" in legal else legal[-1]
+                if choice.startswith("discard"):
+                    thrown[seat].append(choice.split()[1])
+                assert table.act(seat, choice) is None
+        assert table.ending.held and any(thrown.values())
+        assert all(not s["discards"] for s in state.observation(0)["seats"])  # a new deal
+        again: list[dict[str, Any]] = []
+        table.join(Watcher(2, again.append), None)
+        final = next(m for m in again if m["type"] == "round_over")
+        assert [[d["tile"] for d in row] for row in final["pile"]] == [thrown[s] for s in range(4)]
+        assert final["table"]["round"] == 0 and final["table"]["wall"] <= 1
+        # and it is told the round that ended, not the next one's deal alone
+        told = [e["kind"] for e in next(m for m in again if m["type"] == "update")["events"]]
+        assert "round_ended" in told and told.count("discarded") == sum(map(len, thrown.values()))
+        await table.close()
+
+    asyncio.run(play())
+
+
 def test_a_finished_match_is_played_again_each_person_with_their_own_new_link(
         tmp_path: Path) -> None:
     """The last round of a classic match won at once: the table freezes

@@ -146,9 +146,11 @@ def play_round(driver: Any, rng: random.Random, where: str, *, limit: int = 600,
     raise AssertionError(f"{where}: {limit} decisions and the round goes on")
 
 
-def frozen_until_next_round(driver: Any, where: str, shot: Path) -> None:
+def frozen_until_next_round(driver: Any, where: str, shot: Path, reload: bool = False) -> None:
     """The round's end stays on the frozen table, whatever the server sends
-    meanwhile, until "next round" is pressed; then the next round is drawn."""
+    meanwhile, until "next round" is pressed; then the next round is drawn.
+    `reload`: the page reloaded while it holds is shown the same table, its
+    discards and all."""
     from selenium.webdriver.common.by import By
 
     end = wait(driver, lambda s: s["frozen"], "the round's end")
@@ -161,6 +163,15 @@ def frozen_until_next_round(driver: Any, where: str, shot: Path) -> None:
     assert driver.find_elements(By.CSS_SELECTOR, "#seats.frozen .pond svg.tile")
     driver.save_screenshot(str(shot))
     assert driver.find_element(By.ID, "seats").text == frozen_felt, "the frozen table moved"
+    if reload:
+        ponds = len(driver.find_elements(By.CSS_SELECTOR, "#seats.frozen .pond svg.tile"))
+        driver.refresh()
+        wait(driver, lambda s: s["frozen"], "the round's end after a reload")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#seats.frozen .pond svg.tile")) \
+            == ponds, "the reloaded page lost the round's discards"
+        head = driver.find_element(By.ID, "head").text
+        assert "round 1 ·" in head, f"the reloaded page's table is not the round that ended: {head}"
+        driver.save_screenshot(str(shot.with_name(shot.stem + "-reloaded.png")))
     click(driver, "#next-round")
     after = wait(driver, lambda s: not s["frozen"], "the next round")
     assert after["over"] or "round 2" in driver.find_element(By.ID, "head").text, end
@@ -175,7 +186,7 @@ def test_a_short_round_of_nymj_on_a_phone_frozen_until_next_round(
     made = open_table(running, "nymj", ["human", "greedy"], seed=3, players=3)
     driver.get(seat_url(running, made))
     play_round(driver, random.Random(2), "nymj phone", mid=artifacts / "nymj-phone-play.png")
-    frozen_until_next_round(driver, "nymj phone", artifacts / "nymj-phone-end.png")
+    frozen_until_next_round(driver, "nymj phone", artifacts / "nymj-phone-end.png", reload=True)
 
 
 def test_a_pass_is_played_by_a_second_click_and_a_stale_choice_never(

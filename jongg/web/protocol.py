@@ -117,13 +117,14 @@ def refused(action: str, message: str) -> dict[str, Any]:
     return {"type": "refused", "action": action, "message": message}
 
 
-def round_start(state: State) -> int:
-    """The number of the event that dealt the round under way: a browser
-    coming back is told the round from there."""
-    for event in reversed(state.events):
-        if event.kind is EventKind.DEALT:
-            return event.number
-    return 0
+def round_start(state: State, ended: bool = False) -> int:
+    """The number of the event that dealt the round under way (`ended`: the
+    round before it, which has just ended): a browser coming back is told
+    the round from there."""
+    dealt = [e.number for e in state.events if e.kind is EventKind.DEALT]
+    if ended:
+        return dealt[-2] if len(dealt) > 1 else 0
+    return dealt[-1] if dealt else 0
 
 
 def update(state: State, seat: int, since: int, events: list[Event] | None = None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jongg.present.seen import Seen
-from jongg.runtime.game.events import Event, EventKind
+from jongg.runtime.game.events import Claimed, Event, EventKind
 from jongg.runtime.game.state import State
 from jongg.runtime.game.view import OwnSeat
 
@@ -32,6 +32,7 @@ class RoundEnd:
 
     people: frozenset[int]  # the seats people play
     before: list[OwnSeat] = field(default_factory=list)  # each seat's tiles before the action
+    table: dict[str, Any] = field(default_factory=dict)  # and the table's public head then
     waiting: set[int] = field(default_factory=set)  # people still to say next
     final: dict[str, Any] | None = None  # the frozen table, while held or once the match ended
 
@@ -44,6 +45,9 @@ class RoundEnd:
         (a table of bots alone is never held nor shown frozen)."""
         if self.people:
             self.before = [state.observe(s, lazy=True).me for s in range(state.spec.players)]
+            public = state.observe(0, lazy=True)
+            self.table = {"round": public.round, "dealer": public.dealer, "wall": public.wall,
+                          "scores": list(public.scores)}
 
     def heard(self, state: State, events: Sequence[Event]) -> None:
         """Every event as it is told (a spectator's): at a round's end, the
@@ -52,7 +56,7 @@ class RoundEnd:
         if end is None or not self.before:
             return
         over = any(e.kind is EventKind.MATCH_ENDED for e in events)
-        self.final = frozen(state, end, self.before, events, over)
+        self.final = {**frozen(state, end, self.before, events, over), "table": self.table}
         self.waiting = set() if over else set(self.people)
 
     def next(self, seat: int) -> bool:
@@ -80,12 +84,29 @@ class RoundEnd:
                 "waiting": sorted(self.waiting), "confirmed": seat not in self.waiting}
 
 
+def pile(state: State, first: int, end: Event) -> list[list[dict[str, Any]]]:
+    """Each seat's discards of the round in order, as its page keeps them
+    (table.js): `{"tile"}`, and `"by"` the seat that claimed it. Every
+    discard and claim is public."""
+    out: list[list[dict[str, Any]]] = [[] for _ in range(state.spec.players)]
+    for e in state.events[first:end.number]:  # whole: the table's own record
+        if e.kind is EventKind.DISCARDED and e.seat is not None and e.tiles:
+            out[e.seat].append({"tile": e.tiles[0]})
+        elif e.kind is EventKind.CLAIMED and e.seat is not None:
+            taken = out[e.of(Claimed).giver]
+            if taken:
+                taken[-1]["by"] = e.seat
+    return out
+
+
 def frozen(state: State, end: Event, before: list[OwnSeat], events: Sequence[Event],
            over: bool) -> dict[str, Any]:
     """The final table: each seat's hand and exposures as they stood before
     the action that ended the round, with that action's draw or discard (the
     winner's as its Mah Jongg was shown, in its line's groups), the round's
-    payments and the scores after it."""
+    discards (those claimed with who took them), its payments and the scores
+    after it. A page coming back while the table is held draws the table
+    from this alone: the State has dealt the next round."""
     deck = state.spec.deck
     held = [deck.codes(me.concealed()) for me in before]
     for e in events:  # every event whole: the table's own listener is told them all
@@ -113,5 +134,6 @@ def frozen(state: State, end: Event, before: list[OwnSeat], events: Sequence[Eve
         hands.append(hand)
     return {"round": told["round"], "winner": winner, "how": told["how"],
             "wall_game": told["how"] == "wall", "line": told.get("line"),
-            "hands": hands, "payments": payments, "scores": told["scores"],
+            "hands": hands, "pile": pile(state, first, end), "payments": payments,
+            "scores": told["scores"],
             "match_over": over}

@@ -198,7 +198,10 @@ class SharedTable:
         """A browser takes its seat: the welcome, then the round so far (or
         everything since the events it says it has), then each change as
         the referee tells it."""
-        start = protocol.round_start(self.state) if since is None else since
+        # held at a round's end, the State has dealt the next round: a page
+        # coming back is told the round that ended, as it would have seen it
+        start = protocol.round_start(self.state, ended=self.ending.held) if since is None \
+            else since
         self.watchers.add(watcher)
         watcher.post(self.welcome(watcher.seat))
         state, seat = self.state, watcher.seat

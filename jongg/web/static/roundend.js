@@ -27,6 +27,7 @@ function roundOver(m) {
   const winner = m.hands.find((h) => h.seat === m.winner);
   if (!frozen) freeze({round: m.round, winner: m.winner, how: m.how, mahjongs: winner && winner.mahjongs}, m.result, view);
   frozen.final = m;
+  if (m.pile) frozen.pile = m.pile;  // the round's discards, the claimed ones marked
   if (m.result) frozen.said = m.result;
   drawFrozen();
 }
@@ -36,9 +37,15 @@ function drawFrozen() {
   const hands = f.final ? f.final.hands : [];
   const seats = f.view.seats.map((seat, s) => {
     const h = hands.find((x) => x.seat === s);
-    return h ? {...seat, hand: h.concealed, concealed: h.concealed.length} : seat;
+    // the exposures as the round ended (a page coming back while the table
+    // is held has only the next round's view)
+    const left = f.pile[s] ? f.pile[s].filter((d) => d.by === undefined).map((d) => d.tile) : seat.discards;
+    return h ? {...seat, hand: h.concealed, concealed: h.concealed.length, exposures: h.exposures || seat.exposures,
+                discards: left} : seat;
   });
-  const still = {...f.view, seats, turn: null, discard: null, step: "the round is over"};
+  // the table's head as the round ended (a page coming back has the next round's view)
+  const head = f.final && f.final.table ? f.final.table : {};
+  const still = {...f.view, ...head, seats, turn: null, discard: null, step: "the round is over"};
   $("head").textContent = `${Board.header(info, still)} · you are ${info.seats[info.seat]}`;
   Felt.draw($("seats"), info, still, info.seat, f.pile, f.latest);
   $("seats").classList.add("frozen");

@@ -98,6 +98,7 @@ function apply(m) {
   const found = first ? {} : Cues.fresh(told, info.seat);
   if (end >= 0) {
     held.push({...m, events: m.events.slice(end + 1), result: null});
+    if (first) { view = m.view; legal = []; }  // a page coming back to a table held at a round's end
     freeze(m.events[end], m.result, m.view);
     Cues.show(found, document);
     return;
