@@ -88,6 +88,7 @@ def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
         Select(driver.find_element(By.ID, "seat-4")).select_by_value("random")
         driver.find_element(By.ID, "timer-claim").send_keys("20")  # two people: timed
         driver.find_element(By.ID, "timer-turn").send_keys("90")
+        driver.find_element(By.ID, "timer-phase").send_keys("120")
         driver.find_element(By.ID, "open-table").click()
         _until(lambda: len(driver.find_elements(By.CSS_SELECTOR, "a.seat-link")) == 2)
         links = {a.get_attribute("data-seat"): a.get_attribute("href")
@@ -104,7 +105,7 @@ def test_the_lobby_opens_a_table_with_a_users_card_and_a_link_a_person(
         assert driver.find_element(By.ID, "card-name").text == "mine"
         tables = running.api("/api/tables")["tables"]
         assert [t["agents"] for t in tables] == [["human", "greedy", "human", "random"]]
-        assert [t["timers"] for t in tables] == [{"claim": 20.0, "turn": 90.0}]
+        assert [t["timers"] for t in tables] == [{"claim": 20.0, "turn": 90.0, "phase": 120.0}]
 
 
 def test_a_finished_game_replays_step_by_step(tmp_path: Path, artifacts: Path) -> None:

@@ -1,7 +1,8 @@
 """Timers at a web table of several people: a claim window's and a turn's,
 set when the table is opened (none at a table of one person), the time
 left sent with each update, and on expiry the person's answer made for
-them: a claim passed, the tile just drawn discarded. Short timers; the
+them: a claim passed, the tile just drawn discarded, before play the tiles
+the hints suggest passed and a vote's or an offer's least. Short timers; the
 tests wait for the table to move, never measure time."""
 
 from __future__ import annotations
@@ -54,6 +55,37 @@ def test_a_person_whose_time_runs_out_passes_the_claim_and_discards_the_tile_dra
         assert claim_timed(), "no person was asked in a claim window"
         # a seat is shown only its own time: never while another decides
         assert all(m["legal"] for m in told if "timer" in m)
+        await table.close()
+
+    asyncio.run(play())
+
+
+def test_a_person_whose_time_runs_out_before_play_passes_the_suggested_tiles_and_votes_no(
+        tmp_path: Path) -> None:
+    """The Card Game's Charleston at a table of two people who never act:
+    the phase timer passes each pass's three tiles (the hints' choice, never
+    a joker: MJCG-08), votes no to a second Charleston, offers none, and play
+    begins."""
+    async def play() -> None:
+        state = rigged(game("mjcg-card"), {}, dealer=0)
+        assert state.step is Step.PASSING
+        table = shared_table(state, (0, 2), tmp_path, Timers(phase=0.02))
+        told: list[dict[str, Any]] = []
+        table.join(Watcher(0, told.append), None)
+        assert told[-1]["timer"]["kind"] == "phase"
+        table.join(Watcher(2, told.append), None)
+        for _ in range(4000):
+            await asyncio.sleep(0.005)
+            if state.step in (Step.TURN, Step.CLAIMS):
+                break
+        assert state.step in (Step.TURN, Step.CLAIMS), f"still {state.step} before play"
+        mine = [(seat, a) for seat, a in state.history if seat in (0, 2)]
+        passed = [a for _, a in mine if a.verb == "pass"]
+        assert len(passed) >= 2 * 9, "each person's three first passes made for them"
+        assert all(a.tile != state.spec.deck.joker_index for a in passed)
+        votes = [a.number for _, a in mine if a.verb == "vote"]
+        assert votes and set(votes) == {0}
+        assert all(a.number == 0 for _, a in mine if a.verb == "offer")
         await table.close()
 
     asyncio.run(play())

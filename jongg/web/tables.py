@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jongg.present.cardlines import card_lines
-from jongg.present.hints import hints
+from jongg.present.hints import best_pass, hints
 from jongg.present.printed import card_year
 from jongg.present.seen import Seen
 from jongg.runtime.agents.bots import Agent
@@ -66,6 +66,9 @@ def refusal(state: State, seat: int, action: Action, legal: list[Action]) -> str
     return f"{shown!r} is not legal now; legal: {', '.join(a.text(deck) for a in legal)}"
 
 
+# the events that begin a new decision before play (a phase's pass, a vote, an offer)
+BEFORE_PLAY = frozenset({EventKind.PHASE, EventKind.VOTED, EventKind.OFFERED, EventKind.RECEIVED})
+
 # an update while the table is held at a round's end: nothing to do but say next
 HELD = {"legal": [], "actions": [], "hints": [], "near": [], "held": True,
         "prompt": {"kind": "next", "question": "the round is over: next round when you are "
@@ -101,6 +104,7 @@ class SharedTable:
     ending: RoundEnd = field(init=False)  # a round's end held for the people to confirm
     clock: Clock = field(init=False)  # the timer armed for a person's decision
     discards: int = 0  # discards told so far: which claim window, which turn is under way
+    befores: int = 0  # phases, votes and offers told: which decision before play is under way
     # the table opened again once the match is over: its id, and each person's token
     # (held only in memory, for the people who have yet to ask for their link)
     rematched: tuple[str, dict[int, str]] | None = None
@@ -116,31 +120,37 @@ class SharedTable:
     def _heard(self, events: list[Event]) -> None:
         self.ending.heard(self.state, events)
         self.discards += sum(e.kind is EventKind.DISCARDED for e in events)
+        self.befores += sum(e.kind in BEFORE_PLAY for e in events)
         self._arm()
 
     # -- timers -------------------------------------------------------------------
     def _arm(self) -> None:
-        """The timer for the people deciding now: a claim window's, or a turn's."""
+        """The timer for the people deciding now: a claim window's, a turn's,
+        or a decision's before play (one for all the tiles of a pass)."""
         state = self.state
         step = state.step
-        kind = "claim" if step is Step.CLAIMS else "turn" if step is Step.TURN else ""
+        kind = "claim" if step is Step.CLAIMS else "turn" if step is Step.TURN else \
+            "" if step is Step.OVER else "phase"
         people = [s for s in state.current_players() if s in self.hashes]
         going = bool(self.timers) and not self.ending.held and not state.is_terminal() \
             and self.stopped is None
-        key = (state.round, kind, state.turn if kind == "turn" else None, self.discards) \
-            if going and people and kind else None
+        key = (state.round, kind, state.turn if kind == "turn" else None, self.discards,
+               self.befores) if going and people and kind else None
         self.clock.arm(key, kind, self._expire)
 
     def _expire(self, key: tuple[Any, ...]) -> None:
-        """Time is up: each person still deciding passes the claim, or
-        discards the tile just drawn."""
+        """Time is up: each person still deciding passes the claim, discards
+        the tile just drawn, or makes what is left of a decision before play."""
         if key != self.clock.key:
             return
         self.clock.cancel()
         state = self.state
         for seat in [s for s in state.current_players() if s in self.hashes]:
-            if seat in state.current_players():
-                self.act(seat, self.lapsed(seat))
+            step = state.step
+            # a pass's tiles go one at a time: each, until the seat has passed
+            while seat in state.current_players() and state.step is step and \
+                    self.act(seat, self.lapsed(seat)) is None and step is Step.PASSING:
+                pass
 
     def lapsed(self, seat: int) -> str:
         """The action a person's time running out makes for them."""
@@ -150,6 +160,11 @@ class SharedTable:
         passes = [a for a in legal if a.verb == "pass" and a.tile < 0]
         if passes:
             return passes[0].text(deck)
+        if state.step is Step.PASSING:  # the tile the hints would pass
+            chosen = best_pass(Seen.of(state, seat), 1)
+            return f"pass {chosen.tiles[0]}" if chosen is not None else legal[0].text(deck)
+        if state.step in (Step.VOTING, Step.OFFERING):  # no, and none
+            return min(legal, key=lambda a: a.number).text(deck)
         drawn = state.observe(seat).drawn
         discards = [a for a in legal if a.verb == "discard"]
         mine = [a for a in discards if a.tile == drawn]

@@ -1,8 +1,10 @@
 """Timers at a table of several people: how long a person has to answer a
-claim window and to play a turn, set when the table is opened (a table of
-one person has none: nobody waits for it). When one runs out, the seat's
-answer is made for it: a claim window's "pass", a turn's discard of the
-tile just drawn.
+claim window, to play a turn and to make a decision before play (a
+Charleston pass's tiles, a vote, a courtesy offer), set when the table is
+opened (a table of one person has none: nobody waits for it). When one runs
+out, the seat's answer is made for it: a claim window's "pass", a turn's
+discard of the tile just drawn, before play the tiles the hints suggest
+passing and the least a vote or an offer can say (no, none).
 
 A table has at most one timer armed at a time, an asyncio timer handle on
 the server's one event loop (no thread, no task per table): armed for the
@@ -17,18 +19,20 @@ from typing import Any
 
 LONGEST = 3600.0  # seconds: a timer longer than an hour is a mistake
 SHORTEST = 0.01  # seconds (tests use short timers)
-KINDS = ("claim", "turn")
+KINDS = ("claim", "turn", "phase")
 
 
 @dataclass(frozen=True, slots=True)
 class Timers:
-    """Seconds for a claim window and for a turn (None: untimed)."""
+    """Seconds for a claim window, a turn and a decision before play (None:
+    untimed)."""
 
     claim: float | None = None
     turn: float | None = None
+    phase: float | None = None
 
     def __bool__(self) -> bool:
-        return self.claim is not None or self.turn is not None
+        return any(getattr(self, k) is not None for k in KINDS)
 
     def to_json(self) -> dict[str, float]:
         return {k: v for k in KINDS if (v := getattr(self, k)) is not None}
@@ -36,12 +40,12 @@ class Timers:
     @classmethod
     def read(cls, data: Any) -> Timers:
         """Timers as a request or a seats file gives them: {"claim": 20,
-        "turn": 60}; ValueError says what is wrong."""
+        "turn": 60, "phase": 60}; ValueError says what is wrong."""
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise ValueError("\"timers\": an object such as {\"claim\": 20, \"turn\": 60} "
-                             "(seconds)")
+            raise ValueError("\"timers\": an object such as {\"claim\": 20, \"turn\": 60, "
+                             "\"phase\": 60} (seconds)")
         unknown = [k for k in data if k not in KINDS]
         if unknown:
             raise ValueError(f"\"timers\": no timer {str(unknown[0])[:40]!r}; timers: "

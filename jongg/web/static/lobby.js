@@ -79,7 +79,7 @@ async function openTable(event) {
                 strict: $("strict").checked, card: $("card").value || null};
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const timers = {};
-  for (const kind of ["claim", "turn"]) {
+  for (const kind of ["claim", "turn", "phase"]) {
     const value = $(`timer-${kind}`).value;
     if (value !== "") timers[kind] = Number(value);
   }

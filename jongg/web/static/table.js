@@ -140,7 +140,7 @@ function showTimer(timer) {
   const ends = Date.now() + timer.left * 1000;
   const tick = () => {
     const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-    box.textContent = `${timer.kind === "claim" ? "claim window" : "turn"}: ${left} s left`;
+    box.textContent = `${{claim: "claim window", turn: "turn", phase: "before play"}[timer.kind] || timer.kind}: ${left} s left`;
     if (!left) clearInterval(ticking);
   };
   tick();
