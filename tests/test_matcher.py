@@ -528,3 +528,22 @@ def test_agreement_on_a_hundred_thousand_hands(name: str) -> None:
     jobs = [(name, part, 2_000) for part in range(50)]
     with multiprocessing.get_context("spawn").Pool(os.cpu_count()) as pool:
         assert sum(pool.imap_unordered(_agree_chunk, jobs)) == 100_000
+
+
+@pytest.mark.parametrize("name", ["nymj", "sample"])
+def test_a_filling_leaves_open_as_many_slots_as_the_hand_is_tiles_away(name: str) -> None:
+    """The filling a hint or a rack plan shows (explain) fills as many of its
+    variation's slots as the matcher's tiles away say, on hands drawn near
+    the lines (exposures and jokers among them): it binds each free group to
+    a shape that keeps the best score, leaving out only shapes that cannot
+    reach it, so a filling short of the score would be a shape wrongly left
+    out."""
+    c, m = card(name), matcher(name)
+    checked = 0
+    for h in sample_hands(c, random.Random(f"filling {name}"), 150):
+        for near in m.nearest(h, 3):
+            slots = [s for g in near.filling() for s in g]
+            open_slots = sum(s.filled_by is None for s in slots)
+            assert open_slots == near.tiles_away, (_show(c, h), near.line.id)
+            checked += 1
+    assert checked >= 150
