@@ -5,8 +5,9 @@ flags, a row per line and a summary per section and for the card.
 These say where play goes, not how hard a line is: a line's share of wins
 mixes its difficulty with how often the agents aim at it (the line a seat
 was nearest when the round ended). Beside the share: the win rate when
-aimed at (wins over seats aiming at it). How hard a line is, and what it is
-worth, come from committed rounds (difficulty.py).
+aimed at (wins over seats aiming at it). Beside them, a figure of the deal
+alone: how often the dealer's hand completes a line as dealt. How hard a
+line is, and what it is worth, come from committed rounds (difficulty.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ from jongg.runs.intervals import never_bound, wilson
 from jongg.runtime.card import Card
 
 DRIFT = 3.0  # a line more than this many times its even share of the seats' aims
+
+
+def dealt_rate(dealt: int, rounds: int) -> dict[str, Any]:
+    """How often the dealer's hand completed a line as dealt, with its 95%
+    Wilson interval (the deal alone: no agent's play enters it)."""
+    return {"dealt_rate": dealt / rounds if rounds else None,
+            "dealt_rate_ci95": list(wilson(dealt, rounds)) if rounds else None}
 
 
 @dataclass
@@ -86,6 +94,7 @@ class LineRow:
             "turns_to_win": {str(k): v for k, v in sorted(t.turns.items())},
             "self_drawn_share": of_wins(t.self_drawn), "exposed_share": of_wins(t.exposed),
             "with_jokers_share": of_wins(t.with_jokers), "mean_jokers": of_wins(t.jokers),
+            "dealt_complete": t.dealt, **dealt_rate(t.dealt, self.rounds),
             "flags": list(self.flags)}
 
 
@@ -109,7 +118,8 @@ class Figures:
                 "walls": t.walls, "wall_rate": t.walls / t.rounds if t.rounds else 0.0,
                 "wall_rate_ci95": list(wilson(t.walls, t.rounds)),
                 "unfinished": t.unfinished,
-                "mean_round_turns": t.turns / decided if decided else None}
+                "mean_round_turns": t.turns / decided if decided else None,
+                "dealt_complete": t.dealt, **dealt_rate(t.dealt, t.rounds)}
 
     def sections(self) -> list[dict[str, Any]]:
         found: dict[str, list[LineRow]] = {}

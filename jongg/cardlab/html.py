@@ -174,11 +174,13 @@ def _lines(table: dict[str, Any]) -> str:
                      pct(ln["aimed_win_rate"], ln["aimed_win_rate_ci95"]),
                      num(ln["mean_turns_to_win"]), share(ln["with_jokers_share"], ln["wins"]),
                      num(ln["mean_jokers"], 2), share(ln["exposed_share"], ln["wins"]),
-                     share(ln["self_drawn_share"], ln["wins"]), _flag(flags)])
+                     share(ln["self_drawn_share"], ln["wins"]),
+                     pct(ln["dealt_rate"], ln["dealt_rate_ci95"]) if ln["dealt_complete"]
+                     else "", _flag(flags)])
     return _table("lines", ["line", "section", "value", "wins", "share of rounds (95%)",
                             "share of wins (95%)", "aimed at", "won when aimed at (95%)",
                             "turns to win", "with jokers", "mean jokers", "exposed",
-                            "self-drawn", "flags"], rows, text=2)
+                            "self-drawn", "dealt complete (95%)", "flags"], rows, text=2)
 
 
 def _overlaps_played(table: dict[str, Any]) -> str:
@@ -246,10 +248,13 @@ def report_html(data: dict[str, Any], found: list[Figures]) -> str:
     models = data["models"]
     card_rows = [[str(t["players"]), str(t["rounds"]), str(t["wins"]),
                   pct(t["wall_rate"], t["wall_rate_ci95"]), num(t["mean_round_turns"]),
-                  str(t["unfinished"])] for t in data["tables"]]
+                  str(t["unfinished"]), str(t["dealt_complete"]),
+                  pct(t["dealt_rate"], t["dealt_rate_ci95"])] for t in data["tables"]]
     out.append("<h2>The card</h2>" + _table("card", ["players", "rounds", "wins",
                                                      "wall games (95%)", "turns a round",
-                                                     "unfinished"], card_rows))
+                                                     "unfinished", "dealt complete",
+                                                     "dealt complete (95%)"], card_rows)
+               + note(models["dealt"]))
     for table, figures in zip(data["tables"], found, strict=True):
         out.append(f"<h2>{table['players']} players</h2>")
         out.append(_agreement(table, models))

@@ -221,7 +221,8 @@ CSV_COLUMNS = ("players", "line", "section", "value", "concealed", "wins", "shar
                "share_of_rounds_low", "share_of_rounds_high", "share_of_wins",
                "share_of_wins_low", "share_of_wins_high", "never_won_bound95", "aimed",
                "aimed_share", "aimed_win_rate", "mean_turns_to_win", "self_drawn_share",
-               "exposed_share", "with_jokers_share", "mean_jokers", "flags")
+               "exposed_share", "with_jokers_share", "mean_jokers", "dealt_complete",
+               "dealt_rate", "dealt_rate_low", "dealt_rate_high", "flags")
 COMMITTED_COLUMNS = ("players", "agent", "line", "section", "value", "rounds", "completed",
                      "rate", "rate_low", "rate_high", "status", "mean_turns", "claim_share",
                      "exposed_share", "joker_share", "mean_jokers", "exchange_share",
@@ -236,6 +237,9 @@ MODELS = {
             "the rate's interval; fewer than 5 completions: too few rounds",
     "free": "free play: every seat the first agent, playing for whatever it likes; share "
             "of wins mixes difficulty with how often the agent aims at a line",
+    "dealt": "dealt complete: rounds whose dealer's hand, as dealt (before any pass or "
+             "draw), completes the line (the card: some line), of all rounds; 95% Wilson "
+             "score interval; the deal alone, the same under any agent",
     "agreement": "Spearman rank correlation of the lines' committed rates under two "
                  "agents; a flip: a line whose rank moves by more than a quarter of the "
                  "lines while its two intervals do not overlap, or a line valued under both "
@@ -289,6 +293,7 @@ def _ends(row: dict[str, Any], name: str) -> dict[str, Any]:
 def lines_csv(data: dict[str, Any]) -> str:
     return _csv(CSV_COLUMNS, [{**line, "players": table["players"],
                                **_ends(line, "share_of_rounds"), **_ends(line, "share_of_wins"),
+                               **_ends(line, "dealt_rate"),
                                "flags": " ".join(line["flags"])}
                               for table in data["tables"] for line in table["lines"]])
 
