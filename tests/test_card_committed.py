@@ -21,7 +21,15 @@ from jongg.cardlab.committed import (
     committed_agent,
     line_ids,
 )
-from jongg.cardlab.difficulty import FEW, agreement, committed_figures, ranks, spearman
+from jongg.cardlab.difficulty import (
+    FEW,
+    Measure,
+    agreement,
+    committed_figures,
+    rank_agreement,
+    ranks,
+    spearman,
+)
 from jongg.cardlab.exact import Exact
 from jongg.cardlab.html import pct, share
 from jongg.cardlab.tally import CardSource, ReportSetup, table_game
@@ -236,3 +244,65 @@ def test_a_draft_against_last_years_card(capsys: pytest.CaptureFixture[str],
     assert other["tables"][0]["rounds"] == data["tables"][0]["rounds"] == 2
     assert "Against lines whose difficulties are known" in (tmp_path / "r" /
                                                            "report.html").read_text()
+
+
+def test_free_play_is_reported_under_every_agent_with_their_agreement(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Free play runs under each agent of --agents (every seat that agent,
+    the same seeds): the second agent's figures are those a report of that
+    agent alone gives, the rank correlation of the shares of wins and the
+    flips are reported as the committed ones are, and --against compares
+    under each agent."""
+    data = _report(capsys, tmp_path / "two", "--rounds", "12,8", "--agents", "greedy,expert",
+                   "--committed", "0,1")
+    alone = _report(capsys, tmp_path / "alone", "--rounds", "8", "--agents", "expert",
+                    "--committed", "0")
+    table = data["tables"][0]
+    assert data["free_rounds"] == [12, 8]
+    assert [(g["agent"], g["rounds"]) for g in table["free"]] == [("greedy", 12), ("expert", 8)]
+    assert table["free"][0]["lines"] == table["lines"]  # the first agent's, as before
+    assert table["free"][1]["lines"] == alone["tables"][0]["lines"]
+    assert table["free"][1]["sections"] == alone["tables"][0]["sections"]
+    [pair] = table["free_agreement"]
+    assert pair["agents"] == ["greedy", "expert"] and pair["lines"] == 4
+    assert "spearman" in pair and isinstance(pair["flips"], list)
+    page = (tmp_path / "two" / "report.html").read_text()
+    assert "Free play under each agent" in page
+    assert "Robust to the agent? (free-play shares of wins)" in page
+    assert "greedy and expert: rank correlation of the free-play shares of wins" in page
+    rows = (tmp_path / "two" / "lines.csv").read_text().splitlines()[1:]
+    assert [r.split(",")[1] for r in rows] == ["greedy"] * 4 + ["expert"] * 4
+    assert (tmp_path / "two" / "rounds-expert-4p.jsonl").exists()
+
+
+def test_free_play_flips_are_warned_as_committed_ones_are() -> None:
+    """Two agents' shares of wins ranked: a line whose rank moves far with
+    intervals apart, or whose drift flag differs, flips; the card is warned
+    when the correlation is low."""
+    def m(line: str, rate: float, flag: str = "") -> Measure:
+        return Measure(line, rate, (rate - 0.02, rate + 0.02), flag, True)
+
+    a = [m("w", 0.1), m("x", 0.2), m("y", 0.3), m("z", 0.4, "drift")]
+    same = rank_agreement(("greedy", "expert"), a, a)
+    assert same["spearman"] == pytest.approx(1) and same["flips"] == [] and not same["warn"]
+    b = [m("w", 0.4), m("x", 0.2), m("y", 0.3), m("z", 0.1)]
+    moved = rank_agreement(("greedy", "expert"), a, b)
+    assert moved["warn"]
+    assert {f["line"]: f["rank_moved"] for f in moved["flips"]} == {"w": True, "z": True}
+    assert [f["flags"] for f in moved["flips"] if f["line"] == "z"] == [["drift", ""]]
+
+
+def test_an_against_report_compares_under_each_agent(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    last = tmp_path / "last.yaml"
+    last.write_text(TRUTH.read_text().replace("id: any-suit", "id: loose"))
+    data = _report(capsys, tmp_path / "r", "--rounds", "4,3", "--agents", "greedy,expert",
+                   "--committed", "1", "--against", str(last))
+    moved = data["against"]["tables"][0]
+    assert [a["agent"] for a in moved["committed"]] == ["greedy", "expert"]
+    assert [a["agent"] for a in moved["free"]] == ["greedy", "expert"]
+    assert all(len(a["lines"]) == 4 for a in moved["committed"])
+    page = (tmp_path / "r" / "report.html").read_text()
+    for agent in ("greedy", "expert"):
+        assert f"lines, committed under {agent}" in page
+        assert f"sections, free play under {agent}" in page

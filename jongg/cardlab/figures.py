@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.cardlab.difficulty import Measure, rank_agreement
 from jongg.cardlab.exact import Exact
 from jongg.cardlab.tally import LineTally, Tally
 from jongg.runs.intervals import never_bound, wilson
@@ -106,6 +107,7 @@ class Figures:
     tally: Tally
     rows: list[LineRow]
     exact: Exact
+    agent: str = ""  # every seat's
 
     @property
     def wins(self) -> int:
@@ -137,7 +139,7 @@ class Figures:
         return out
 
 
-def figures(card: Card, players: int, tally: Tally, exact: Exact) -> Figures:
+def figures(card: Card, players: int, tally: Tally, exact: Exact, agent: str = "") -> Figures:
     """The figures of the lines of `card` (the lines played) from `tally`."""
     wins = sum(t.wins for t in tally.lines.values())
     rows = [LineRow(line.id, line.section, line.value or 0, line.concealed,
@@ -159,4 +161,24 @@ def figures(card: Card, players: int, tally: Tally, exact: Exact) -> Figures:
         if tally.seats and r.aimed > DRIFT * even:
             flags.append("drift")
         r.flags = tuple(flags)
-    return Figures(players, tally, rows, exact)
+    return Figures(players, tally, rows, exact, agent)
+
+
+def free_json(f: Figures) -> dict[str, Any]:
+    """An agent's free-play figures as report.json keeps them, each agent's
+    beside the others'."""
+    return {"agent": f.agent, **f.card_json(), "sections": f.sections(),
+            "lines": [row.json() for row in f.rows]}
+
+
+def free_agreement(first: Figures, other: Figures) -> dict[str, Any]:
+    """How two agents' free play agrees: the rank correlation of the lines'
+    shares of wins (each line's share of rounds won with it, so the
+    intervals are over rounds), and the flips, a drift flag compared where
+    both agents' seats aimed at the line."""
+    def measure(r: LineRow) -> Measure:
+        return Measure(r.id, r.share, r.share_ci, "drift" if "drift" in r.flags else "",
+                       r.tally.aimed > 0)
+
+    return rank_agreement((first.agent, other.agent), [measure(r) for r in first.rows],
+                          [measure(r) for r in other.rows])
