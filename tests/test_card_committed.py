@@ -229,12 +229,13 @@ def test_committed_rounds_are_the_same_on_any_workers_and_when_extended(
 def test_a_draft_against_last_years_card(capsys: pytest.CaptureFixture[str],
                                          tmp_path: Path) -> None:
     """--against plays the other card on the same seeds and matches its
-    lines by id, else by hand: any-suit renamed 'loose' is the same line."""
+    lines by id, else by hand: any-suit renamed 'loose' is the same line;
+    it compares under each agent."""
     last = tmp_path / "last.yaml"
     last.write_text(TRUTH.read_text().replace("id: any-suit", "id: loose")
                     .replace("value: 25", "value: 20"))
     data = _report(capsys, tmp_path / "r", "--rounds", "2", "--agents", "greedy,expert",
-                   "--committed", "0,1", "--against", str(last))
+                   "--committed", "1", "--against", str(last))
     lines = {(ln["new"], ln["old"]): ln for ln in data["against"]["tables"][0]["lines"]}
     assert set(lines) == {("any-suit", "loose"), ("bams", "bams"), ("craks", "craks"),
                           ("dots", "dots")}
@@ -242,8 +243,16 @@ def test_a_draft_against_last_years_card(capsys: pytest.CaptureFixture[str],
         == (20, 25)
     other = json.loads((tmp_path / "r" / "against" / "report.json").read_text())
     assert other["tables"][0]["rounds"] == data["tables"][0]["rounds"] == 2
-    assert "Against lines whose difficulties are known" in (tmp_path / "r" /
-                                                           "report.html").read_text()
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert "Against lines whose difficulties are known" in page
+    # under each agent: its committed lines and its free-play sections
+    moved = data["against"]["tables"][0]
+    assert [a["agent"] for a in moved["committed"]] == ["greedy", "expert"]
+    assert [a["agent"] for a in moved["free"]] == ["greedy", "expert"]
+    assert all(len(a["lines"]) == 4 for a in moved["committed"])
+    for agent in ("greedy", "expert"):
+        assert f"lines, committed under {agent}" in page
+        assert f"sections, free play under {agent}" in page
 
 
 def test_free_play_is_reported_under_every_agent_with_their_agreement(
@@ -290,19 +299,3 @@ def test_free_play_flips_are_warned_as_committed_ones_are() -> None:
     assert moved["warn"]
     assert {f["line"]: f["rank_moved"] for f in moved["flips"]} == {"w": True, "z": True}
     assert [f["flags"] for f in moved["flips"] if f["line"] == "z"] == [["drift", ""]]
-
-
-def test_an_against_report_compares_under_each_agent(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    last = tmp_path / "last.yaml"
-    last.write_text(TRUTH.read_text().replace("id: any-suit", "id: loose"))
-    data = _report(capsys, tmp_path / "r", "--rounds", "4,3", "--agents", "greedy,expert",
-                   "--committed", "1", "--against", str(last))
-    moved = data["against"]["tables"][0]
-    assert [a["agent"] for a in moved["committed"]] == ["greedy", "expert"]
-    assert [a["agent"] for a in moved["free"]] == ["greedy", "expert"]
-    assert all(len(a["lines"]) == 4 for a in moved["committed"])
-    page = (tmp_path / "r" / "report.html").read_text()
-    for agent in ("greedy", "expert"):
-        assert f"lines, committed under {agent}" in page
-        assert f"sections, free play under {agent}" in page
