@@ -279,6 +279,7 @@ def test_free_play_is_reported_under_every_agent_with_their_agreement(
     assert "Free play under each agent" in page
     assert "Robust to the agent? (free-play shares of wins)" in page
     assert "greedy and expert: rank correlation of the free-play shares of wins" in page
+    assert "Spearman rank correlation of the lines&#x27; free-play shares of wins" in page
     rows = (tmp_path / "two" / "lines.csv").read_text().splitlines()[1:]
     assert [r.split(",")[1] for r in rows] == ["greedy"] * 4 + ["expert"] * 4
     assert (tmp_path / "two" / "rounds-expert-4p.jsonl").exists()

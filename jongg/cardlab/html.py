@@ -129,7 +129,7 @@ def _agreement(table: dict[str, Any], data_models: dict[str, str], key: str = "a
                                for f in pair["flips"]]))
     if out:
         out.insert(0, f"<h3>Robust to the agent? ({escape(figure)})</h3>")
-        out.append(note(data_models["agreement"] + f". Rank 1 is {rank}."))
+        out.append(note(data_models[key] + f". Rank 1 is {rank}."))
     return "".join(out)
 
 

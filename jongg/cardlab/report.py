@@ -264,12 +264,15 @@ MODELS = {
             "seeds), playing for whatever it likes; share of wins mixes difficulty with how "
             "often the agent aims at a line; aimed at: the line a seat was nearest when the "
             "round ended (the winner's: the line won); won when aimed at: of those seats, the "
-            "ones that won with it (95% Wilson); the rank correlation and flips compare the "
-            "lines' shares of wins under the first agent and each other, a flip's flag being "
-            "drift",
+            "ones that won with it (95% Wilson)",
     "dealt": "dealt complete: rounds whose dealer's hand, as dealt (before any pass or "
              "draw), completes the line (the card: some line), of all rounds; 95% Wilson "
              "score interval; the deal alone, the same under any agent",
+    "free_agreement": "Spearman rank correlation of the lines' free-play shares of wins "
+                      "under two agents; a flip: a line whose rank moves by more than a "
+                      "quarter of the lines while its two intervals (of its share of rounds) "
+                      "do not overlap, or a line drift under one agent and not the other "
+                      "where both agents' seats aimed at it",
     "agreement": "Spearman rank correlation of the lines' committed rates under two "
                  "agents; a flip: a line whose rank moves by more than a quarter of the "
                  "lines while its two intervals do not overlap, or a line valued under both "
