@@ -60,9 +60,11 @@ def _most_copies(deck: Deck) -> int:
     return max((k.copies for k in deck.kinds if k.category is not Category.JOKER), default=0)
 
 
-def _supply(variation: Variation, deck: Deck, plain: int) -> str | None:
+def _supply(variation: Variation, deck: Deck, plain: int, keep: int = 0) -> str | None:
     """Why the deck cannot build this variation even with jokers, or None if it
-    can (`plain`: the deck's _most_copies, the same for every variation)."""
+    can (`plain`: the deck's _most_copies, the same for every variation;
+    `keep`: the naturals a group that takes jokers keeps, 1 when a card's
+    groups may not be jokers alone)."""
     # plain dicts, not Counters: this runs for every variation on every deck
     strict: dict[int, int] = {}
     total: dict[int, int] = {}
@@ -72,12 +74,16 @@ def _supply(variation: Variation, deck: Deck, plain: int) -> str | None:
         if not group.jokers:
             for tile in group.tiles:
                 strict[tile] = strict.get(tile, 0) + 1
+        elif keep:  # a group jokers may stand in is of identical tiles (Slots)
+            strict[group.tiles[0]] = strict.get(group.tiles[0], 0) + keep
     shortfall = 0
     kinds = deck.kinds
     for tile, need in total.items():
         kind = kinds[tile]
         if strict.get(tile, 0) > kind.copies:
-            return (f"needs {strict[tile]} {kind.code} where no joker may go, but {deck.name} "
+            where = "where no joker may go" if not keep else \
+                "where no joker may go or a group keeps one natural"
+            return (f"needs {strict[tile]} {kind.code} {where}, but {deck.name} "
                     f"holds {kind.copies}")
         shortfall += max(0, need - kind.copies)
     for free in variation.free:
@@ -220,14 +226,16 @@ class _CardChecker:
                 self.report(start, error.problems, raw["id"])
                 return None
             plain = _most_copies(each)
-            buildable = [v for v in expansion.variations if _supply(v, each, plain) is None]
+            keep = 0 if data.get("all_joker_groups", True) else 1
+            buildable = [v for v in expansion.variations
+                         if _supply(v, each, plain, keep) is None]
             if k == 0:
                 self.report(start, expansion.warnings, raw["id"])
                 self.joker_only(start, raw["id"], buildable, each)
             if not buildable and expansion.variations:
-                reason = _supply(expansion.variations[0], each, plain)
+                reason = _supply(expansion.variations[0], each, plain, keep)
                 self.problem(start, f"line {raw['id']!r} cannot be built from {each.name}: "
-                                    f"{reason}", hint=self.joker_hint(raw))
+                                    f"{reason}", hint=self.joker_hint(raw, keep))
                 return None
             if not expansion.variations:
                 self.problem(start, f"line {raw['id']!r} has no variation in {each.name}: "
@@ -262,11 +270,13 @@ class _CardChecker:
                          hint="check the suits or numbers the line allows")
 
     @staticmethod
-    def joker_hint(raw: dict[str, Any]) -> str | None:
+    def joker_hint(raw: dict[str, Any], keep: int = 0) -> str | None:
         if raw.get("jokers", True) is False:
             return "this line allows no jokers ('jokers: false')"
         if "!" in raw["hand"]:
             return "a group marked '!' allows no jokers"
+        if keep:
+            return "all_joker_groups: true would let a group be jokers alone"
         return None
 
     def report(self, start: Location, problems: list[Problem], line_id: str) -> None:

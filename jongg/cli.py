@@ -124,9 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the game the card is played in (default mjcg-card)")
     report.add_argument("--players", metavar="N[,N...]",
                         help="player counts, e.g. 3,4 (default: the variant's)")
-    report.add_argument("--rounds", type=int, default=1000,
-                        help="free-play rounds at each player count, every seat the first "
-                             "agent (default 1000)")
+    report.add_argument("--rounds", default="1000,100", metavar="N[,N...]",
+                        help="free-play rounds at each player count, every seat one agent: one "
+                             "count or one an agent, the last repeating (default 1000,100: "
+                             "1000 expert, 100 search; 0 after the first: none)")
     report.add_argument("--agents", default=DEFAULT_AGENTS,
                         help="the agents measured, comma-separated: each plays one seat "
                              "committed to each line in turn, the first agent the others "

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from jongg.cardlab.exact import exact
+from jongg.cardlab.html import pct
 from jongg.cardlab.report import OUTPUTS
 from jongg.cardlab.tally import CardSource, ReportSetup, Tally, encode, play_rounds, table_game
 from jongg.runs.scale import gather
@@ -137,6 +138,12 @@ def check_page(html: str, data: dict) -> None:  # type: ignore[type-arg]
     for k, agent in enumerate(committed):  # each agent's completed/rounds column
         assert [row[3 + 4 * k] for row in page.tables["committed"][1:]] == \
             [f"{c['completed']}/{c['rounds']}" for c in agent["lines"]]
+    free = data["tables"][0]["free"]
+    assert [g["agent"] for g in free] == data["agents"]
+    for k, g in enumerate(free):  # each agent's free-play share of wins, side by side
+        assert [row[2 + 4 * k] for row in page.tables["free-agents"][1:]] == \
+            [pct(c["share_of_wins"], c["share_of_wins_ci95"]) if c["wins"] else ""
+             for c in g["lines"]]
     assert page.images == 4  # committed rates, fair values, balance, turns to complete
 
 
@@ -159,8 +166,9 @@ def test_a_report_of_the_sample_card_writes_its_three_files_and_they_agree(
     assert all(c["rounds"] == 1 for a in committed for c in a["lines"])
     assert len(table["agreement"]) == 1
     rows = (sample / "lines.csv").read_text().splitlines()
-    assert len(rows) == 1 + len(lines) and rows[0].startswith("players,line,")
-    assert [r.split(",")[1] for r in rows[1:]] == [ln["line"] for ln in lines]
+    assert len(rows) == 1 + 2 * len(lines) and rows[0].startswith("players,agent,line,")
+    assert [r.split(",")[2] for r in rows[1:]] == [ln["line"] for ln in lines] * 2
+    assert [r.split(",")[1] for r in rows[1::len(lines)]] == ["greedy", "expert"]
     check_page((sample / "report.html").read_text(), data)
     committed_rows = (sample / "committed.csv").read_text().splitlines()
     assert len(committed_rows) == 1 + 2 * len(lines)

@@ -32,9 +32,9 @@ TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest -q'
 
 # Examples that take more than a few seconds -> the same with a small count
 SLOW = {
-    "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2":
+    "jongg card report sample --jobs 2":
         "jongg card report sample --rounds 10 --agents greedy --committed 0",
-    "jongg card report sample --rounds 1000 --committed 40,8 --jobs 2 -o committed":
+    "jongg card report sample --rounds 500,0 --committed 100,10 --jobs 2 -o committed":
         "jongg card report sample --rounds 10 --agents greedy --committed 0 -o committed",
     "jongg card report sample --agents greedy --committed 0 --rounds 2000 --jobs 2":
         "jongg card report sample --agents greedy --committed 0 --rounds 10",

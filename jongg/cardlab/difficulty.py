@@ -184,26 +184,47 @@ def spearman(a: list[float], b: list[float]) -> float | None:
     return sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=True)) / (sa * sb)
 
 
+@dataclass(frozen=True)
+class Measure:
+    """A line's figure under one agent, as two agents' rankings compare it."""
+
+    line: str
+    rate: float
+    ci: tuple[float, float]
+    flag: str
+    flagged: bool  # its flag is measured (compared when both sides are)
+
+
+def rank_agreement(agents: tuple[str, str], a: list[Measure], b: list[Measure]
+                   ) -> dict[str, Any]:
+    """The Spearman rank correlation of two agents' figures of the same
+    lines, and the flips: a line whose rank moves by more than a SHIFT-th of
+    the lines while its two intervals do not overlap (a move the rounds
+    cannot explain), or a line whose flag differs where both measured it.
+    Rank 1 is the lowest figure."""
+    rho = spearman([x.rate for x in a], [y.rate for y in b])
+    rank_a, rank_b = ranks([x.rate for x in a]), ranks([y.rate for y in b])
+    far = max(2.0, len(a) / SHIFT)
+    flips = []
+    for x, y, i, j in zip(a, b, rank_a, rank_b, strict=True):
+        moved = abs(i - j) > far and (x.ci[1] < y.ci[0] or y.ci[1] < x.ci[0])
+        if moved or (x.flagged and y.flagged and x.flag != y.flag):
+            flips.append({"line": x.line, "ranks": [i, j], "flags": [x.flag, y.flag],
+                          "rank_moved": moved})
+    return {"agents": list(agents), "lines": len(a), "spearman": rho,
+            "warn": rho is None or rho < AGREE, "flips": flips}
+
+
 def agreement(first: Committed, second: Committed) -> dict[str, Any]:
-    """How two agents' committed figures agree: the rank correlation of the
-    lines' rates, and the flips: a line whose rank moves by more than a
-    SHIFT-th of the lines while its two rates' intervals do not overlap (a
-    move the rounds cannot explain), or a line valued under both whose flag
-    differs (over-, underpriced or neither)."""
+    """How two agents' committed figures agree (rank_agreement of the lines'
+    committed rates, rank 1 the hardest; a flag compared where the line is
+    valued under both: over-, underpriced or neither). Impossible lines and
+    lines never played are left out."""
     pairs = [(a, b) for a, b in zip(first.rows, second.rows, strict=True)
              if a.rate is not None and b.rate is not None and not a.impossible]
-    rho = spearman([a.rate or 0.0 for a, _ in pairs], [b.rate or 0.0 for _, b in pairs])
-    # rank 1: the hardest (lowest rate)
-    rank_a = ranks([a.rate or 0.0 for a, _ in pairs])
-    rank_b = ranks([b.rate or 0.0 for _, b in pairs])
-    far = max(2.0, len(pairs) / SHIFT)
-    flips = []
-    for (a, b), x, y in zip(pairs, rank_a, rank_b, strict=True):
-        (a_low, a_high), (b_low, b_high) = a.rate_ci, b.rate_ci
-        moved = abs(x - y) > far and (a_high < b_low or b_high < a_low)
-        valued = a.status == b.status == "valued"
-        if moved or (valued and a.flag != b.flag):
-            flips.append({"line": a.id, "ranks": [x, y], "flags": [a.flag, b.flag],
-                          "rank_moved": moved})
-    return {"agents": [first.agent, second.agent], "lines": len(pairs), "spearman": rho,
-            "warn": rho is None or rho < AGREE, "flips": flips}
+
+    def measure(r: CommitRow) -> Measure:
+        return Measure(r.id, r.rate or 0.0, r.rate_ci, r.flag, r.status == "valued")
+
+    return rank_agreement((first.agent, second.agent), [measure(a) for a, _ in pairs],
+                          [measure(b) for _, b in pairs])

@@ -5,8 +5,9 @@ flags, a row per line and a summary per section and for the card.
 These say where play goes, not how hard a line is: a line's share of wins
 mixes its difficulty with how often the agents aim at it (the line a seat
 was nearest when the round ended). Beside the share: the win rate when
-aimed at (wins over seats aiming at it). How hard a line is, and what it is
-worth, come from committed rounds (difficulty.py).
+aimed at (wins over seats aiming at it). Beside them, a figure of the deal
+alone: how often the dealer's hand completes a line as dealt. How hard a
+line is, and what it is worth, come from committed rounds (difficulty.py).
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.cardlab.difficulty import Measure, rank_agreement
 from jongg.cardlab.exact import Exact
 from jongg.cardlab.tally import LineTally, Tally
 from jongg.runs.intervals import never_bound, wilson
 from jongg.runtime.card import Card
 
 DRIFT = 3.0  # a line more than this many times its even share of the seats' aims
+
+
+def dealt_rate(dealt: int, rounds: int) -> dict[str, Any]:
+    """How often the dealer's hand completed a line as dealt, with its 95%
+    Wilson interval (the deal alone: no agent's play enters it)."""
+    return {"dealt_rate": dealt / rounds if rounds else None,
+            "dealt_rate_ci95": list(wilson(dealt, rounds)) if rounds else None}
 
 
 @dataclass
@@ -86,6 +95,7 @@ class LineRow:
             "turns_to_win": {str(k): v for k, v in sorted(t.turns.items())},
             "self_drawn_share": of_wins(t.self_drawn), "exposed_share": of_wins(t.exposed),
             "with_jokers_share": of_wins(t.with_jokers), "mean_jokers": of_wins(t.jokers),
+            "dealt_complete": t.dealt, **dealt_rate(t.dealt, self.rounds),
             "flags": list(self.flags)}
 
 
@@ -97,6 +107,7 @@ class Figures:
     tally: Tally
     rows: list[LineRow]
     exact: Exact
+    agent: str = ""  # every seat's
 
     @property
     def wins(self) -> int:
@@ -109,7 +120,8 @@ class Figures:
                 "walls": t.walls, "wall_rate": t.walls / t.rounds if t.rounds else 0.0,
                 "wall_rate_ci95": list(wilson(t.walls, t.rounds)),
                 "unfinished": t.unfinished,
-                "mean_round_turns": t.turns / decided if decided else None}
+                "mean_round_turns": t.turns / decided if decided else None,
+                "dealt_complete": t.dealt, **dealt_rate(t.dealt, t.rounds)}
 
     def sections(self) -> list[dict[str, Any]]:
         found: dict[str, list[LineRow]] = {}
@@ -127,7 +139,7 @@ class Figures:
         return out
 
 
-def figures(card: Card, players: int, tally: Tally, exact: Exact) -> Figures:
+def figures(card: Card, players: int, tally: Tally, exact: Exact, agent: str = "") -> Figures:
     """The figures of the lines of `card` (the lines played) from `tally`."""
     wins = sum(t.wins for t in tally.lines.values())
     rows = [LineRow(line.id, line.section, line.value or 0, line.concealed,
@@ -149,4 +161,24 @@ def figures(card: Card, players: int, tally: Tally, exact: Exact) -> Figures:
         if tally.seats and r.aimed > DRIFT * even:
             flags.append("drift")
         r.flags = tuple(flags)
-    return Figures(players, tally, rows, exact)
+    return Figures(players, tally, rows, exact, agent)
+
+
+def free_json(f: Figures) -> dict[str, Any]:
+    """An agent's free-play figures as report.json keeps them, each agent's
+    beside the others'."""
+    return {"agent": f.agent, **f.card_json(), "sections": f.sections(),
+            "lines": [row.json() for row in f.rows]}
+
+
+def free_agreement(first: Figures, other: Figures) -> dict[str, Any]:
+    """How two agents' free play agrees: the rank correlation of the lines'
+    shares of wins (each line's share of rounds won with it, so the
+    intervals are over rounds), and the flips, a drift flag compared where
+    both agents' seats aimed at the line."""
+    def measure(r: LineRow) -> Measure:
+        return Measure(r.id, r.share, r.share_ci, "drift" if "drift" in r.flags else "",
+                       r.tally.aimed > 0)
+
+    return rank_agreement((first.agent, other.agent), [measure(r) for r in first.rows],
+                          [measure(r) for r in other.rows])

@@ -109,16 +109,18 @@ def _committed(table: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def _agreement(table: dict[str, Any], data_models: dict[str, str]) -> str:
+def _agreement(table: dict[str, Any], data_models: dict[str, str], key: str = "agreement",
+               figure: str = "committed rates", rank: str = "the hardest line") -> str:
     out = []
-    for pair in table["agreement"]:
+    for pair in table.get(key, ()):
         a, b = pair["agents"]
         rho = "undefined" if pair["spearman"] is None else f"{pair['spearman']:.2f}"
         cls = "warn" if pair["warn"] else "note"
         warn = "; the rankings disagree: read no line from one agent alone" \
             if pair["warn"] else ""
+        flips = f"; {len(pair['flips'])} lines flip" if pair["flips"] else ""
         out.append(f'<p class="{cls}">{escape(a)} and {escape(b)}: rank correlation of the '
-                   f"committed rates {rho} over {pair['lines']} lines{warn}.</p>")
+                   f"{figure} {rho} over {pair['lines']} lines{warn}{flips}.</p>")
         if pair["flips"]:
             out.append(_table("flips", ["line", f"rank, {escape(a)}", f"rank, {escape(b)}",
                                         f"flag, {escape(a)}", f"flag, {escape(b)}"],
@@ -126,8 +128,8 @@ def _agreement(table: dict[str, Any], data_models: dict[str, str]) -> str:
                                 escape(f["flags"][0]), escape(f["flags"][1])]
                                for f in pair["flips"]]))
     if out:
-        out.insert(0, "<h3>Robust to the agent?</h3>")
-        out.append(note(data_models["agreement"] + ". Rank 1 is the hardest line."))
+        out.insert(0, f"<h3>Robust to the agent? ({escape(figure)})</h3>")
+        out.append(note(data_models[key] + f". Rank 1 is {rank}."))
     return "".join(out)
 
 
@@ -147,17 +149,53 @@ def _mispriced(table: dict[str, Any]) -> str:
 
 
 def _sections(table: dict[str, Any]) -> str:
-    first = table["committed"][0]["lines"] if table["committed"] else []
+    committed = table["committed"]
+    free = table.get("free") or [{"agent": "", "sections": table["sections"]}]
     rows = []
-    for s in table["sections"]:
-        rates = [c["rate"] for c in first if c["section"] == s["section"] and
-                 c["rate"] is not None and c["status"] != "impossible"]
-        span = "" if not rates else f"{pct(min(rates))}-{pct(max(rates))}"
-        rows.append([escape(s["section"]), str(s["lines"]), span, str(s["wins"]),
-                     pct(s["share_of_wins"], s["share_of_wins_ci95"] if s["wins"] else None),
-                     num(s["mean_turns_to_win"])])
-    return _table("sections", ["section", "lines", "committed rate, range", "free-play wins",
-                               "share of free-play wins (95%)", "turns to win"], rows)
+    for k, s in enumerate(table["sections"]):
+        row = [escape(s["section"]), str(s["lines"])]
+        for a in committed:
+            rates = [c["rate"] for c in a["lines"] if c["section"] == s["section"] and
+                     c["rate"] is not None and c["status"] != "impossible"]
+            row.append("" if not rates else f"{pct(min(rates))}-{pct(max(rates))}")
+        for g in free:
+            t = g["sections"][k]
+            row += [str(t["wins"]),
+                    pct(t["share_of_wins"], t["share_of_wins_ci95"] if t["wins"] else None)]
+        row.append(num(s["mean_turns_to_win"]))
+        rows.append(row)
+    head = ["section", "lines", *(f"committed rate, range: {escape(a['agent'])}"
+                                  for a in committed)]
+    for g in free:
+        head += [f"free-play wins: {escape(g['agent'])}", "share of free-play wins (95%)"]
+    return _table("sections", [*head, f"turns to win: {escape(free[0]['agent'])}"], rows)
+
+
+def _free_agents(table: dict[str, Any]) -> str:
+    """Each agent's free play side by side: what depends on the agent."""
+    free = table.get("free", [])
+    if len(free) < 2:
+        return ""
+    head = ["line", "section"]
+    for g in free:
+        head += [f"{escape(g['agent'])}: share of wins (95%)", "aimed at",
+                 "won when aimed at (95%)", "flags"]
+    sections = {ln["line"]: ln["section"] for ln in table["lines"]}
+    rows = []
+    for k, ln in enumerate(free[0]["lines"]):
+        row = [escape(ln["line"]), escape(sections[ln["line"]])]
+        for g in free:
+            c = g["lines"][k]
+            row += [pct(c["share_of_wins"], c["share_of_wins_ci95"]) if c["wins"] else "",
+                    share(c["aimed_share"], table["players"] * g["rounds"]),
+                    pct(c["aimed_win_rate"], c["aimed_win_rate_ci95"]),
+                    _flag(" ".join(f for f in c["flags"] if f in ("drift", "never-won")))]
+        rows.append(row)
+    return ("<h3>Free play under each agent</h3>" + _table("free-agents", head, rows, text=2)
+            + note("Each agent at every seat, on the same seeds, "
+                   + ", ".join(f"{g['rounds']} rounds {g['agent']}" for g in free)
+                   + ". The table above (turns, jokers, exposed, self-drawn) is the first "
+                   "agent's."))
 
 
 def _lines(table: dict[str, Any]) -> str:
@@ -174,11 +212,13 @@ def _lines(table: dict[str, Any]) -> str:
                      pct(ln["aimed_win_rate"], ln["aimed_win_rate_ci95"]),
                      num(ln["mean_turns_to_win"]), share(ln["with_jokers_share"], ln["wins"]),
                      num(ln["mean_jokers"], 2), share(ln["exposed_share"], ln["wins"]),
-                     share(ln["self_drawn_share"], ln["wins"]), _flag(flags)])
+                     share(ln["self_drawn_share"], ln["wins"]),
+                     pct(ln["dealt_rate"], ln["dealt_rate_ci95"]) if ln["dealt_complete"]
+                     else "", _flag(flags)])
     return _table("lines", ["line", "section", "value", "wins", "share of rounds (95%)",
                             "share of wins (95%)", "aimed at", "won when aimed at (95%)",
                             "turns to win", "with jokers", "mean jokers", "exposed",
-                            "self-drawn", "flags"], rows, text=2)
+                            "self-drawn", "dealt complete (95%)", "flags"], rows, text=2)
 
 
 def _overlaps_played(table: dict[str, Any]) -> str:
@@ -231,8 +271,10 @@ def header(data: dict[str, Any]) -> list[str]:
             f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>",
             f"<p>card {escape(name)} in {escape(data['variant'])}; jongg {data['jongg']}; "
             f"{day}; seeds from {data['seed']}.</p>",
-            f"<p>Agents: {escape(', '.join(agents))}. Free play: {data['rounds_asked']} rounds "
-            f"a player count, every seat {escape(agents[0])}. Committed rounds a line: "
+            f"<p>Agents: {escape(', '.join(agents))}. Free-play rounds a player count, every "
+            "seat the agent: " + escape(", ".join(
+                f"{n} {a}" for a, n in zip(agents, data["free_rounds"], strict=True)))
+            + ". Committed rounds a line: "
             + escape(", ".join(f"{n} {a}" for a, n in zip(agents, data["committed_per_line"],
                                                          strict=True)))
             + f"; one seat committed (each seat in turn), the others {escape(agents[0])}.</p>"]
@@ -246,10 +288,13 @@ def report_html(data: dict[str, Any], found: list[Figures]) -> str:
     models = data["models"]
     card_rows = [[str(t["players"]), str(t["rounds"]), str(t["wins"]),
                   pct(t["wall_rate"], t["wall_rate_ci95"]), num(t["mean_round_turns"]),
-                  str(t["unfinished"])] for t in data["tables"]]
+                  str(t["unfinished"]), str(t["dealt_complete"]),
+                  pct(t["dealt_rate"], t["dealt_rate_ci95"])] for t in data["tables"]]
     out.append("<h2>The card</h2>" + _table("card", ["players", "rounds", "wins",
                                                      "wall games (95%)", "turns a round",
-                                                     "unfinished"], card_rows))
+                                                     "unfinished", "dealt complete",
+                                                     "dealt complete (95%)"], card_rows)
+               + note(models["dealt"]))
     for table, figures in zip(data["tables"], found, strict=True):
         out.append(f"<h2>{table['players']} players</h2>")
         out.append(_agreement(table, models))
@@ -259,6 +304,9 @@ def report_html(data: dict[str, Any], found: list[Figures]) -> str:
         out.append(_overlaps_played(table))
         out.append(f"<h3>Free play: where {escape(data['agents'][0])} goes "
                    f"({table['rounds']} rounds)</h3>" + _lines(table) + note(models["free"]))
+        out.append(_free_agents(table))
+        out.append(_agreement(table, models, "free_agreement", "free-play shares of wins",
+                              "the line least won"))
         out.append(_exact(table))
         for name, draw in PLOTS.items():
             png = base64.b64encode(draw(figures, table)).decode()

@@ -26,6 +26,12 @@ def _png(figure: Figure) -> bytes:
     return out.getvalue()
 
 
+def _arm(width: float) -> float:
+    """An error bar's arm in percent: never below 0 (a share of 0 or 1 can sit
+    a rounding error outside its own interval)."""
+    return max(0.0, 100 * width)
+
+
 def committed_rates(f: Figures, table: dict[str, Any]) -> bytes:
     agents = table["committed"]
     count = len(f.rows)
@@ -37,8 +43,8 @@ def committed_rates(f: Figures, table: dict[str, Any]) -> bytes:
                 continue
             ys.append(i + 0.25 * k)
             xs.append(100 * c["rate"])
-            low.append(100 * (c["rate"] - c["rate_ci95"][0]))
-            high.append(100 * (c["rate_ci95"][1] - c["rate"]))
+            low.append(_arm(c["rate"] - c["rate_ci95"][0]))
+            high.append(_arm(c["rate_ci95"][1] - c["rate"]))
         axes.errorbar(xs, ys, xerr=[low, high], fmt="o", markersize=3, capsize=2,
                       color=COLOURS[k % len(COLOURS)], label=a["agent"])
     axes.set_yticks(list(range(count)), [r.id for r in f.rows], fontsize=7)
@@ -81,12 +87,12 @@ def balance(f: Figures, table: dict[str, Any]) -> bytes:
                                          sharey=True)
     ys = list(range(len(names)))
     shares = [100 * s["share_of_wins"] for s in sections]
-    low = [100 * (s["share_of_wins"] - s["share_of_wins_ci95"][0]) for s in sections]
-    high = [100 * (s["share_of_wins_ci95"][1] - s["share_of_wins"]) for s in sections]
+    low = [_arm(s["share_of_wins"] - s["share_of_wins_ci95"][0]) for s in sections]
+    high = [_arm(s["share_of_wins_ci95"][1] - s["share_of_wins"]) for s in sections]
     left.barh(ys, shares, xerr=[low, high], color=COLOURS[0], ecolor="#333", capsize=2)
     left.set_yticks(ys, names, fontsize=8)
     left.invert_yaxis()
-    left.set_xlabel(f"share of free-play wins, % ({f.tally.rounds} rounds)")
+    left.set_xlabel(f"share of free-play wins, % ({f.agent}, {f.tally.rounds} rounds)")
     if table["committed"]:
         lines = table["committed"][0]["lines"]
         for y, name in zip(ys, names, strict=True):

@@ -26,7 +26,7 @@ from jongg.api import Diagnostic, UsageError, compile_variant, registry
 from jongg.cardlab import committed as commit
 from jongg.cardlab.difficulty import Committed, agreement, committed_figures
 from jongg.cardlab.exact import exact
-from jongg.cardlab.figures import Figures, figures
+from jongg.cardlab.figures import Figures, figures, free_agreement, free_json
 from jongg.cardlab.tally import (
     CardSource,
     ReportSetup,
@@ -43,7 +43,8 @@ from jongg.runtime.matching.matcher import Matcher
 
 CHUNK = 10  # rounds a worker plays per task, at most
 OUTPUTS = ("report.html", "lines.csv", "committed.csv", "report.json")
-JOURNAL = "rounds-{players}p.jsonl"
+JOURNAL = "rounds-{players}p.jsonl"  # the first agent's free play
+FREE = "rounds-{agent}-{players}p.jsonl"  # another agent's
 COMMITTED = "committed-{agent}-{players}p.jsonl"
 AGAINST = "against"  # the folder, inside the report's, of the card it is compared with
 
@@ -53,7 +54,7 @@ class Request:
     card: str  # as given: a shipped name or a path
     variant: str
     players: tuple[int | None, ...]  # None: the variant's count
-    rounds: int  # free-play rounds, every seat the first agent
+    rounds: int  # free-play rounds of the first agent (every seat it)
     agents: tuple[str, ...]  # the agents measured, each committed to every line in turn
     seed: int
     out: Path
@@ -61,16 +62,24 @@ class Request:
     cluster: str | None = None
     force: bool = False
     committed: tuple[int, ...] = ()  # committed rounds per line, by agent (the last repeats)
+    against: str | None = None  # a card played on the same seeds, to compare with
+    free: tuple[int, ...] = ()  # free-play rounds by agent, the last repeating (the first's
+    # is `rounds`); () : the first agent's free play alone
 
     def per_line(self, agent: int) -> int:
         """The committed rounds per line of the agent'th agent."""
         return self.committed[min(agent, len(self.committed) - 1)] if self.committed else 0
-    against: str | None = None  # a card played on the same seeds, to compare with
+
+    def free_rounds(self, agent: int) -> int:
+        """The free-play rounds of the agent'th agent."""
+        if agent == 0:
+            return self.rounds
+        return self.free[min(agent, len(self.free) - 1)] if self.free else 0
 
 
 @dataclass
 class Result:
-    figures: list[Figures]
+    free: list[list[Figures]]  # per player count, per agent played freely (the first first)
     asked: int  # rounds asked per player count
     resumed: list[int]  # rounds read back from each journal
     seconds: float
@@ -78,6 +87,11 @@ class Result:
     stopped: bool = False  # a run stopped before all its rounds
     title: str = ""  # the card's
     against: Result | None = None
+
+    @property
+    def figures(self) -> list[Figures]:
+        """The first agent's free play, per player count."""
+        return [agents[0] for agents in self.free]
 
     @property
     def partial(self) -> bool:
@@ -165,26 +179,37 @@ def _play(request: Request, source: CardSource, specs: list[Any],
     variant = registry.reference(entry) if registry.is_shipped(entry) else \
         str(Path(str(entry)).resolve())  # workers may start elsewhere
     found, resumed, seconds, committed, title = [], [], 0.0, [], ""
-    seeds = range(request.seed, request.seed + request.rounds)
     stopped = False
     for spec in specs:
         table = ReportSetup(variant, source, spec.players, request.agents[:1])
         game = table_game(table)  # the matcher compiled once, into the cache, before workers
         key = journal_key(table, entry.read_bytes())
-        journal = scale.Journal(request.out / JOURNAL.format(players=spec.players),
-                                key, seeds, encode, decode)
-        label = f"{said}{spec.players} players, free play"
-        outcome = scale.gather(partial(play_rounds, table), seeds, merge, jobs=request.jobs,
-                               cluster=request.cluster, size=CHUNK,
-                               progress=_told(progress, label, len(seeds)), journal=journal)
-        seconds += outcome.seconds
-        resumed.append(outcome.resumed)
         assert isinstance(game.matcher, Matcher)  # load_game plays the compiled matcher
         flags = exact(game.matcher)
         title = game.matcher.card.title
-        found.append(figures(game.matcher.card, spec.players, outcome.result or Tally(),
-                             flags))
-        stopped = outcome.partial
+        free: list[Figures] = []
+        for k, agent in enumerate(request.agents):
+            count = request.free_rounds(k)
+            if (k and not count) or stopped:
+                continue  # the first agent's free play is always reported
+            freely = replace(table, agents=(agent,))
+            name = JOURNAL.format(players=spec.players) if not k else \
+                FREE.format(agent=file_stem(agent), players=spec.players)
+            played = range(request.seed, request.seed + count)
+            journal = scale.Journal(request.out / name, journal_key(freely, entry.read_bytes()),
+                                    played, encode, decode)
+            label = f"{said}{spec.players} players, free play" + (f", {agent}" if k else "")
+            outcome = scale.gather(partial(play_rounds, freely), played, merge,
+                                   jobs=request.jobs, cluster=request.cluster, size=CHUNK,
+                                   progress=_told(progress, label, len(played)),
+                                   journal=journal)
+            seconds += outcome.seconds
+            if not k:
+                resumed.append(outcome.resumed)
+            free.append(figures(game.matcher.card, spec.players, outcome.result or Tally(),
+                                flags, agent))
+            stopped = outcome.partial
+        found.append(free)
         agents: list[Committed] = []
         lines = len(game.matcher.card.lines)
         for k, agent in enumerate(request.agents if not stopped else ()):
@@ -217,11 +242,12 @@ def _told(progress: Progress | None, label: str, total: int) -> Callable[[int], 
 
 
 # -- the files ------------------------------------------------------------------------
-CSV_COLUMNS = ("players", "line", "section", "value", "concealed", "wins", "share_of_rounds",
-               "share_of_rounds_low", "share_of_rounds_high", "share_of_wins",
+CSV_COLUMNS = ("players", "agent", "line", "section", "value", "concealed", "wins",
+               "share_of_rounds", "share_of_rounds_low", "share_of_rounds_high", "share_of_wins",
                "share_of_wins_low", "share_of_wins_high", "never_won_bound95", "aimed",
                "aimed_share", "aimed_win_rate", "mean_turns_to_win", "self_drawn_share",
-               "exposed_share", "with_jokers_share", "mean_jokers", "flags")
+               "exposed_share", "with_jokers_share", "mean_jokers", "dealt_complete",
+               "dealt_rate", "dealt_rate_low", "dealt_rate_high", "flags")
 COMMITTED_COLUMNS = ("players", "agent", "line", "section", "value", "rounds", "completed",
                      "rate", "rate_low", "rate_high", "status", "mean_turns", "claim_share",
                      "exposed_share", "joker_share", "mean_jokers", "exchange_share",
@@ -234,8 +260,19 @@ MODELS = {
     "fair": "fair value = k * -ln(committed rate), k making the mean fair value of the "
             "lines valued their mean printed value; its interval: k * -ln at each end of "
             "the rate's interval; fewer than 5 completions: too few rounds",
-    "free": "free play: every seat the first agent, playing for whatever it likes; share "
-            "of wins mixes difficulty with how often the agent aims at a line",
+    "free": "free play: every seat one agent (each agent of --agents in turn, on the same "
+            "seeds), playing for whatever it likes; share of wins mixes difficulty with how "
+            "often the agent aims at a line; aimed at: the line a seat was nearest when the "
+            "round ended (the winner's: the line won); won when aimed at: of those seats, the "
+            "ones that won with it (95% Wilson)",
+    "dealt": "dealt complete: rounds whose dealer's hand, as dealt (before any pass or "
+             "draw), completes the line (the card: some line), of all rounds; 95% Wilson "
+             "score interval; the deal alone, the same under any agent",
+    "free_agreement": "Spearman rank correlation of the lines' free-play shares of wins "
+                      "under two agents; a flip: a line whose rank moves by more than a "
+                      "quarter of the lines while its two intervals (of its share of rounds) "
+                      "do not overlap, or a line drift under one agent and not the other "
+                      "where both agents' seats aimed at it",
     "agreement": "Spearman rank correlation of the lines' committed rates under two "
                  "agents; a flip: a line whose rank moves by more than a quarter of the "
                  "lines while its two intervals do not overlap, or a line valued under both "
@@ -245,10 +282,13 @@ MODELS = {
 
 def report_json(request: Request, result: Result) -> dict[str, Any]:
     tables = []
-    for f, r, agents in zip(result.figures, result.resumed, result.committed, strict=True):
+    for free, r, agents in zip(result.free, result.resumed, result.committed, strict=True):
+        f = free[0]
         pairs = [agreement(agents[0], other) for other in agents[1:]]
         tables.append({**f.card_json(), "resumed_rounds": r, "sections": f.sections(),
                        "lines": [row.json() for row in f.rows],
+                       "free": [free_json(g) for g in free],
+                       "free_agreement": [free_agreement(f, g) for g in free[1:]],
                        "committed": [a.json() for a in agents], "agreement": pairs,
                        "dominated": [list(p) for p in f.exact.dominated],
                        "overlaps": [list(p) for p in f.exact.overlaps],
@@ -260,6 +300,7 @@ def report_json(request: Request, result: Result) -> dict[str, Any]:
             "agents": list(request.agents),
             "seed": request.seed, "rounds_asked": request.rounds,
             "committed_per_line": [request.per_line(k) for k in range(len(request.agents))],
+            "free_rounds": [request.free_rounds(k) for k in range(len(request.agents))],
             "partial": result.partial,
             "jongg": __version__, "models": MODELS, "tables": tables}
     if result.against is not None:
@@ -287,10 +328,12 @@ def _ends(row: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def lines_csv(data: dict[str, Any]) -> str:
-    return _csv(CSV_COLUMNS, [{**line, "players": table["players"],
+    return _csv(CSV_COLUMNS, [{**line, "players": table["players"], "agent": free["agent"],
                                **_ends(line, "share_of_rounds"), **_ends(line, "share_of_wins"),
+                               **_ends(line, "dealt_rate"),
                                "flags": " ".join(line["flags"])}
-                              for table in data["tables"] for line in table["lines"]])
+                              for table in data["tables"] for free in table["free"]
+                              for line in free["lines"]])
 
 
 def committed_csv(data: dict[str, Any]) -> str:

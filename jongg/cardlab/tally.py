@@ -4,7 +4,8 @@ A chunk of the report is a seed range; round i is the first round of match
 seed S+i, so rounds are independent draws. Each round is reduced, inside
 the worker, to a few counts (who won with which line, after how many
 turns, holding how many jokers, with exposures or not, on a discard or
-self-drawn, and which line each seat was nearest when the round ended), so
+self-drawn, which line each seat was nearest when the round ended, and
+which lines the dealer's hand completed as dealt), so
 only a small Tally of integers crosses processes; tallies merge by adding,
 so any chunking gives the same totals.
 """
@@ -85,13 +86,12 @@ class LineTally:
     jokers: int = 0  # jokers in its winning hands, summed
     aimed: int = 0  # seats nearest this line when the round ended
     aimed_walls: int = 0  # of those, rounds that ended with the wall
+    dealt: int = 0  # rounds whose dealer's dealt hand completes the line
     turns: Counter[int] = field(default_factory=Counter)  # turns of the rounds it won
 
     def merge(self, other: LineTally) -> LineTally:
-        return LineTally(self.wins + other.wins, self.self_drawn + other.self_drawn,
-                         self.exposed + other.exposed, self.with_jokers + other.with_jokers,
-                         self.jokers + other.jokers, self.aimed + other.aimed,
-                         self.aimed_walls + other.aimed_walls, self.turns + other.turns)
+        counts = {f: getattr(self, f) + getattr(other, f) for f in LINE_COUNTS}
+        return LineTally(**counts, turns=self.turns + other.turns)
 
 
 @dataclass
@@ -103,6 +103,7 @@ class Tally:
     walls: int = 0  # rounds nobody won
     unfinished: int = 0  # rounds that did not end within the decision limit
     turns: int = 0  # turns of every round, summed
+    dealt: int = 0  # rounds whose dealer's dealt hand completes some line
     lines: dict[str, LineTally] = field(default_factory=dict)
 
     def line(self, line_id: str) -> LineTally:
@@ -114,12 +115,16 @@ class Tally:
             lines[key] = lines[key].merge(tally) if key in lines else tally
         return Tally(self.rounds + other.rounds, self.seats + other.seats,
                      self.walls + other.walls, self.unfinished + other.unfinished,
-                     self.turns + other.turns, lines)
+                     self.turns + other.turns, self.dealt + other.dealt, lines)
 
-    def add(self, game: Game, played: FirstRound) -> None:
-        """Count one round: its result and events, and each seat's aim."""
+    def add(self, game: Game, played: FirstRound, dealt: list[str] | None = None) -> None:
+        """Count one round: its result and events, each seat's aim, and the
+        lines its dealer's dealt hand completes (`dealt`)."""
         end = played.end
         self.rounds += 1
+        for line in dealt or ():
+            self.line(line).dealt += 1
+        self.dealt += bool(dealt)
         if end is None:
             self.unfinished += 1
             return
@@ -173,13 +178,27 @@ def nearest(game: Game, seen: Observation | None) -> str | None:
     return None if best is None else lines[best[1]].id
 
 
+def dealt_complete(game: Game, seed: int) -> list[str]:
+    """The lines the dealer's hand completes as dealt in the first round of
+    match `seed` (the deal that round plays, before any pass or draw)."""
+    state = game.new_match(seed)
+    seen = state.observe(state.dealer)
+    lines = game.matcher.card.lines
+    done = {lines[index].id for rack in range(game.spec.racks)
+            for index, score, _ in game.matcher.scores(seen.hand(rack),
+                                                       open_hands=game.spec.open_hands)
+            if score == lines[index].size}
+    return [line.id for line in lines if line.id in done]
+
+
 def play_rounds(table: ReportSetup, seeds: range) -> Tally:
     """The job of a chunk: the first round of each seed's match, counted."""
     game = table_game(table)
     tally = Tally()
     with fewer_collections():  # held back over the chunk, not put back between its rounds
         for seed in seeds:
-            tally.add(game, play_first_round(game, seed, table.agents))
+            tally.add(game, play_first_round(game, seed, table.agents),
+                      dealt_complete(game, seed))
     return tally
 
 
@@ -189,14 +208,15 @@ def merge(a: Tally, b: Tally) -> Tally:
 
 # -- a tally as JSON (a chunk's line in the report's journal) -------------------------------
 LINE_COUNTS = ("wins", "self_drawn", "exposed", "with_jokers", "jokers", "aimed",
-               "aimed_walls")
+               "aimed_walls", "dealt")
 
 
 def encode(tally: Tally) -> dict[str, Any]:
     lines = {key: [*(getattr(t, f) for f in LINE_COUNTS), sorted(t.turns.items())]
              for key, t in sorted(tally.lines.items())}
     return {"rounds": tally.rounds, "seats": tally.seats, "walls": tally.walls,
-            "unfinished": tally.unfinished, "turns": tally.turns, "lines": lines}
+            "unfinished": tally.unfinished, "turns": tally.turns, "dealt": tally.dealt,
+            "lines": lines}
 
 
 def decode(data: dict[str, Any]) -> Tally:
@@ -209,4 +229,4 @@ def decode(data: dict[str, Any]) -> Tally:
         lines[str(key)] = LineTally(**dict(zip(LINE_COUNTS, map(int, counts), strict=True)),
                                     turns=Counter({int(k): int(v) for k, v in turns}))
     return Tally(int(data["rounds"]), int(data["seats"]), int(data["walls"]),
-                 int(data["unfinished"]), int(data["turns"]), lines)
+                 int(data["unfinished"]), int(data["turns"]), int(data["dealt"]), lines)

@@ -27,14 +27,15 @@ def _players(text: str | None) -> tuple[int | None, ...]:
     return tuple(counts)
 
 
-def _counts(text: str) -> tuple[int, ...]:
-    """--committed: rounds a line, one count or one an agent (the last repeats)."""
+def _counts(text: str, option: str = "--committed", example: str = "40,10") -> tuple[int, ...]:
+    """--committed (rounds a line) or --rounds (free-play rounds): one count
+    or one an agent (the last repeats)."""
     counts = []
     for word in text.split(","):
         if not word.strip().isdecimal():
-            raise UsageError([Diagnostic(None, f"--committed: {word.strip()!r} is not a count",
-                                         hint="give rounds a line, or one count an agent: "
-                                              "40,10")])
+            raise UsageError([Diagnostic(None, f"{option}: {word.strip()!r} is not a count",
+                                         hint="give one count, or one an agent: "
+                                              f"{example}")])
         counts.append(int(word))
     return tuple(counts)
 
@@ -50,12 +51,13 @@ def default_out(card: str) -> str:
 
 def command(args: Any) -> int:
     """`jongg card report`: play, write the folder, say where and how much."""
-    if args.rounds < 1:
-        raise UsageError("--rounds: give at least 1")
-    request = Request(args.card, args.variant, _players(args.players), args.rounds,
+    rounds = _counts(str(args.rounds), "--rounds", "1000,100")
+    if rounds[0] < 1:
+        raise UsageError("--rounds: give at least 1 for the first agent")
+    request = Request(args.card, args.variant, _players(args.players), rounds[0],
                       agents_arg(args.agents), args.seed, Path(args.out or default_out(args.card)),
                       scale.workers(args.jobs), args.cluster, args.force, _counts(args.committed),
-                      args.against)
+                      args.against, rounds)
     with progress_bar(args.quiet) as bar:
         tasks: dict[str, Any] = {}
 
@@ -65,12 +67,16 @@ def command(args: Any) -> int:
             bar.advance(tasks[label], rounds)
 
         result = run_report(request, tell)
-    for f, resumed, agents in zip(result.figures, result.resumed, result.committed,
-                                  strict=True):
+    for free, resumed, agents in zip(result.free, result.resumed, result.committed,
+                                     strict=True):
+        f = free[0]
         again = f" ({resumed} of them from an earlier run)" if resumed else ""
         print(f"{f.players} players: {f.tally.rounds} rounds{again}, {f.wins} won, "
               f"{f.tally.walls} wall games; {len(f.rows)} lines, "
               f"{sum(1 for r in f.rows if not r.tally.wins)} never won")
+        for g in free[1:]:
+            print(f"  {g.agent} free play: {g.tally.rounds} rounds, {g.wins} won, "
+                  f"{g.tally.walls} wall games")
         for a in agents:
             valued = sum(1 for r in a.rows if r.fair is not None)
             print(f"  {a.agent} committed: {a.rounds} rounds, {valued} of {len(a.rows)} lines "
