@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from jongg.runtime.game.scored import KONGS, DeadWall, Declaration, Furiten, ScoredWins
+from jongg.runtime.game.scored import (
+    KONGS,
+    Abortive,
+    DeadWall,
+    Declaration,
+    Furiten,
+    ScoredWins,
+)
 from jongg.runtime.scoring.rules import HandScoring
 
 from .checking import Checking, _clauses
@@ -27,7 +34,8 @@ class ScoredPlay(Checking):
         d = self.data
         given = d.get("win", {}).get("scored")
         if given is None:
-            for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",))):
+            for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",)),
+                              ("abortive", ("abortive",))):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
@@ -59,8 +67,9 @@ class ScoredPlay(Checking):
         dead = None
         if "dead_wall" in d:
             w = d["dead_wall"]
-            dead = DeadWall(w["tiles"], w.get("indicators", 1), w.get("ura", False),
-                            w.get("kong_indicators", True))
+            timing = w.get("kong_indicators", "after-discard")
+            timing = {True: "at-once", False: "none"}.get(timing, timing)
+            dead = DeadWall(w["tiles"], w.get("indicators", 1), w.get("ura", False), timing)
             need = 2 * (dead.indicators + KONGS) + KONGS
             if need > dead.tiles:
                 self.problem(("dead_wall", "tiles"), f"a dead wall of {dead.tiles} tiles "
@@ -85,6 +94,20 @@ class ScoredPlay(Checking):
             f = d["claims"]["furiten"]
             furiten = Furiten(f.get("own_discards", True), f.get("passed", "turn"),
                               f.get("declared_passed", "round"))
+        abortive = None
+        if "abortive" in d:
+            a = d["abortive"]
+            categories = {k.category.value for k in hand.deck.kinds}
+            for i, name in enumerate(a.get("first_discards", [])):
+                if name not in categories:
+                    self.problem(("abortive", "first_discards", i), f"the deck has no category "
+                                 f"{excerpt(name)}", hint=f"one of {', '.join(sorted(categories))}")
+            if a.get("orphans", 9) and not hand.orphans:
+                self.problem(("abortive", "orphans"), "hand_scoring has no orphans form to "
+                             "count the orphans of", hint="orphans: 0")
+            abortive = Abortive(a.get("orphans", 9), tuple(a.get("first_discards", ["wind"])),
+                                a.get("all_declared", True), a.get("kongs_apart", True),
+                                a.get("wins_at_once", 3))
         return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
                           moments["kong_replacement"], moments["robbed_kong"], dead,
-                          tuple(declarations), furiten)
+                          tuple(declarations), furiten, abortive)

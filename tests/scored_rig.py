@@ -14,7 +14,7 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import parse_tiles
 
-TURN_VERBS = {"discard", "announce", "declare", "kong"}
+TURN_VERBS = {"discard", "announce", "declare", "kong", "abort"}
 
 
 def deal(g: Game, hands: dict[int, str], draws: str = "", dead: dict[int, str] | None = None,

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
+from jongg.runtime.game.abortive import Aborting
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.scored_round import ScoredRound
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.table import Step
 from jongg.runtime.hand import Hand
 
 
-class Kongs(ScoredRound):
+class Kongs(Aborting):
     """Kongs declared, robbed and replaced."""
 
     def _kong_tiles(self) -> int:
@@ -84,7 +84,7 @@ class Kongs(ScoredRound):
                 self._claim_options = {}
                 self.step = Step.CLAIMS
                 return
-        self._replace(seat)
+        self._replace(seat, concealed=added is None)
 
     def _others(self, seat: int) -> list[int]:
         n, direction = self.spec.players, self.spec.turn.direction
@@ -134,11 +134,21 @@ class Kongs(ScoredRound):
         self._end_round(winner, konger, False)
         self._robbing = None
 
-    def _replace(self, seat: int) -> None:
-        """A kong's replacement tile, drawn from the dead wall's start."""
+    def _replace(self, seat: int, concealed: bool = False) -> None:
+        """A kong's replacement tile, drawn from the dead wall's start; the
+        kong's indicator is turned now or at the seat's discard."""
+        scored = self.spec.scored
+        assert scored is not None and scored.dead_wall is not None
+        timing = scored.dead_wall.kong_indicators
+        self._flipped, self._unflipped = self._flipped + self._unflipped, 0  # the last kong's
+        if timing == "at-once" or (timing == "after-discard" and concealed):
+            self._flipped += 1
+        elif timing == "after-discard":
+            self._unflipped = 1
         tile = self._dead.pop(0)
         self._dead.append(self._wall.pop(0))  # the live wall gives the dead wall one back
         self._kongs += 1
+        self._kong_seats.append(seat)
         me = self._seats[seat]
         self._incoming = (seat, tile)
         self._tell(ev.Drew(self._live_wall()), seat, (tile,), frozenset({seat}))

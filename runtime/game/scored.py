@@ -26,12 +26,15 @@ class DeadWall:
     """The wall's last `tiles` are not drawn: `indicators` of them lie face
     up from the deal (each with one under it, shown at a win, when `ura`),
     and a replacement draw after a kong comes from it (the live wall giving
-    one back), turning the next indicator face up when `kong_indicators`."""
+    one back). Each kong turns the next indicator face up (`kong_indicators`):
+    "after-discard", a concealed kong's at once and an open or added kong's
+    when the seat discards after its replacement (or declares another kong
+    first); "at-once", every kong's at once; "none"."""
 
     tiles: int
     indicators: int = 1
     ura: bool = False
-    kong_indicators: bool = True
+    kong_indicators: str = "after-discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,26 @@ class Furiten:
 
 
 @dataclass(frozen=True, slots=True)
+class Abortive:
+    """Rounds that end drawn before the wall runs out (`abortive`), the
+    dealer keeping the deal and a honba added; each is off with 0, false or
+    []. A seat on its first turn, no call before it, holding `orphans`
+    kinds of the hand scoring's orphans may end the round (`abort`); it
+    ends when every seat's first discard is the same tile of a category in
+    `first_discards` with no call; when every seat has declared
+    (`all_declared`, once the last declaring discard is let go); when the
+    dead wall's kongs are all made and not by one seat (`kongs_apart`,
+    once the discard after the last is let go); and when `wins_at_once`
+    seats claim a win on one discard."""
+
+    orphans: int = 9
+    first_discards: tuple[str, ...] = ("wind",)
+    all_declared: bool = True
+    kongs_apart: bool = True
+    wins_at_once: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class ScoredWins:
     """What `win.scored` says: the hand scoring that decides and pays every
     win, and the scoring contexts the table gives a win (empty: none)."""
@@ -84,6 +107,7 @@ class ScoredWins:
     dead_wall: DeadWall | None = None
     declarations: tuple[Declaration, ...] = ()
     furiten: Furiten | None = None
+    abortive: Abortive | None = None
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)

@@ -48,9 +48,13 @@ class ScoredRound(StateData):
         self._thrown: list[list[int]] = [[] for _ in range(n)]  # own discards, claimed or not
         self._called = False  # a set was claimed this round
         self._kongs = 0  # replacement tiles drawn from the dead wall
+        self._kong_seats: list[int] = []  # the seat of each kong, in order
+        self._flipped = 0  # indicators kongs have turned face up
+        self._unflipped = 0  # kongs whose indicator turns at the seat's discard
         self._replacement = False  # the tile this turn began with came from the dead wall
         self._scored_win: Scored | None = None
         self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
+        self._pending = -1  # the seat whose declaring discard is still open to a win
 
     def _live_wall(self) -> int:
         """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
@@ -66,7 +70,7 @@ class ScoredRound(StateData):
         if scored is None or scored.dead_wall is None:
             return ()
         dead = scored.dead_wall
-        shown = dead.indicators + (self._kongs if dead.kong_indicators else 0)
+        shown = dead.indicators + self._flipped
         up, under = sc.indicators(self._dead, dead, shown, self._kongs)
         return under if ura else up
 
@@ -185,7 +189,7 @@ class ScoredRound(StateData):
             actions = [a for a in actions if a.verb != "declare" or wins]
             if wins and not any(a.verb == "declare" for a in actions):
                 actions.insert(0, self._rules.action("declare"))
-        actions = [*actions, *self._kong_actions(seat)]
+        actions = [*actions, *self._kong_actions(seat), *self._abort_actions(seat)]
         name = self._declared_as[seat]
         if name and scored.declaration(name).locks and self._drawn is not None:
             return [a for a in actions if a.verb != "discard" or a.tile == self._drawn]
@@ -218,6 +222,12 @@ class ScoredRound(StateData):
     def _kong_actions(self, seat: int) -> list[Action]:
         return []  # runtime/game/kongs.py
 
+    def _abort_actions(self, seat: int) -> list[Action]:
+        return []  # runtime/game/abortive.py
+
+    def _scored_window_closed(self) -> bool:
+        return False  # runtime/game/abortive.py
+
     def _announce(self, seat: int, action: Action) -> None:
         """A declaration made with a discard: its deposit goes on the table."""
         scored = self.spec.scored
@@ -227,12 +237,23 @@ class ScoredRound(StateData):
         self._declared_as[seat] = d.name
         self._first_turn[seat] = first and bool(d.first_turn)
         self._tell(ev.Announced(d.name, d.deposit, self._first_turn[seat]), seat)
+        self._pending = seat  # its deposit is put down once no seat wins on the discard
+        self._discard(seat, action.tile)
+        self._streak[seat] = bool(d.streak)  # the discard that declares does not end it
+
+    def _deposit_pending(self) -> None:
+        """The declaring discard was not won on: the declaration stands and
+        its deposit goes on the table (won on, it fails: no deposit)."""
+        seat, self._pending = self._pending, -1
+        if seat < 0:
+            return
+        scored = self.spec.scored
+        assert scored is not None
+        d = scored.declaration(self._declared_as[seat])
         if d.deposit:
             self._pay([ScoreEvent(self.round, seat, BANK, d.deposit, d.clauses)])
             self._sticks += 1
             self._deposits += d.deposit
-        self._discard(seat, action.tile)
-        self._streak[seat] = bool(d.streak)  # the discard that declares does not end it
 
     def _scored_discarded(self, seat: int, tile: int) -> None:
         """The seat discarded: its own discards grow, a passed win's furiten
@@ -240,6 +261,7 @@ class ScoredRound(StateData):
         if self.spec.scored is None:
             return
         self._thrown[seat].append(tile)
+        self._flipped, self._unflipped = self._flipped + self._unflipped, 0
         if self._furiten[seat] == "turn":
             self._furiten[seat] = ""
         self._streak[seat] = False
@@ -263,6 +285,7 @@ class ScoredRound(StateData):
         """A set was claimed: every declaration's streak ends."""
         if self.spec.scored is None:
             return
+        self._deposit_pending()
         self._called = True
         self._streak = [False] * self.spec.players
 
@@ -273,6 +296,8 @@ class ScoredRound(StateData):
         if self.spec.scored is None or winner is None:
             self._scored_win = None
             return
+        if self._pending >= 0:  # a win on the declaring discard: the declaration fails
+            self._declared_as[self._pending], self._pending = "", -1
         tile = self._incoming[1] if self._incoming is not None and self._incoming[0] == winner \
             else None
         if self_drawn and self._drawn is None:
@@ -322,6 +347,8 @@ class ScoredRound(StateData):
         assert match is not None
         if match.dealer_passes == "always":
             keeps = False
+        elif self._ended == "abortive":  # an abortive draw: the dealer deals again
+            keeps = True
         elif match.dealer_passes == "unless-dealer-wins-or-waits" and winner is None:
             keeps = self.dealer in waiting
         else:
@@ -343,8 +370,11 @@ class ScoredRound(StateData):
                 "declared": self._declared_as, "first_turn": self._first_turn,
                 "streak": self._streak, "furiten": self._furiten,
                 "thrown": [" ".join(deck.codes(t)) for t in self._thrown],
-                "called": self._called, "kongs": self._kongs, "replacement": self._replacement,
-                "robbing": None if self._robbing is None else list(self._robbing)}
+                "called": self._called, "kongs": self._kongs, "kong_seats": self._kong_seats,
+                "flipped": self._flipped, "unflipped": self._unflipped,
+                "replacement": self._replacement,
+                "robbing": None if self._robbing is None else list(self._robbing),
+                "pending": self._pending}
 
     def _load_scored(self, doc: dict[str, Any]) -> None:
         deck = self.spec.deck
@@ -368,8 +398,12 @@ class ScoredRound(StateData):
         self._thrown = [tiles(t) for t in by_seat(doc["thrown"], str)]
         self._called, self._kongs = bool(doc["called"]), int(doc["kongs"])
         self._replacement = bool(doc["replacement"])
+        self._kong_seats = [int(s) for s in doc.get("kong_seats", [])]
+        self._flipped = int(doc.get("flipped", self._kongs))
+        self._unflipped = int(doc.get("unflipped", 0))
         robbing = doc["robbing"]
         self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
+        self._pending = int(doc.get("pending", -1))
 
     # -- what the State's parts call on each other -----------------------------
 

@@ -174,6 +174,8 @@ class State(PrePlay, Endings, Moves):
                 self._announce(seat, action)
             elif verb == "kong":
                 self._kong(seat, action)
+            elif verb == "abort":
+                self._abort(seat)
             else:
                 self._discard(seat, action.tile)
         elif self.step is Step.CLAIMS:
@@ -254,6 +256,8 @@ class State(PrePlay, Endings, Moves):
         """The next live seat draws; skipped turns are served; an empty wall
         ends the round."""
         self._open_discard = None
+        if self._scored_window_closed():  # runtime/game/scored_round.py
+            return
         if self._ended:
             self._end_round(None, None, False)
             return
@@ -295,6 +299,8 @@ class State(PrePlay, Endings, Moves):
             self._next_turn(discarder)
             return
         top = ruling.top
+        if self._wins_at_once(sum(1 for _, _, a in top if not a.tiles)):  # abortive.py
+            return
         if self.spec.claims.ties == "random" and len(top) > 1:
             top = [top[self._chance.tie(self.round, self._turns, len(top))]]
         _, seat, action = top[0]
