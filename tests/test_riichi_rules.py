@@ -16,7 +16,8 @@ import pytest
 from jongg.compiler.game import load_game
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
-from jongg.runtime.game.scoring import BANK
+from jongg.runtime.game.scoring import BANK, match_facts
+from jongg.runtime.game.state import State
 
 from .rig import game
 from .scored_rig import deal, drive, legal, of_kind, to_turn, until_round_ends
@@ -190,3 +191,63 @@ def test_three_rons_on_one_discard_abort_the_round_and_two_go_to_the_nearest(
         assert aborted(events) == ["wins_at_once"] and paid(events) == []
     else:
         assert aborted(events) == [] and winner(events) == 1
+
+
+# -- nagashi mangan -----------------------------------------------------------------
+
+def nagashi_deal(g: Game) -> State:
+    """South holds simples only and draws a terminal or honour every turn,
+    every other seat simples: South lets go of orphans alone all round."""
+    deck = g.spec.deck
+    assert g.spec.scored is not None
+    orphans = sorted(deck.code(k) for k in g.spec.scored.hand.orphans)
+    south = "2B 3B 4B 5B 6B 7B 2C 3C 4C 5C 6C 7C 8C"
+    left = {k.code: 4 for k in deck.kinds}
+    for code in (*south.split(), *EAST.split(), "GD", "GD"):
+        left[code] -= 1
+    simples = [c for c in left if c not in orphans for _ in range(left[c])]
+    odd = [c for c in orphans for _ in range(left[c])]
+    live = len(deck.wall()) - 53 - 14  # the deal's 53 tiles and the dead wall apart
+    draws = [odd.pop() if i % 4 == 0 else simples.pop() for i in range(live)]
+    return deal(g, {0: EAST, 1: south}, draws=" ".join(draws), dead=CLEAN)
+
+
+def test_a_seat_that_lets_go_of_orphans_alone_is_paid_nagashi_mangan(tmp_path: Path) -> None:
+    """South lets go of a terminal or honour every turn and none is
+    claimed: at the wall game it is paid a mangan as if self-drawn (4,000
+    from the dealer, 2,000 from each other seat), and no tenpai payment is
+    made; with only the tenpai payments written, nothing is paid to it."""
+    state = nagashi_deal(G)
+    events = until_round_ends(state)
+    assert of_kind(events, EventKind.ROUND_ENDED)[0].detail["winner"] is None
+    assert sorted(paid(events)) == [(0, 1, 4000), (2, 1, 2000), (3, 1, 2000)]
+    tenpai_only = extended(tmp_path, "scoring:\n  wall_game:\n    - payer: each-opponent\n"
+                           "      to: each\n      amount: \"if waiting and not payer_waiting "
+                           "then 1000 else 0\"\n")
+    events = until_round_ends(nagashi_deal(tenpai_only))
+    assert not any(amount in (2000, 4000) for _, _, amount in paid(events))
+
+
+# -- the match's end -----------------------------------------------------------------
+
+WEST_ROUND = ('match: {end: "lowest < 0 or passes >= 3 * players or '
+              'passes >= 2 * players and highest >= 30000"}\n')
+
+
+@pytest.mark.parametrize(("passes", "scores", "riichi_over", "west_over"), [
+    (8, [29000, 27000, 24000, 20000], True, False),  # South's last deal, nobody at 30,000
+    (8, [31000, 27000, 22000, 20000], True, True),   # someone reached it
+    (9, [30000, 27000, 23000, 20000], True, True),   # sudden death: the first to reach it
+    (12, [29000, 27000, 24000, 20000], True, True),  # the West round played out
+    (3, [40000, 27000, 34000, -1000], True, True),   # tobi: a seat below zero
+])
+def test_the_west_round_plays_on_until_a_seat_reaches_the_target(
+        tmp_path: Path, passes: int, scores: list[int], riichi_over: bool,
+        west_over: bool) -> None:
+    """riichi ends after South (8 deal passes) or when a seat goes below
+    zero (tobi); a variant whose match.end says so plays the West round
+    as sudden death: on until a seat reaches 30,000, at most West's four deals."""
+    west = extended(tmp_path, WEST_ROUND)
+    for g, over in ((G, riichi_over), (west, west_over)):
+        assert g.spec.match is not None
+        assert bool(g.spec.match.end(match_facts(g.spec, passes + 1, scores, passes))) is over

@@ -50,8 +50,22 @@ def _scored(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     return line(*parts)
 
 
+# why a round ended drawn before the wall ran out, by the `abortive` rule
+ABORTED = {"orphans": "nine kinds of terminals and honours on a first turn",
+           "first_discards": "the same wind as every seat's first discard",
+           "all_declared": "every seat has declared", "kongs_apart": "four kongs, not by one seat",
+           "wins_at_once": "three wins claimed on one discard"}
+
+
+def _aborted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    reason = e.of(ev.Aborted).reason
+    who = f"{n.who(e.seat, 'end')} the round: " if e.seat is not None else "The round ends: "
+    return words(f"{who}{ABORTED.get(reason, reason)} (an abortive draw)", Role.WARN)
+
+
 TELLERS: dict[EventKind, Teller] = {EventKind.ANNOUNCED: _announced,
-                                    EventKind.KONGED: _konged, EventKind.SCORED: _scored}
+                                    EventKind.KONGED: _konged, EventKind.SCORED: _scored,
+                                    EventKind.ABORTED: _aborted}
 
 
 def header(data: dict[str, Any]) -> tuple[str, ...]:

@@ -215,5 +215,6 @@ class Endings(Kongs):
         return RoundEnd(self.round, winner, discarder, self_drawn, line, self.dealer,
                         self._turns, shown, tuple(m.public() for m in self._mahjongs),
                         self._ended or ("won" if winner is not None else "wall"),
-                        self._waiting_seats() if winner is None else ())
+                        self._waiting_seats() if winner is None else (),
+                        self._clean_seats() if winner is None else ())
 

@@ -341,6 +341,17 @@ class ScoredRound(StateData):
             return ()
         return tuple(s for s in range(self.spec.players) if self._waits(s))
 
+    def _clean_seats(self) -> tuple[int, ...]:
+        """The seats whose every discard this round is one of the hand
+        scoring's orphans, none of them claimed (at a wall game)."""
+        scored = self.spec.scored
+        if scored is None:
+            return ()
+        orphans = scored.hand.orphans
+        return tuple(s for s, thrown in enumerate(self._thrown)
+                     if thrown and len(self._seats[s].discards) == len(thrown)
+                     and all(t in orphans for t in thrown))
+
     def _scored_next(self, winner: int | None, waiting: tuple[int, ...]) -> bool:
         """After a round: the counters move on; whether the dealer keeps the deal."""
         match = self.spec.match
