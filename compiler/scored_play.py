@@ -13,6 +13,7 @@ from jongg.runtime.game.scored import (
     DeadWall,
     Declaration,
     Furiten,
+    Liability,
     ScoredWins,
 )
 from jongg.runtime.scoring.rules import HandScoring
@@ -35,7 +36,7 @@ class ScoredPlay(Checking):
         given = d.get("win", {}).get("scored")
         if given is None:
             for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",)),
-                              ("abortive", ("abortive",))):
+                              ("abortive", ("abortive",)), ("liability", ("liability",))):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
@@ -110,4 +111,21 @@ class ScoredPlay(Checking):
                                 a.get("wins_at_once", 3))
         return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
                           moments["kong_replacement"], moments["robbed_kong"], dead,
-                          tuple(declarations), furiten, abortive)
+                          tuple(declarations), furiten, abortive, self.liabilities(hand))
+
+    def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
+        """`liability`: each names a yaku of the hand scoring and a category
+        of the deck."""
+        found = []
+        names = {y.name for y in hand.yaku}
+        categories = {k.category.value for k in hand.deck.kinds}
+        for i, item in enumerate(self.data.get("liability", [])):
+            if item["yaku"] not in names:
+                self.problem(("liability", i, "yaku"), f"hand_scoring has no yaku "
+                             f"{excerpt(item['yaku'])}", hint="name one of hand_scoring.yaku")
+            if item["category"] not in categories:
+                self.problem(("liability", i, "category"), f"the deck has no category "
+                             f"{excerpt(item['category'])}",
+                             hint=f"one of {', '.join(sorted(categories))}")
+            found.append(Liability(item["yaku"], item["category"], item["sets"]))
+        return tuple(found)

@@ -251,3 +251,36 @@ def test_the_west_round_plays_on_until_a_seat_reaches_the_target(
     for g, over in ((G, riichi_over), (west, west_over)):
         assert g.spec.match is not None
         assert bool(g.spec.match.end(match_facts(g.spec, passes + 1, scores, passes))) is over
+
+
+# -- liability (pao) -----------------------------------------------------------------
+
+PAO_SOUTH = "WD WD GD GD RD RD 2B 3B 4B 5C 6C 7C 9D"
+PAO_WEST = "GD RD 2B 5B 8B 2C 3C 8C 3D 6D 9D E S"
+PAO_NORTH = "5C 3B 6B 9B 3C 6C 9C 1D 4D 7D N W W"
+PAO_SCRIPT = [(0, "discard WD"), (1, "claim pon WD WD"), (1, "discard 9D"),
+              (2, "discard GD"), (1, "claim pon GD GD"), (1, "discard 7C"),
+              (2, "discard RD"), (1, "claim pon RD RD"), (1, "discard 6C")]
+PLAIN = {13: "8B", 12: "8B"}
+
+
+@pytest.mark.parametrize("self_drawn", [True, False])
+def test_the_seat_that_gave_the_third_dragon_pung_is_liable_for_daisangen(
+        tmp_path: Path, self_drawn: bool) -> None:
+    """South pons East's white dragon, then West's green and red: West
+    gave the third. South's daisangen self-drawn is paid whole by West
+    (32,000); won on North's discard, North and West pay half each. With
+    `liability: []` the payments are the plain ones."""
+    hands = {0: EAST, 1: PAO_SOUTH, 2: PAO_WEST, 3: PAO_NORTH}
+    win = [(1, "declare")] if self_drawn else [(3, "discard 5C"), (1, "claim ron")]
+    draws = "1D 2D 3D 9C 8C 5C"
+    for g, liable in ((G, True), (extended(tmp_path, "liability: []\n"), False)):
+        state = deal(g, hands, draws=draws, dead=PLAIN)
+        events = drive(state, [*PAO_SCRIPT, *win])
+        assert winner(events) == 1 and ["daisangen", 1] in scored(events)["yaku"]
+        if self_drawn:
+            assert sorted(paid(events)) == ([(2, 1, 32000)] if liable else
+                                            [(0, 1, 16000), (2, 1, 8000), (3, 1, 8000)])
+        else:
+            assert sorted(paid(events)) == ([(2, 1, 16000), (3, 1, 16000)] if liable else
+                                            [(3, 1, 32000)])

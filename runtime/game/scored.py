@@ -95,6 +95,19 @@ class Abortive:
 
 
 @dataclass(frozen=True, slots=True)
+class Liability:
+    """The seat whose discard is claimed for another's `sets`-th exposed
+    pung or kong of tiles of `category` is liable for that seat's win with
+    `yaku` (pao): it pays a self-drawn win whole, and half of a win on a
+    third seat's discard (the discarder the rest); the deposits are the
+    table's as ever."""
+
+    yaku: str
+    category: str
+    sets: int
+
+
+@dataclass(frozen=True, slots=True)
 class ScoredWins:
     """What `win.scored` says: the hand scoring that decides and pays every
     win, and the scoring contexts the table gives a win (empty: none)."""
@@ -108,6 +121,7 @@ class ScoredWins:
     declarations: tuple[Declaration, ...] = ()
     furiten: Furiten | None = None
     abortive: Abortive | None = None
+    liabilities: tuple[Liability, ...] = ()
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)

@@ -16,6 +16,7 @@ from typing import Any
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
 from jongg.runtime.game.actions import Action
+from jongg.runtime.game.liability import liable_payments, made_liable
 from jongg.runtime.game.scoring import BANK, ScoreEvent
 from jongg.runtime.game.table import StateData
 from jongg.runtime.scoring.score import Scored
@@ -55,6 +56,7 @@ class ScoredRound(StateData):
         self._scored_win: Scored | None = None
         self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
         self._pending = -1  # the seat whose declaring discard is still open to a win
+        self._liable: list[dict[str, int]] = [{} for _ in range(n)]  # yaku: the liable seat
 
     def _live_wall(self) -> int:
         """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
@@ -283,11 +285,17 @@ class ScoredRound(StateData):
 
     def _scored_called(self) -> None:
         """A set was claimed: every declaration's streak ends."""
-        if self.spec.scored is None:
+        scored = self.spec.scored
+        if scored is None:
             return
         self._deposit_pending()
         self._called = True
         self._streak = [False] * self.spec.players
+        if self._open_discard is not None and scored.liabilities:  # a set claimed
+            discarder = self._open_discard[0]
+            for yaku in made_liable(scored, self.spec.deck,
+                                    self._seats[self.turn].exposures):
+                self._liable[self.turn].setdefault(yaku, discarder)
 
     # -- the round's end ----------------------------------------------------------
 
@@ -327,6 +335,10 @@ class ScoredRound(StateData):
             else:
                 who = by_wind[payer]
             events.append(ScoreEvent(self.round, who, winner, amount))
+        liable = next((self._liable[winner][name] for name, _ in won.yaku
+                       if name in self._liable[winner]), None)
+        if liable is not None:
+            events = liable_payments(events, winner, liable, discarder)
         self._tell(ev.Scored([list(y) for y in won.yaku], won.han, won.fu, won.limit,
                              list(deck.codes(self._indicators())),
                              list(deck.codes(self._indicators(ura=True)))
@@ -385,7 +397,7 @@ class ScoredRound(StateData):
                 "flipped": self._flipped, "unflipped": self._unflipped,
                 "replacement": self._replacement,
                 "robbing": None if self._robbing is None else list(self._robbing),
-                "pending": self._pending}
+                "pending": self._pending, "liable": self._liable}
 
     def _load_scored(self, doc: dict[str, Any]) -> None:
         deck = self.spec.deck
@@ -415,6 +427,8 @@ class ScoredRound(StateData):
         robbing = doc["robbing"]
         self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
         self._pending = int(doc.get("pending", -1))
+        self._liable = [{str(k): int(v) for k, v in d.items()}
+                        for d in by_seat(doc.get("liable", [{}] * n), dict)]
 
     # -- what the State's parts call on each other -----------------------------
 
