@@ -40,9 +40,10 @@ class ScoredPlay(Checking):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
-            if "furiten" in d.get("claims", {}):
-                self.problem(("claims", "furiten"), "furiten is read only by a scored game",
-                             hint="add win: {scored: {}} and a hand_scoring")
+            for key in ("furiten", "several_wins"):
+                if key in d.get("claims", {}):
+                    self.problem(("claims", key), f"{key} is read only by a scored game",
+                                 hint="add win: {scored: {}} and a hand_scoring")
             match = d.get("match", {})
             if match.get("dealer_passes") == "unless-dealer-wins-or-waits":
                 self.problem(("match", "dealer_passes"), "only a scored game knows who waits "
@@ -111,7 +112,8 @@ class ScoredPlay(Checking):
                                 a.get("wins_at_once", 3))
         return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
                           moments["kong_replacement"], moments["robbed_kong"], dead,
-                          tuple(declarations), furiten, abortive, self.liabilities(hand))
+                          tuple(declarations), furiten, abortive, self.liabilities(hand),
+                          d.get("claims", {}).get("several_wins", "nearest") == "all")
 
     def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
         """`liability`: each names a yaku of the hand scoring and a category

@@ -19,7 +19,7 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.scoring import BANK, match_facts
 from jongg.runtime.game.state import State
 
-from .rig import game
+from .rig import edited, game
 from .scored_rig import deal, drive, legal, of_kind, to_turn, until_round_ends
 from .test_riichi_play import CLEAN, EAST, RIICHI, paid, scored, table, winner
 
@@ -284,3 +284,22 @@ def test_the_seat_that_gave_the_third_dragon_pung_is_liable_for_daisangen(
         else:
             assert sorted(paid(events)) == ([(2, 1, 16000), (3, 1, 16000)] if liable else
                                             [(3, 1, 32000)])
+
+
+def test_with_several_wins_each_claimer_wins_and_the_nearest_takes_sticks_and_honba(
+        tmp_path: Path) -> None:
+    """South and West both claim a win on East's 5D. riichi gives it to
+    South alone (head bump); with claims.several_wins: all both win, East
+    paying each, and the stick on the table and the honba go to South, the
+    nearest in turn. The dealer did not win: the deal passes."""
+    def counters(doc: dict) -> None:  # type: ignore[type-arg]
+        doc["scored"].update(honba=1, sticks=1, deposits=1000)
+
+    both = extended(tmp_path, "claims:\n  several_wins: all\n")
+    for g, winners in ((G, [1]), (both, [1, 2])):
+        state = edited(deal(g, {0: RON_EAST, 1: RONS[0], 2: RONS[1]}, dead=CLEAN), counters)
+        events = drive(state, [(0, "discard 5D"), (1, "claim ron"), (2, "claim ron")])
+        assert [e.seat for e in of_kind(events, EventKind.SCORED)] == winners
+        expected = [(0, 1, 2300), (BANK, 1, 1000)] + ([(0, 2, 2000)] if len(winners) > 1 else [])
+        assert paid(events) == expected
+        assert state.dealer == 1 and table(state)["honba"] == 0 and table(state)["sticks"] == 0

@@ -51,6 +51,7 @@ def test_a_mistake_in_a_scored_game_is_located(tmp_path: Path,
     ("match: {honba: true}\n", "honba", "honba is read only by a scored game"),
     ("abortive: {orphans: 9}\n", "orphans", "abortive is read only by a scored game"),
     ("liability: []\n", "liability", "liability is read only by a scored game"),
+    ("claims: {several_wins: all}\n", "several_wins", "several_wins is read only by a scored game"),
     ("match: {dealer_passes: unless-dealer-wins-or-waits}\n", "unless-dealer-wins-or-waits",
      "only a scored game knows who waits"),
 ])

@@ -122,6 +122,7 @@ class ScoredWins:
     furiten: Furiten | None = None
     abortive: Abortive | None = None
     liabilities: tuple[Liability, ...] = ()
+    several_wins: bool = False  # every seat claiming a win on one discard wins (else the nearest)
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)

@@ -56,6 +56,7 @@ class ScoredRound(StateData):
         self._scored_win: Scored | None = None
         self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
         self._pending = -1  # the seat whose declaring discard is still open to a win
+        self._others_won: list[int] = []  # the other seats winning on the discard won on
         self._liable: list[dict[str, int]] = [{} for _ in range(n)]  # yaku: the liable seat
 
     def _live_wall(self) -> int:
@@ -230,6 +231,9 @@ class ScoredRound(StateData):
     def _scored_window_closed(self) -> bool:
         return False  # runtime/game/abortive.py
 
+    def _several_wins(self, winners: list[int]) -> bool:
+        return False  # runtime/game/several.py
+
     def _announce(self, seat: int, action: Action) -> None:
         """A declaration made with a discard: its deposit goes on the table."""
         scored = self.spec.scored
@@ -368,6 +372,7 @@ class ScoredRound(StateData):
         """After a round: the counters move on; whether the dealer keeps the deal."""
         match = self.spec.match
         assert match is not None
+        dealer_won = winner == self.dealer or self.dealer in self._others_won
         if match.dealer_passes == "always":
             keeps = False
         elif self._ended == "abortive":  # an abortive draw: the dealer deals again
@@ -375,9 +380,10 @@ class ScoredRound(StateData):
         elif match.dealer_passes == "unless-dealer-wins-or-waits" and winner is None:
             keeps = self.dealer in waiting
         else:
-            keeps = winner == self.dealer
+            keeps = dealer_won
         if match.honba:
-            self._honba = self._honba + 1 if winner is None or winner == self.dealer else 0
+            self._honba = self._honba + 1 if winner is None or dealer_won else 0
+        self._others_won = []
         if not keeps:
             self._passes += 1
         return keeps

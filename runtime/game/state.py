@@ -299,13 +299,14 @@ class State(PrePlay, Endings, Moves):
             self._next_turn(discarder)
             return
         top = ruling.top
-        if self._wins_at_once(sum(1 for _, _, a in top if not a.tiles)):  # abortive.py
+        if self._several_wins([s for _, s, a in top if not a.tiles]):  # several.py
             return
         if self.spec.claims.ties == "random" and len(top) > 1:
             top = [top[self._chance.tie(self.round, self._turns, len(top))]]
         _, seat, action = top[0]
         self._scored_passed(self._asked, None if action.tiles else seat, tile)
-        for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
+        for loser, lost in [*((s, a) for _, s, a in ruling.top
+                              if s != seat and s not in self._others_won),
                             *ruling.outranked]:
             self._tell(ev.Outranked(lost.claim, seat), loser)
         self._take(seat, tile, action)
