@@ -74,7 +74,9 @@ class Kongs(Aborting):
             me.exposures[added] = Exposure((tile,) * 4, old.claimed, old.rack)
         self._changed(seat)
         self._tell(ev.Konged(added is not None), seat, (tile,) * 4)
+        shown = len(self._red_shown[seat])
         self._scored_called()
+        self._red_adding = added is not None and len(self._red_shown[seat]) > shown
         if added is not None:
             robbers = [s for s in self._others(seat) if self._wins_robbing(s, tile)]
             if robbers:  # the added tile may be robbed for a win first
@@ -119,6 +121,9 @@ class Kongs(Aborting):
             self._replace(konger)
             return
         winner = robbers[0]  # asked nearest first
+        if self._red_adding:  # the red copy added is the robber's
+            self._red_shown[konger].remove(tile)
+            self._red_held[winner].append(tile)
         kong = self._seats[konger].exposures[index]
         self._seats[konger].exposures[index] = Exposure((tile,) * 3, kong.claimed, kong.rack)
         self._changed(konger)
@@ -147,6 +152,7 @@ class Kongs(Aborting):
             self._unflipped = 1
         tile = self._dead.pop(0)
         self._dead.append(self._wall.pop(0))  # the live wall gives the dead wall one back
+        self._red_replaced(seat)
         self._kongs += 1
         self._kong_seats.append(seat)
         me = self._seats[seat]

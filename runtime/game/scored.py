@@ -139,6 +139,7 @@ class Setting:
     ura: tuple[int, ...]
     honba: int
     sticks: int
+    red: int = 0  # red copies among the seat's tiles
 
 
 class Exposed(Protocol):
@@ -182,7 +183,7 @@ def score(wins: ScoredWins, concealed: Sequence[int], exposures: Sequence[Expose
     for tile in ([winning] if winning is not None else sorted(set(tiles))):
         scored = run.score(Win(tiles, tile, called, self_drawn, setting.seat_wind,
                                setting.round_wind, setting.declared, setting.dora, setting.ura,
-                               0, setting.honba, setting.sticks))
+                               setting.red, setting.honba, setting.sticks))
         if best is None or scored.key() > best.key():
             best = scored
     assert best is not None
@@ -252,6 +253,9 @@ class Public:
     sticks: int
     declared: tuple[str, ...]  # by seat
     live_wall: int
+    red_shown: tuple[tuple[int, ...], ...] = ()  # by seat: the red copies among its exposures
+    red_thrown: tuple[tuple[int, ...], ...] = ()  # by seat: the places of red ones in its discards
+    red_held: tuple[int, ...] = ()  # the red copies the seat it is shown to holds concealed
 
     def setting(self, seat: int, declared: frozenset[str] = frozenset()) -> Setting:
         """A win's setting as the seat can know it before the win (no ura)."""

@@ -17,12 +17,12 @@ from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.liability import liable_payments, made_liable
+from jongg.runtime.game.red import RedFives
 from jongg.runtime.game.scoring import BANK, ScoreEvent
-from jongg.runtime.game.table import StateData
 from jongg.runtime.scoring.score import Scored
 
 
-class ScoredRound(StateData):
+class ScoredRound(RedFives):
     """Scored wins, declarations, furiten and the dead wall."""
 
     # -- the match and the round ----------------------------------------------
@@ -58,6 +58,7 @@ class ScoredRound(StateData):
         self._pending = -1  # the seat whose declaring discard is still open to a win
         self._others_won: list[int] = []  # the other seats winning on the discard won on
         self._liable: list[dict[str, int]] = [{} for _ in range(n)]  # yaku: the liable seat
+        self._red_deal()
 
     def _live_wall(self) -> int:
         """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
@@ -77,8 +78,9 @@ class ScoredRound(StateData):
         up, under = sc.indicators(self._dead, dead, shown, self._kongs)
         return under if ura else up
 
-    def _public_scored(self) -> sc.Public | None:
-        """What every seat sees of the scored game's table (None: not scored)."""
+    def _public_scored(self, seat: int | None = None) -> sc.Public | None:
+        """What every seat sees of the scored game's table (None: not
+        scored), and `seat` its own red copies held."""
         scored = self.spec.scored
         if scored is None:
             return None
@@ -86,7 +88,10 @@ class ScoredRound(StateData):
         n = self.spec.players
         return sc.Public(tuple(winds[(s - self.dealer) % n % len(winds)] for s in range(n)),
                          winds[self._passes // n % len(winds)], self._indicators(), self._honba,
-                         self._sticks, tuple(self._declared_as), self._live_wall())
+                         self._sticks, tuple(self._declared_as), self._live_wall(),
+                         tuple(tuple(r) for r in self._red_shown),
+                         tuple(tuple(r) for r in self._red_thrown),
+                         tuple(sorted(self._red_held[seat])) if seat is not None else ())
 
     # -- what a win scores ----------------------------------------------------
 
@@ -132,6 +137,7 @@ class ScoredRound(StateData):
             assert tile is not None
             concealed.append(tile)
         setting = self._setting(seat, self._context(seat, self_drawn, robbed), ura)
+        setting = dataclasses.replace(setting, red=self._red_count(seat))
         return sc.score(scored, concealed, me.exposures, tile, self_drawn, setting)
 
     def _wins_drawn(self, seat: int) -> bool:
@@ -267,6 +273,7 @@ class ScoredRound(StateData):
         if self.spec.scored is None:
             return
         self._thrown[seat].append(tile)
+        self._red_discarded(seat, tile)
         self._flipped, self._unflipped = self._flipped + self._unflipped, 0
         if self._furiten[seat] == "turn":
             self._furiten[seat] = ""
@@ -295,6 +302,9 @@ class ScoredRound(StateData):
         self._deposit_pending()
         self._called = True
         self._streak = [False] * self.spec.players
+        if self._open_discard is not None and self._red_taken(self._open_discard[0]):
+            self._red_shown[self.turn].append(self._open_discard[1])  # a red discard claimed
+        self._red_exposed(self.turn)
         if self._open_discard is not None and scored.liabilities:  # a set claimed
             discarder = self._open_discard[0]
             for yaku in made_liable(scored, self.spec.deck,
@@ -310,6 +320,10 @@ class ScoredRound(StateData):
             return
         if self._pending >= 0:  # a win on the declaring discard: the declaration fails
             self._declared_as[self._pending], self._pending = "", -1
+        if not self_drawn and self._claimed_from is not None and \
+                self._incoming is not None and self._red_taken(self._claimed_from):
+            self._red_held[winner].append(self._incoming[1])  # won on a red discard
+            self._red_won = True
         tile = self._incoming[1] if self._incoming is not None and self._incoming[0] == winner \
             else None
         if self_drawn and self._drawn is None:
@@ -403,7 +417,7 @@ class ScoredRound(StateData):
                 "flipped": self._flipped, "unflipped": self._unflipped,
                 "replacement": self._replacement,
                 "robbing": None if self._robbing is None else list(self._robbing),
-                "pending": self._pending, "liable": self._liable}
+                "pending": self._pending, "liable": self._liable, **self._red_position()}
 
     def _load_scored(self, doc: dict[str, Any]) -> None:
         deck = self.spec.deck
@@ -433,6 +447,7 @@ class ScoredRound(StateData):
         robbing = doc["robbing"]
         self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
         self._pending = int(doc.get("pending", -1))
+        self._load_red(doc)
         self._liable = [{str(k): int(v) for k, v in d.items()}
                         for d in by_seat(doc.get("liable", [{}] * n), dict)]
 

@@ -37,7 +37,10 @@ class SeveralWins(Kongs):
         claim = next(k.name for k in spec.claims.kinds if k.mahjong)
         honba, self._honba = self._honba, 0
         for seat in self._others_won:
+            red = self._red_held[seat]
+            red.extend([tile] if self._red_won else [])  # the red copy won on counts for each
             self._scored_win = self._scores_win(seat, tile, False, ura=True)
+            del red[len(red) - self._red_won:]
             assert self._scored_win.wins, self._scored_win.reason
             self._tell(ev.Claimed(claim, True, discarder), seat, (tile,))
             # the one tile is shown in every winner's hand, and held by none

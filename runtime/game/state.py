@@ -101,6 +101,7 @@ class State(PrePlay, Endings, Moves):
         self._promised = []
         self._turn_away = self._resting_away(seat)  # before the draw
         tile = self._wall.pop()
+        self._red_drew(seat)  # runtime/game/red.py
         if self._wall_owner:
             self._wall_owner.pop()
         self._incoming = (seat, tile)
