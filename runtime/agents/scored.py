@@ -25,10 +25,11 @@ def scored_choice(seen: Observation, legal: list[Action],
     aborts = [a for a in legal if a.verb == "abort"]
     if aborts and _gives_up(seen, wins):
         return aborts[0]
-    plain = [a for a in legal if a.verb not in ("announce", "kong", "abort")]
+    # a set is weighed only when the hand with it could still win: no agent
+    # weighs claims that would leave it without a winning wait
+    plain = [a for a in legal if a.verb not in ("announce", "kong", "abort") and
+             not (a.verb == "claim" and a.tiles and not _keeps_a_win(seen, wins, table, a))]
     chosen = act(seen, plain)
-    if chosen.verb == "claim" and chosen.tiles and not _keeps_a_win(seen, wins, table, chosen):
-        return next(a for a in legal if a.verb == "pass")
     if chosen.verb == "discard":
         kong = _kong(seen, wins, table, [a for a in legal if a.verb == "kong"], chosen.tile)
         if kong is not None:
