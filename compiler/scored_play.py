@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from jongg.runtime.game.scored import KONGS, DeadWall, Declaration, Furiten, ScoredWins
+from jongg.runtime.game.scored import (
+    KONGS,
+    Abortive,
+    DeadWall,
+    Declaration,
+    Furiten,
+    Liability,
+    ScoredWins,
+)
 from jongg.runtime.scoring.rules import HandScoring
 
 from .checking import Checking, _clauses
@@ -27,13 +35,15 @@ class ScoredPlay(Checking):
         d = self.data
         given = d.get("win", {}).get("scored")
         if given is None:
-            for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",))):
+            for key, path in (("dead_wall", ("dead_wall",)), ("declarations", ("declarations",)),
+                              ("abortive", ("abortive",)), ("liability", ("liability",))):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
-            if "furiten" in d.get("claims", {}):
-                self.problem(("claims", "furiten"), "furiten is read only by a scored game",
-                             hint="add win: {scored: {}} and a hand_scoring")
+            for key in ("furiten", "several_wins"):
+                if key in d.get("claims", {}):
+                    self.problem(("claims", key), f"{key} is read only by a scored game",
+                                 hint="add win: {scored: {}} and a hand_scoring")
             match = d.get("match", {})
             if match.get("dealer_passes") == "unless-dealer-wins-or-waits":
                 self.problem(("match", "dealer_passes"), "only a scored game knows who waits "
@@ -59,8 +69,9 @@ class ScoredPlay(Checking):
         dead = None
         if "dead_wall" in d:
             w = d["dead_wall"]
-            dead = DeadWall(w["tiles"], w.get("indicators", 1), w.get("ura", False),
-                            w.get("kong_indicators", True))
+            timing = w.get("kong_indicators", "after-discard")
+            timing = {True: "at-once", False: "none"}.get(timing, timing)
+            dead = DeadWall(w["tiles"], w.get("indicators", 1), w.get("ura", False), timing)
             need = 2 * (dead.indicators + KONGS) + KONGS
             if need > dead.tiles:
                 self.problem(("dead_wall", "tiles"), f"a dead wall of {dead.tiles} tiles "
@@ -85,6 +96,38 @@ class ScoredPlay(Checking):
             f = d["claims"]["furiten"]
             furiten = Furiten(f.get("own_discards", True), f.get("passed", "turn"),
                               f.get("declared_passed", "round"))
+        abortive = None
+        if "abortive" in d:
+            a = d["abortive"]
+            categories = {k.category.value for k in hand.deck.kinds}
+            for i, name in enumerate(a.get("first_discards", [])):
+                if name not in categories:
+                    self.problem(("abortive", "first_discards", i), f"the deck has no category "
+                                 f"{excerpt(name)}", hint=f"one of {', '.join(sorted(categories))}")
+            if a.get("orphans", 9) and not hand.orphans:
+                self.problem(("abortive", "orphans"), "hand_scoring has no orphans form to "
+                             "count the orphans of", hint="orphans: 0")
+            abortive = Abortive(a.get("orphans", 9), tuple(a.get("first_discards", ["wind"])),
+                                a.get("all_declared", True), a.get("kongs_apart", True),
+                                a.get("wins_at_once", 3))
         return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
                           moments["kong_replacement"], moments["robbed_kong"], dead,
-                          tuple(declarations), furiten)
+                          tuple(declarations), furiten, abortive, self.liabilities(hand),
+                          d.get("claims", {}).get("several_wins", "nearest") == "all")
+
+    def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
+        """`liability`: each names a yaku of the hand scoring and a category
+        of the deck."""
+        found = []
+        names = {y.name for y in hand.yaku}
+        categories = {k.category.value for k in hand.deck.kinds}
+        for i, item in enumerate(self.data.get("liability", [])):
+            if item["yaku"] not in names:
+                self.problem(("liability", i, "yaku"), f"hand_scoring has no yaku "
+                             f"{excerpt(item['yaku'])}", hint="name one of hand_scoring.yaku")
+            if item["category"] not in categories:
+                self.problem(("liability", i, "category"), f"the deck has no category "
+                             f"{excerpt(item['category'])}",
+                             hint=f"one of {', '.join(sorted(categories))}")
+            found.append(Liability(item["yaku"], item["category"], item["sets"]))
+        return tuple(found)

@@ -6,6 +6,7 @@ driver that plays a script while every other decision lets the tile go
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from jongg.runtime.game import chance as ch
 from jongg.runtime.game.actions import parse_action
@@ -14,15 +15,19 @@ from jongg.runtime.game.game import Game
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import parse_tiles
 
-TURN_VERBS = {"discard", "announce", "declare", "kong"}
+from .rig import edited
+
+TURN_VERBS = {"discard", "announce", "declare", "kong", "abort"}
 
 
 def deal(g: Game, hands: dict[int, str], draws: str = "", dead: dict[int, str] | None = None,
-         seed: int = 0) -> State:
+         seed: int = 0, red: dict[str, Any] | None = None) -> State:
     """A match whose first round deals these hands (the dealer is seat 0),
     draws these tiles first, and holds `dead` tiles at these places of the
     wall's start (the dead wall: 13 is the first indicator, 12 under it, 0
-    the first replacement)."""
+    the first replacement). No copy is red unless `red` says where, as the
+    position's fields do (red_held: the kinds each seat holds red, red_wall:
+    [place in the live wall, kind] pairs, red_dead likewise)."""
     spec = g.spec
     deck = spec.deck
     wanted = {s: parse_tiles(deck, t) for s, t in hands.items()}
@@ -40,7 +45,16 @@ def deal(g: Game, hands: dict[int, str], draws: str = "", dead: dict[int, str] |
                      and j not in (dead or {}))
             order[index], order[j] = order[j], order[index]
         chosen.add(index)
-    return g.new_match(seed, chance=ch.ArrangedChance(seed, walls={0: order}, dealer=0))
+    state = g.new_match(seed, chance=ch.ArrangedChance(seed, walls={0: order}, dealer=0))
+    if spec.scored is None:
+        return state
+    n = spec.players
+
+    def placed(doc: dict[str, Any]) -> None:
+        doc["scored"].update({"red_held": [[] for _ in range(n)], "red_wall": [],
+                              "red_dead": [], **(red or {})})
+
+    return edited(state, placed)
 
 
 def drive(state: State, script: list[tuple[int, str]]) -> list[Event]:

@@ -90,3 +90,52 @@ def test_ten_thousand_riichi_rounds_keep_every_invariant() -> None:
         won += sum(r["winner"] is not None for r in record.rounds)
         seed += 1
     assert won > 0
+
+
+KAN_HAND = "1C 1C 1C 2B 3B 4B 3D 4D 5D 9B 9B 6D 7D"  # waits 5D/8D, its 1C a set apart
+RUN = "1C 1C 1C 2C 3D 4D 5D 2B 3B 4B 6B 7B 8B"  # waits 2C/3C, its 1C read with the 2C too
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_closed_kan_that_keeps_the_wait_is_declared(agent: str) -> None:
+    """South draws the fourth 1C: its waits after a kan are those after
+    letting the 1C go, so the agent declares the kan (a replacement tile and
+    a kan dora more). With 1C in a run as well the kan would change the
+    wait: the agent lets the tile go plainly."""
+    state = deal(G, {0: EAST.replace("1C", "5C"), 1: KAN_HAND}, draws="1C", dead=CLEAN)
+    to_turn(state, 1)
+    assert choice(state, 1, agent) == "kong 1C"
+    # 1C 1C 1C 2C waits on 2C and 3C; a kan of the 1C would leave 2C alone
+    state = deal(G, {0: EAST.replace("1C", "5C"), 1: RUN}, draws="1C", dead=CLEAN)
+    to_turn(state, 1)
+    assert "kong 1C" in [a.text(G.spec.deck) for a in state.legal_actions(1)]
+    assert choice(state, 1, agent) != "kong 1C"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_a_riichi_hand_declares_the_kan_that_keeps_its_wait_and_no_other(agent: str) -> None:
+    """After riichi, the fourth 1C drawn is declared a kan when the wait
+    stays the same; on a hand whose 1C is read in a run too the kan is not
+    even offered (the rules keep riichi's wait), and the tile is let go."""
+    state = deal(G, {0: EAST.replace("1C", "5C"), 1: KAN_HAND}, draws="N 8B 8B 8B 1C",
+                 dead=CLEAN)
+    drive(state, [(1, "announce riichi N")])
+    to_turn(state, 1)
+    assert choice(state, 1, agent) == "kong 1C"
+    state = deal(G, {0: EAST.replace("1C", "5C"), 1: RUN}, draws="N 8B 8B 8B 1C", dead=CLEAN)
+    drive(state, [(1, "announce riichi N")])
+    to_turn(state, 1)
+    assert [a.text(G.spec.deck) for a in state.legal_actions(1)] == ["discard 1C"]
+    assert choice(state, 1, agent) == "discard 1C"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_nine_kinds_of_orphans_are_let_end_the_round_and_eleven_played_on(agent: str) -> None:
+    """On its first turn with nine kinds of terminals and honours the agent
+    ends the round (abort); with eleven, thirteen orphans is near: it plays."""
+    nine = "1B 9B 1C 9C 1D 9D E S N 5B 5C 6C 7C 8C"
+    state = deal(G, {0: nine}, dead=CLEAN)
+    assert choice(state, 0, agent) == "abort"
+    eleven = "1B 9B 1C 9C 1D 9D E S W N RD 5C 6C 7C"
+    state = deal(G, {0: eleven}, dead=CLEAN)
+    assert choice(state, 0, agent) != "abort"

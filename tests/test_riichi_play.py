@@ -140,7 +140,7 @@ def test_a_wall_game_pays_tenpai_and_the_deal_passes_with_a_honba() -> None:
     is in tenpai: each other seat pays it 1,000; the dealer was not, so the
     deal passes; honba counts 1."""
     state = deal(G, {0: EAST, 1: PINFU, 2: WEST, 3: NORTH}, dead=CLEAN)
-    assert of_kind(state.events, EventKind.DEALT)[0].detail["wall"] == 136 - 14 - 53
+    assert state.observation(0)["wall"] == 136 - 14 - 53
     events = until_round_ends(state)
     ended = of_kind(events, EventKind.ROUND_ENDED)[0].detail
     assert ended["winner"] is None and ended["how"] == "wall"

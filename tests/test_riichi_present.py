@@ -40,3 +40,11 @@ def test_ones_own_furiten_is_noted() -> None:
     assert "furiten: you may not win on a discard" in [plain(t) for t in
                                                       frame(Seen.of(state, 1)).notes]
     assert not any("furiten" in plain(t) for t in frame(Seen.of(state, 2)).notes)
+
+
+def test_an_abortive_draw_is_told_with_its_reason() -> None:
+    state = deal(G, {0: "1B 9B 1C 9C 1D 9D E S W N RD 5B 5C 6C"}, dead=CLEAN)
+    drive(state, [(0, "abort")])
+    told = [plain(t) for t in Narrator(state._rules, 2).tell(state.events_for(2))]
+    assert "East ends the round: nine kinds of terminals and honours on a first turn " \
+        "(an abortive draw)" in told

@@ -50,8 +50,22 @@ def _scored(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
     return line(*parts)
 
 
+# why a round ended drawn before the wall ran out, by the `abortive` rule
+ABORTED = {"orphans": "nine kinds of terminals and honours on a first turn",
+           "first_discards": "the same wind as every seat's first discard",
+           "all_declared": "every seat has declared", "kongs_apart": "four kongs, not by one seat",
+           "wins_at_once": "three wins claimed on one discard"}
+
+
+def _aborted(n: Narrator, e: Event, _: Sequence[Event]) -> Text:
+    reason = e.of(ev.Aborted).reason
+    who = f"{n.who(e.seat, 'end')} the round: " if e.seat is not None else "The round ends: "
+    return words(f"{who}{ABORTED.get(reason, reason)} (an abortive draw)", Role.WARN)
+
+
 TELLERS: dict[EventKind, Teller] = {EventKind.ANNOUNCED: _announced,
-                                    EventKind.KONGED: _konged, EventKind.SCORED: _scored}
+                                    EventKind.KONGED: _konged, EventKind.SCORED: _scored,
+                                    EventKind.ABORTED: _aborted}
 
 
 def header(data: dict[str, Any]) -> tuple[str, ...]:
@@ -72,12 +86,23 @@ def seat_marks(data: dict[str, Any], seat: int) -> list[Text]:
     marks = [words(table["seat_winds"][seat], Role.DIM)]
     if table["declared"][seat]:
         marks.append(words(table["declared"][seat].upper(), Role.WARN))
+    red = table.get("red")
+    shown = [] if red is None else [*red["shown"][seat], *(
+        data["seats"][seat]["discards"][i] for i in red["discards"][seat])]
+    if shown:  # red copies exposed or let go
+        marks.append(words("red " + " ".join(shown), Role.BAD))
     return marks
 
 
 def notes(data: dict[str, Any]) -> list[Text]:
-    """One's own furiten, for the frame's notes."""
+    """One's own furiten and red fives held, for the frame's notes."""
     table = data.get("table")
-    if table is None or not table["furiten"]:
+    if table is None:
         return []
-    return [words("furiten: you may not win on a discard", Role.BAD)]
+    found = []
+    if table["furiten"]:
+        found.append(words("furiten: you may not win on a discard", Role.BAD))
+    held = table.get("red", {}).get("held", [])
+    if held:
+        found.append(words(f"red fives held (a dora each): {' '.join(held)}", Role.GOOD))
+    return found

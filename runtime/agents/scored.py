@@ -22,11 +22,18 @@ def scored_choice(seen: Observation, legal: list[Action],
     table = seen.scored
     if wins is None or table is None:
         return act(seen, legal)
-    plain = [a for a in legal if a.verb != "announce"]
+    aborts = [a for a in legal if a.verb == "abort"]
+    if aborts and _gives_up(seen, wins):
+        return aborts[0]
+    # a set is weighed only when the hand with it could still win: no agent
+    # weighs claims that would leave it without a winning wait
+    plain = [a for a in legal if a.verb not in ("announce", "kong", "abort") and
+             not (a.verb == "claim" and a.tiles and not _keeps_a_win(seen, wins, table, a))]
     chosen = act(seen, plain)
-    if chosen.verb == "claim" and chosen.tiles and not _keeps_a_win(seen, wins, table, chosen):
-        return next(a for a in legal if a.verb == "pass")
     if chosen.verb == "discard":
+        kong = _kong(seen, wins, table, [a for a in legal if a.verb == "kong"], chosen.tile)
+        if kong is not None:
+            return kong
         for action in legal:
             if action.verb == "announce" and action.tile == chosen.tile:
                 less = list(seen.me.counts)
@@ -34,6 +41,44 @@ def scored_choice(seen: Observation, legal: list[Action],
                 if not sc.wins_on(wins, less, seen.me.exposures, table.setting(seen.seat)):
                     return action
     return chosen
+
+
+def _gives_up(seen: Observation, wins: sc.ScoredWins) -> bool:
+    """End the round drawn (`abort`) unless the orphans held are two kinds
+    more than it takes: then thirteen orphans is near enough to play for."""
+    assert wins.abortive is not None
+    held = sum(1 for k in wins.hand.orphans if seen.me.counts[k])
+    return held < wins.abortive.orphans + 2
+
+
+def _kong(seen: Observation, wins: sc.ScoredWins, table: sc.Public, kongs: list[Action],
+          discard: int) -> Action | None:
+    """The kong to declare instead of the discard chosen, if any: a locked
+    hand's (the rules offer it only when its waits stay the same); the
+    fourth tile of an exposed pung when that tile is the discard chosen (the
+    hand is left the same, with a tile more to come); four held, declared
+    concealed, when the hand after it waits on every tile it would wait on
+    after the discard."""
+    if not kongs:
+        return None
+    if table.declared[seen.seat]:
+        return kongs[0]
+    me = seen.me
+    for kong in kongs:
+        tile = kong.tile
+        if any(e.claimed >= 0 and e.tiles == (tile,) * 3 for e in me.exposures):
+            if tile == discard:
+                return kong
+            continue
+        counts = list(me.counts)
+        counts[discard] -= 1
+        before = sc.waits(wins, counts, me.exposures)
+        counts[discard] += 1
+        counts[tile] -= 4
+        after = sc.waits(wins, counts, (*me.exposures, Exposure((tile,) * 4, -1)))
+        if before and set(before) <= set(after):
+            return kong
+    return None
 
 
 def _keeps_a_win(seen: Observation, wins: sc.ScoredWins, table: sc.Public,

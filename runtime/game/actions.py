@@ -19,6 +19,7 @@ person types:
     off                 go off a pledge (Atomic Cat): the tiles set aside rejoin the pool
     announce riichi 5C  discard 5C with a declaration (a scored game's `declarations`)
     kong 5C             declare a kong of 5C on one's own turn (a game with a dead wall)
+    abort               end the round drawn on one's first turn (a scored game's `abortive`)
 """
 
 from __future__ import annotations
@@ -109,8 +110,8 @@ def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
             return Action("exchange", tile(rest[0]), target=(int(seat), int(exposure)))
         if verb == "vote" and len(rest) == 1 and rest[0].lower() in ("yes", "no"):
             return Action("vote", number=int(rest[0].lower() == "yes"))
-        if verb == "off" and not rest:
-            return Action("off")
+        if verb in ("off", "abort") and not rest:
+            return Action(verb)
         if verb == "kong" and len(rest) == 1:
             return Action("kong", tile(rest[0]))
         if verb == "announce" and len(rest) == 2:
@@ -124,4 +125,5 @@ def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
     raise ValueError(f"cannot read the action {text!r}; actions are: discard TILE, "
                      "declare [RACK [LINE]], claim KIND [TILES] [on RACK], pass, "
                      "exchange TILE SEAT:EXPOSURE, pass TILE, "
-                     "vote yes|no, offer N, blind N, off, announce NAME TILE, kong TILE")
+                     "vote yes|no, offer N, blind N, off, announce NAME TILE, kong TILE, "
+                     "abort")

@@ -10,7 +10,6 @@ from jongg.runtime.game import events as ev
 from jongg.runtime.game import racks
 from jongg.runtime.game.actions import Action
 from jongg.runtime.game.facts import fact_name
-from jongg.runtime.game.kongs import Kongs
 from jongg.runtime.game.scoring import (
     BANK,
     Facts,
@@ -23,11 +22,12 @@ from jongg.runtime.game.scoring import (
     settle_dead,
 )
 from jongg.runtime.game.seat import Exposure
+from jongg.runtime.game.several import SeveralWins
 from jongg.runtime.game.spec import Penalty
 from jongg.runtime.game.table import Step
 
 
-class Endings(Kongs):
+class Endings(SeveralWins):
     """The State's part that declares, penalises, pays and ends rounds."""
 
     def _penalise(self, seat: int, penalty: Penalty, rack: int | None = None) -> None:
@@ -193,6 +193,7 @@ class Endings(Kongs):
         if winner is not None:
             self._pay(settle(spec, end, facts, self.scores, together=together))
             self._pay(self._scored_payments(winner, discarder))
+            self._pay_others(discarder)  # several wins on one discard (runtime/game/several.py)
         elif not self._mahjongs and self._ended is None:
             self._pay(settle(spec, end, None, self.scores))
         self.results.append(end)
@@ -215,5 +216,6 @@ class Endings(Kongs):
         return RoundEnd(self.round, winner, discarder, self_drawn, line, self.dealer,
                         self._turns, shown, tuple(m.public() for m in self._mahjongs),
                         self._ended or ("won" if winner is not None else "wall"),
-                        self._waiting_seats() if winner is None else ())
+                        self._waiting_seats() if winner is None else (),
+                        self._clean_seats() if winner is None else ())
 

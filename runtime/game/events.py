@@ -39,6 +39,7 @@ class EventKind(StrEnum):
     ANNOUNCED = "announced"  # a declaration made with a discard: its name, its deposit
     KONGED = "konged"  # a kong declared on one's own turn (tiles: the kong)
     SCORED = "scored"  # a scored game's win: yaku, han, fu, limit, indicators
+    ABORTED = "aborted"  # a scored game's round ends drawn before the wall runs out: why
 
 
 # -- what each kind of event says: one typed payload a kind ---------------------------
@@ -272,6 +273,12 @@ class Konged(Payload):
 
 
 @dataclass(frozen=True, slots=True)
+class Aborted(Payload):
+    kind = EventKind.ABORTED
+    reason: str  # the `abortive` rule that ended the round (orphans, first_discards, ...)
+
+
+@dataclass(frozen=True, slots=True)
 class Scored(Payload):
     kind = EventKind.SCORED
     yaku: list[list[Any]]  # [name, han] (or [name, yakuman count])
@@ -288,7 +295,7 @@ PAYLOADS: dict[EventKind, type[Payload]] = {
     cls.kind: cls for cls in (Dealt, PassBegun, Passed, Received, Voted, Pledged, Offered,
                               PlayBegun, Drew, Discarded, Claimed, Outranked, Exchanged,
                               Declared, Penalised, WentOff, Paid, RoundEnded, MatchEnded,
-                              Announced, Konged, Scored)}
+                              Announced, Konged, Scored, Aborted)}
 assert set(PAYLOADS) == set(EventKind), "an event kind without its payload"
 
 P = TypeVar("P", bound=Payload)

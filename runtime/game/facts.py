@@ -84,6 +84,9 @@ class Wall:
     waiting: bool = False  # the seat awarded is one tile from a win (a scored game)
     payer_waiting: bool = False
     waiting_seats: int = 0
+    payer_is_dealer: bool = False
+    clean: bool = False  # the seat awarded let go of orphans alone, none claimed (a scored game)
+    clean_seats: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +175,7 @@ FACTS: tuple[Fact, ...] = (
          "dealer, 1 the next", lambda w: (w.end.winner - w.end.dealer) % w.spec.players, WIN,
          lambda s: (0, s.players - 1)),
     Fact("payer_is_dealer", Kind.TRUTH, "the seat paying is the dealer",
-         lambda w: w.payer_is_dealer, WIN),
+         lambda w: w.payer_is_dealer, WIN | WALL),
     Fact("payer_is_discarder", Kind.TRUTH, "the seat paying discarded the winning tile",
          lambda w: w.payer_is_discarder, WIN),
     Fact("winning", Kind.TRUTH, "the Mah Jongg is of the turn that won the round",
@@ -195,6 +198,11 @@ FACTS: tuple[Fact, ...] = (
          lambda w: w.payer_waiting, WALL),
     Fact("waiting_seats", Kind.COUNT, "seats one tile from a win (a scored game)",
          lambda w: w.waiting_seats, WALL, lambda s: (0, s.players)),
+    Fact("clean_discards", Kind.TRUTH, "every tile the seat awarded let go of is one of the "
+         "hand scoring's orphans, and none was claimed (a scored game)",
+         lambda w: w.clean, WALL),
+    Fact("clean_seats", Kind.COUNT, "seats whose every discard is an orphan, none claimed "
+         "(a scored game)", lambda w: w.clean_seats, WALL, lambda s: (0, s.players)),
     Fact("exposed_value", Kind.COUNT, "the highest value among the other seats' declared "
          "Mah Jonggs (0: none)", lambda d: d.exposed_value, DEAD, lambda s: (0, s.values[1])),
     Fact("lowest_value", Kind.COUNT, "the card's lowest value",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from jongg.runtime.game.red import red_kinds
 from jongg.runtime.game.scoring import BANK
 from jongg.runtime.game.state import State, Step
 
@@ -31,6 +32,7 @@ def violations(state: State) -> list[str]:
             found.append(f"tiles not conserved: {held[tile.index]} of {tile.code}, "
                          f"the deck holds {tile.copies}")
     found.extend(_hand_sizes(state))
+    found.extend(_red(state))
     assert spec.match is not None
     expected = [spec.match.start] * spec.players
     for event in state.payments:
@@ -75,4 +77,38 @@ def _hand_sizes(state: State) -> list[str]:
             expected = spec.deal + (1 if on_turn else 0) + state._extra_tiles(i)
         if held != expected:
             found.append(f"seat {i} holds {held} tiles at step {state.step}, not {expected}")
+    return found
+
+
+def _red(state: State) -> list[str]:
+    """Each red copy is somewhere, and where it is holds a tile of its kind."""
+    if state.spec.scored is None or state.is_terminal():
+        return []
+    deck = state.spec.deck
+    found = []
+    dora = state.spec.scored.hand.dora
+    copies = sum(red_kinds(state.spec.scored.hand.options, dora.red, dora.red_when).values())
+    placed = len(state._red_wall) + len(state._red_dead) + sum(
+        len(held) + len(shown) + len(thrown) for held, shown, thrown in
+        zip(state._red_held, state._red_shown, state._red_thrown, strict=True))
+    if placed != copies:
+        found.append(f"{placed} red copies placed, the deck has {copies}")
+    for place, kind in state._red_wall:
+        if state._wall[place] != kind:
+            found.append(f"a red {deck.code(kind)} at live wall place {place}, which holds "
+                         f"{deck.code(state._wall[place])}")
+    for place, kind in state._red_dead:
+        if state._dead[place] != kind:
+            found.append(f"a red {deck.code(kind)} at dead wall place {place}")
+    for i, seat in enumerate(state._seats):
+        for kind in set(state._red_held[i]):
+            if state._red_held[i].count(kind) > seat.counts[kind]:
+                found.append(f"seat {i} holds more red {deck.code(kind)} than {deck.code(kind)}")
+        exposed = [t for e in seat.exposures for t in e.tiles]
+        for kind in set(state._red_shown[i]):
+            if state._red_shown[i].count(kind) > exposed.count(kind):
+                found.append(f"seat {i} shows a red {deck.code(kind)} it has not exposed")
+        for place in state._red_thrown[i]:
+            if place >= len(seat.discards):
+                found.append(f"seat {i}'s red discard {place} is not among its discards")
     return found

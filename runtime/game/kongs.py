@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
+from jongg.runtime.game.abortive import Aborting
 from jongg.runtime.game.actions import Action
-from jongg.runtime.game.scored_round import ScoredRound
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.table import Step
 from jongg.runtime.hand import Hand
 
 
-class Kongs(ScoredRound):
+class Kongs(Aborting):
     """Kongs declared, robbed and replaced."""
 
     def _kong_tiles(self) -> int:
@@ -74,7 +74,9 @@ class Kongs(ScoredRound):
             me.exposures[added] = Exposure((tile,) * 4, old.claimed, old.rack)
         self._changed(seat)
         self._tell(ev.Konged(added is not None), seat, (tile,) * 4)
+        shown = len(self._red_shown[seat])
         self._scored_called()
+        self._red_adding = added is not None and len(self._red_shown[seat]) > shown
         if added is not None:
             robbers = [s for s in self._others(seat) if self._wins_robbing(s, tile)]
             if robbers:  # the added tile may be robbed for a win first
@@ -84,7 +86,7 @@ class Kongs(ScoredRound):
                 self._claim_options = {}
                 self.step = Step.CLAIMS
                 return
-        self._replace(seat)
+        self._replace(seat, concealed=added is None)
 
     def _others(self, seat: int) -> list[int]:
         n, direction = self.spec.players, self.spec.turn.direction
@@ -119,6 +121,9 @@ class Kongs(ScoredRound):
             self._replace(konger)
             return
         winner = robbers[0]  # asked nearest first
+        if self._red_adding:  # the red copy added is the robber's
+            self._red_shown[konger].remove(tile)
+            self._red_held[winner].append(tile)
         kong = self._seats[konger].exposures[index]
         self._seats[konger].exposures[index] = Exposure((tile,) * 3, kong.claimed, kong.rack)
         self._changed(konger)
@@ -134,11 +139,22 @@ class Kongs(ScoredRound):
         self._end_round(winner, konger, False)
         self._robbing = None
 
-    def _replace(self, seat: int) -> None:
-        """A kong's replacement tile, drawn from the dead wall's start."""
+    def _replace(self, seat: int, concealed: bool = False) -> None:
+        """A kong's replacement tile, drawn from the dead wall's start; the
+        kong's indicator is turned now or at the seat's discard."""
+        scored = self.spec.scored
+        assert scored is not None and scored.dead_wall is not None
+        timing = scored.dead_wall.kong_indicators
+        self._flipped, self._unflipped = self._flipped + self._unflipped, 0  # the last kong's
+        if timing == "at-once" or (timing == "after-discard" and concealed):
+            self._flipped += 1
+        elif timing == "after-discard":
+            self._unflipped = 1
         tile = self._dead.pop(0)
         self._dead.append(self._wall.pop(0))  # the live wall gives the dead wall one back
+        self._red_replaced(seat)
         self._kongs += 1
+        self._kong_seats.append(seat)
         me = self._seats[seat]
         self._incoming = (seat, tile)
         self._tell(ev.Drew(self._live_wall()), seat, (tile,), frozenset({seat}))

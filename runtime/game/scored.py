@@ -26,12 +26,15 @@ class DeadWall:
     """The wall's last `tiles` are not drawn: `indicators` of them lie face
     up from the deal (each with one under it, shown at a win, when `ura`),
     and a replacement draw after a kong comes from it (the live wall giving
-    one back), turning the next indicator face up when `kong_indicators`."""
+    one back). Each kong turns the next indicator face up (`kong_indicators`):
+    "after-discard", a concealed kong's at once and an open or added kong's
+    when the seat discards after its replacement (or declares another kong
+    first); "at-once", every kong's at once; "none"."""
 
     tiles: int
     indicators: int = 1
     ura: bool = False
-    kong_indicators: bool = True
+    kong_indicators: str = "after-discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,39 @@ class Furiten:
 
 
 @dataclass(frozen=True, slots=True)
+class Abortive:
+    """Rounds that end drawn before the wall runs out (`abortive`), the
+    dealer keeping the deal and a honba added; each is off with 0, false or
+    []. A seat on its first turn, no call before it, holding `orphans`
+    kinds of the hand scoring's orphans may end the round (`abort`); it
+    ends when every seat's first discard is the same tile of a category in
+    `first_discards` with no call; when every seat has declared
+    (`all_declared`, once the last declaring discard is let go); when the
+    dead wall's kongs are all made and not by one seat (`kongs_apart`,
+    once the discard after the last is let go); and when `wins_at_once`
+    seats claim a win on one discard."""
+
+    orphans: int = 9
+    first_discards: tuple[str, ...] = ("wind",)
+    all_declared: bool = True
+    kongs_apart: bool = True
+    wins_at_once: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Liability:
+    """The seat whose discard is claimed for another's `sets`-th exposed
+    pung or kong of tiles of `category` is liable for that seat's win with
+    `yaku` (pao): it pays a self-drawn win whole, and half of a win on a
+    third seat's discard (the discarder the rest); the deposits are the
+    table's as ever."""
+
+    yaku: str
+    category: str
+    sets: int
+
+
+@dataclass(frozen=True, slots=True)
 class ScoredWins:
     """What `win.scored` says: the hand scoring that decides and pays every
     win, and the scoring contexts the table gives a win (empty: none)."""
@@ -84,6 +120,9 @@ class ScoredWins:
     dead_wall: DeadWall | None = None
     declarations: tuple[Declaration, ...] = ()
     furiten: Furiten | None = None
+    abortive: Abortive | None = None
+    liabilities: tuple[Liability, ...] = ()
+    several_wins: bool = False  # every seat claiming a win on one discard wins (else the nearest)
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)
@@ -100,6 +139,7 @@ class Setting:
     ura: tuple[int, ...]
     honba: int
     sticks: int
+    red: int = 0  # red copies among the seat's tiles
 
 
 class Exposed(Protocol):
@@ -143,7 +183,7 @@ def score(wins: ScoredWins, concealed: Sequence[int], exposures: Sequence[Expose
     for tile in ([winning] if winning is not None else sorted(set(tiles))):
         scored = run.score(Win(tiles, tile, called, self_drawn, setting.seat_wind,
                                setting.round_wind, setting.declared, setting.dora, setting.ura,
-                               0, setting.honba, setting.sticks))
+                               setting.red, setting.honba, setting.sticks))
         if best is None or scored.key() > best.key():
             best = scored
     assert best is not None
@@ -213,6 +253,9 @@ class Public:
     sticks: int
     declared: tuple[str, ...]  # by seat
     live_wall: int
+    red_shown: tuple[tuple[int, ...], ...] = ()  # by seat: the red copies among its exposures
+    red_thrown: tuple[tuple[int, ...], ...] = ()  # by seat: the places of red ones in its discards
+    red_held: tuple[int, ...] = ()  # the red copies the seat it is shown to holds concealed
 
     def setting(self, seat: int, declared: frozenset[str] = frozenset()) -> Setting:
         """A win's setting as the seat can know it before the win (no ura)."""

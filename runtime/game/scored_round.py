@@ -16,12 +16,13 @@ from typing import Any
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
 from jongg.runtime.game.actions import Action
+from jongg.runtime.game.liability import liable_payments, made_liable
+from jongg.runtime.game.red import RedFives
 from jongg.runtime.game.scoring import BANK, ScoreEvent
-from jongg.runtime.game.table import StateData
 from jongg.runtime.scoring.score import Scored
 
 
-class ScoredRound(StateData):
+class ScoredRound(RedFives):
     """Scored wins, declarations, furiten and the dead wall."""
 
     # -- the match and the round ----------------------------------------------
@@ -48,9 +49,16 @@ class ScoredRound(StateData):
         self._thrown: list[list[int]] = [[] for _ in range(n)]  # own discards, claimed or not
         self._called = False  # a set was claimed this round
         self._kongs = 0  # replacement tiles drawn from the dead wall
+        self._kong_seats: list[int] = []  # the seat of each kong, in order
+        self._flipped = 0  # indicators kongs have turned face up
+        self._unflipped = 0  # kongs whose indicator turns at the seat's discard
         self._replacement = False  # the tile this turn began with came from the dead wall
         self._scored_win: Scored | None = None
         self._robbing: tuple[int, int] | None = None  # (seat, exposure) of a kong open to robbing
+        self._pending = -1  # the seat whose declaring discard is still open to a win
+        self._others_won: list[int] = []  # the other seats winning on the discard won on
+        self._liable: list[dict[str, int]] = [{} for _ in range(n)]  # yaku: the liable seat
+        self._red_deal()
 
     def _live_wall(self) -> int:
         """Tiles left to draw in turn (the dead wall is apart: `_dead`)."""
@@ -66,12 +74,13 @@ class ScoredRound(StateData):
         if scored is None or scored.dead_wall is None:
             return ()
         dead = scored.dead_wall
-        shown = dead.indicators + (self._kongs if dead.kong_indicators else 0)
+        shown = dead.indicators + self._flipped
         up, under = sc.indicators(self._dead, dead, shown, self._kongs)
         return under if ura else up
 
-    def _public_scored(self) -> sc.Public | None:
-        """What every seat sees of the scored game's table (None: not scored)."""
+    def _public_scored(self, seat: int | None = None) -> sc.Public | None:
+        """What every seat sees of the scored game's table (None: not
+        scored), and `seat` its own red copies held."""
         scored = self.spec.scored
         if scored is None:
             return None
@@ -79,7 +88,10 @@ class ScoredRound(StateData):
         n = self.spec.players
         return sc.Public(tuple(winds[(s - self.dealer) % n % len(winds)] for s in range(n)),
                          winds[self._passes // n % len(winds)], self._indicators(), self._honba,
-                         self._sticks, tuple(self._declared_as), self._live_wall())
+                         self._sticks, tuple(self._declared_as), self._live_wall(),
+                         tuple(tuple(r) for r in self._red_shown),
+                         tuple(tuple(r) for r in self._red_thrown),
+                         tuple(sorted(self._red_held[seat])) if seat is not None else ())
 
     # -- what a win scores ----------------------------------------------------
 
@@ -125,6 +137,7 @@ class ScoredRound(StateData):
             assert tile is not None
             concealed.append(tile)
         setting = self._setting(seat, self._context(seat, self_drawn, robbed), ura)
+        setting = dataclasses.replace(setting, red=self._red_count(seat))
         return sc.score(scored, concealed, me.exposures, tile, self_drawn, setting)
 
     def _wins_drawn(self, seat: int) -> bool:
@@ -185,7 +198,7 @@ class ScoredRound(StateData):
             actions = [a for a in actions if a.verb != "declare" or wins]
             if wins and not any(a.verb == "declare" for a in actions):
                 actions.insert(0, self._rules.action("declare"))
-        actions = [*actions, *self._kong_actions(seat)]
+        actions = [*actions, *self._kong_actions(seat), *self._abort_actions(seat)]
         name = self._declared_as[seat]
         if name and scored.declaration(name).locks and self._drawn is not None:
             return [a for a in actions if a.verb != "discard" or a.tile == self._drawn]
@@ -218,6 +231,15 @@ class ScoredRound(StateData):
     def _kong_actions(self, seat: int) -> list[Action]:
         return []  # runtime/game/kongs.py
 
+    def _abort_actions(self, seat: int) -> list[Action]:
+        return []  # runtime/game/abortive.py
+
+    def _scored_window_closed(self) -> bool:
+        return False  # runtime/game/abortive.py
+
+    def _several_wins(self, winners: list[int]) -> bool:
+        return False  # runtime/game/several.py
+
     def _announce(self, seat: int, action: Action) -> None:
         """A declaration made with a discard: its deposit goes on the table."""
         scored = self.spec.scored
@@ -227,12 +249,23 @@ class ScoredRound(StateData):
         self._declared_as[seat] = d.name
         self._first_turn[seat] = first and bool(d.first_turn)
         self._tell(ev.Announced(d.name, d.deposit, self._first_turn[seat]), seat)
+        self._pending = seat  # its deposit is put down once no seat wins on the discard
+        self._discard(seat, action.tile)
+        self._streak[seat] = bool(d.streak)  # the discard that declares does not end it
+
+    def _deposit_pending(self) -> None:
+        """The declaring discard was not won on: the declaration stands and
+        its deposit goes on the table (won on, it fails: no deposit)."""
+        seat, self._pending = self._pending, -1
+        if seat < 0:
+            return
+        scored = self.spec.scored
+        assert scored is not None
+        d = scored.declaration(self._declared_as[seat])
         if d.deposit:
             self._pay([ScoreEvent(self.round, seat, BANK, d.deposit, d.clauses)])
             self._sticks += 1
             self._deposits += d.deposit
-        self._discard(seat, action.tile)
-        self._streak[seat] = bool(d.streak)  # the discard that declares does not end it
 
     def _scored_discarded(self, seat: int, tile: int) -> None:
         """The seat discarded: its own discards grow, a passed win's furiten
@@ -240,6 +273,8 @@ class ScoredRound(StateData):
         if self.spec.scored is None:
             return
         self._thrown[seat].append(tile)
+        self._red_discarded(seat, tile)
+        self._flipped, self._unflipped = self._flipped + self._unflipped, 0
         if self._furiten[seat] == "turn":
             self._furiten[seat] = ""
         self._streak[seat] = False
@@ -261,10 +296,20 @@ class ScoredRound(StateData):
 
     def _scored_called(self) -> None:
         """A set was claimed: every declaration's streak ends."""
-        if self.spec.scored is None:
+        scored = self.spec.scored
+        if scored is None:
             return
+        self._deposit_pending()
         self._called = True
         self._streak = [False] * self.spec.players
+        if self._open_discard is not None and self._red_taken(self._open_discard[0]):
+            self._red_shown[self.turn].append(self._open_discard[1])  # a red discard claimed
+        self._red_exposed(self.turn)
+        if self._open_discard is not None and scored.liabilities:  # a set claimed
+            discarder = self._open_discard[0]
+            for yaku in made_liable(scored, self.spec.deck,
+                                    self._seats[self.turn].exposures):
+                self._liable[self.turn].setdefault(yaku, discarder)
 
     # -- the round's end ----------------------------------------------------------
 
@@ -273,6 +318,12 @@ class ScoredRound(StateData):
         if self.spec.scored is None or winner is None:
             self._scored_win = None
             return
+        if self._pending >= 0:  # a win on the declaring discard: the declaration fails
+            self._declared_as[self._pending], self._pending = "", -1
+        if not self_drawn and self._claimed_from is not None and \
+                self._incoming is not None and self._red_taken(self._claimed_from):
+            self._red_held[winner].append(self._incoming[1])  # won on a red discard
+            self._red_won = True
         tile = self._incoming[1] if self._incoming is not None and self._incoming[0] == winner \
             else None
         if self_drawn and self._drawn is None:
@@ -302,6 +353,10 @@ class ScoredRound(StateData):
             else:
                 who = by_wind[payer]
             events.append(ScoreEvent(self.round, who, winner, amount))
+        liable = next((self._liable[winner][name] for name, _ in won.yaku
+                       if name in self._liable[winner]), None)
+        if liable is not None:
+            events = liable_payments(events, winner, liable, discarder)
         self._tell(ev.Scored([list(y) for y in won.yaku], won.han, won.fu, won.limit,
                              list(deck.codes(self._indicators())),
                              list(deck.codes(self._indicators(ura=True)))
@@ -316,18 +371,33 @@ class ScoredRound(StateData):
             return ()
         return tuple(s for s in range(self.spec.players) if self._waits(s))
 
+    def _clean_seats(self) -> tuple[int, ...]:
+        """The seats whose every discard this round is one of the hand
+        scoring's orphans, none of them claimed (at a wall game)."""
+        scored = self.spec.scored
+        if scored is None:
+            return ()
+        orphans = scored.hand.orphans
+        return tuple(s for s, thrown in enumerate(self._thrown)
+                     if thrown and len(self._seats[s].discards) == len(thrown)
+                     and all(t in orphans for t in thrown))
+
     def _scored_next(self, winner: int | None, waiting: tuple[int, ...]) -> bool:
         """After a round: the counters move on; whether the dealer keeps the deal."""
         match = self.spec.match
         assert match is not None
+        dealer_won = winner == self.dealer or self.dealer in self._others_won
         if match.dealer_passes == "always":
             keeps = False
+        elif self._ended == "abortive":  # an abortive draw: the dealer deals again
+            keeps = True
         elif match.dealer_passes == "unless-dealer-wins-or-waits" and winner is None:
             keeps = self.dealer in waiting
         else:
-            keeps = winner == self.dealer
+            keeps = dealer_won
         if match.honba:
-            self._honba = self._honba + 1 if winner is None or winner == self.dealer else 0
+            self._honba = self._honba + 1 if winner is None or dealer_won else 0
+        self._others_won = []
         if not keeps:
             self._passes += 1
         return keeps
@@ -343,8 +413,11 @@ class ScoredRound(StateData):
                 "declared": self._declared_as, "first_turn": self._first_turn,
                 "streak": self._streak, "furiten": self._furiten,
                 "thrown": [" ".join(deck.codes(t)) for t in self._thrown],
-                "called": self._called, "kongs": self._kongs, "replacement": self._replacement,
-                "robbing": None if self._robbing is None else list(self._robbing)}
+                "called": self._called, "kongs": self._kongs, "kong_seats": self._kong_seats,
+                "flipped": self._flipped, "unflipped": self._unflipped,
+                "replacement": self._replacement,
+                "robbing": None if self._robbing is None else list(self._robbing),
+                "pending": self._pending, "liable": self._liable, **self._red_position()}
 
     def _load_scored(self, doc: dict[str, Any]) -> None:
         deck = self.spec.deck
@@ -368,8 +441,15 @@ class ScoredRound(StateData):
         self._thrown = [tiles(t) for t in by_seat(doc["thrown"], str)]
         self._called, self._kongs = bool(doc["called"]), int(doc["kongs"])
         self._replacement = bool(doc["replacement"])
+        self._kong_seats = [int(s) for s in doc.get("kong_seats", [])]
+        self._flipped = int(doc.get("flipped", self._kongs))
+        self._unflipped = int(doc.get("unflipped", 0))
         robbing = doc["robbing"]
         self._robbing = None if robbing is None else (int(robbing[0]), int(robbing[1]))
+        self._pending = int(doc.get("pending", -1))
+        self._load_red(doc)
+        self._liable = [{str(k): int(v) for k, v in d.items()}
+                        for d in by_seat(doc.get("liable", [{}] * n), dict)]
 
     # -- what the State's parts call on each other -----------------------------
 

@@ -69,6 +69,7 @@ class RoundEnd:
     mahjongs: tuple[dict[str, Any], ...] = ()  # every Mah Jongg declared, in order
     how: str = "wall"  # "won", "wall" (the wall ran out), "dead" (a seat's dead hands)
     waiting: tuple[int, ...] = ()  # a scored game's wall game: the seats one tile from a win
+    clean: tuple[int, ...] = ()  # and the seats that let go of orphans alone, none claimed
 
     def public(self) -> dict[str, Any]:
         view: dict[str, Any] = {
@@ -131,7 +132,8 @@ def settle(spec: GameSpec, end: RoundEnd, hand: Facts | None, scores: list[int],
                 for payer in payers:  # each other seat pays it (tenpai payments)
                     amount = payment.amount(facts.read(Moment.WALL, Wall(
                         spec, end.round, payee == end.dealer, payee in waiting,
-                        payer in waiting, len(waiting))))
+                        payer in waiting, len(waiting), payer == end.dealer,
+                        payee in end.clean, len(end.clean))))
                     pay(payer, payee, amount, payment)
         return pay.events
     assert hand is not None

@@ -101,6 +101,7 @@ class State(PrePlay, Endings, Moves):
         self._promised = []
         self._turn_away = self._resting_away(seat)  # before the draw
         tile = self._wall.pop()
+        self._red_drew(seat)  # runtime/game/red.py
         if self._wall_owner:
             self._wall_owner.pop()
         self._incoming = (seat, tile)
@@ -174,6 +175,8 @@ class State(PrePlay, Endings, Moves):
                 self._announce(seat, action)
             elif verb == "kong":
                 self._kong(seat, action)
+            elif verb == "abort":
+                self._abort(seat)
             else:
                 self._discard(seat, action.tile)
         elif self.step is Step.CLAIMS:
@@ -254,6 +257,8 @@ class State(PrePlay, Endings, Moves):
         """The next live seat draws; skipped turns are served; an empty wall
         ends the round."""
         self._open_discard = None
+        if self._scored_window_closed():  # runtime/game/scored_round.py
+            return
         if self._ended:
             self._end_round(None, None, False)
             return
@@ -295,11 +300,14 @@ class State(PrePlay, Endings, Moves):
             self._next_turn(discarder)
             return
         top = ruling.top
+        if self._several_wins([s for _, s, a in top if not a.tiles]):  # several.py
+            return
         if self.spec.claims.ties == "random" and len(top) > 1:
             top = [top[self._chance.tie(self.round, self._turns, len(top))]]
         _, seat, action = top[0]
         self._scored_passed(self._asked, None if action.tiles else seat, tile)
-        for loser, lost in [*((s, a) for _, s, a in ruling.top if s != seat),
+        for loser, lost in [*((s, a) for _, s, a in ruling.top
+                              if s != seat and s not in self._others_won),
                             *ruling.outranked]:
             self._tell(ev.Outranked(lost.claim, seat), loser)
         self._take(seat, tile, action)

@@ -206,7 +206,7 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
         state.phase if before_play else None, state.turn if on_turn else None, state._open_discard,
         state._last_tile(seat),
         tuple(state._promised) if on_turn and state.turn == seat else (), state._live_wall(),
-        state.round, state.dealer, tuple(state.scores), state._public_scored(),
+        state.round, state.dealer, tuple(state.scores), state._public_scored(seat),
         state._drawn if on_turn and state.turn == seat else None,
         state._blind[seat] if step is Step.PASSING else 0, seat in state.current_players(),
         state._die if state._wall_owner else None,
@@ -248,7 +248,10 @@ def rendered(seen: Observation) -> dict[str, Any]:
                          "sticks": table.sticks, "declared": list(table.declared),
                          "round_wind": deck.code(table.round_wind),
                          "seat_winds": deck.codes(table.seat_winds),
-                         "furiten": seen.furiten}
+                         "furiten": seen.furiten, "red": {  # red copies: held, shown, let go
+                             "held": deck.codes(table.red_held),
+                             "shown": [deck.codes(r) for r in table.red_shown],
+                             "discards": [list(r) for r in table.red_thrown]}}
     if seen.wall_of is not None:  # walls built on the table: the die, and whose wall is drawn
         data["die"], data["wall_of"] = seen.die, seen.wall_of
     return data
