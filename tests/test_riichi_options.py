@@ -10,16 +10,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jongg.present.results import round_result
 from jongg.present.seen import Seen
 from jongg.present.text import plain
+from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.log import round_record
+from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.scoring import BANK
+from jongg.runtime.game.state import IllegalAction, State
 
 from .rig import edited, game
-from .scored_rig import deal, drive, of_kind
-from .test_riichi_play import CLEAN, paid
+from .scored_rig import deal, drive, legal, of_kind
+from .test_riichi_play import CLEAN, EAST, paid
 from .test_riichi_rules import RON_EAST, RONS, extended
 
 G = game("riichi")
@@ -61,3 +66,45 @@ def test_a_double_ron_round_names_every_winner_with_its_payments(tmp_path: Path)
     assert "winners" not in of_kind(events, EventKind.ROUND_ENDED)[0].detail
     assert "winners" not in single.results[0].public()
     assert paid(events) == [(0, 1, 2300), (BANK, 1, 1000)]
+
+
+# -- kuikae: no discard of the tile a call swapped -------------------------------------
+
+SOUTH_RUNS = "1B 2B 3B 4B 5B 6B 7B 9C 9C 9C 2D 2D W"
+
+
+def discards(state: State, seat: int) -> set[str]:
+    return {t.split()[1] for t in legal(state, seat) if t.startswith("discard ")}
+
+
+def test_after_a_chi_the_called_tile_and_the_runs_other_end_are_not_offered(
+        tmp_path: Path) -> None:
+    """South chis East's 4B with 5B 6B: it may not discard 4B (the tile
+    called) nor 7B (4B-5B-6B's other end, the same run with 5B 6B); with
+    2B 3B the other end is 1B; called in the middle only 4B is barred.
+    claims.kuikae: [called] bars the called tile alone, [] none; a barred
+    discard is refused in strict mode too."""
+    expected = {"5B 6B": {"4B", "7B"}, "2B 3B": {"4B", "1B"}, "3B 5B": {"4B"}}
+    held = set(SOUTH_RUNS.split())
+    for used, barred in expected.items():
+        state = deal(G, {0: EAST, 1: SOUTH_RUNS}, dead=CLEAN)
+        drive(state, [(0, "discard 4B"), (1, f"claim chi {used}")])
+        assert state.turn == 1 and discards(state, 1) == (held - set(used.split())) - barred
+    for written, barred in (("[called]", {"4B"}), ("[]", set())):
+        g = extended(tmp_path, f"claims:\n  kuikae: {written}\n")
+        state = deal(g, {0: EAST, 1: SOUTH_RUNS}, dead=CLEAN)
+        drive(state, [(0, "discard 4B"), (1, "claim chi 5B 6B")])
+        assert discards(state, 1) == (held - {"5B", "6B"}) - barred
+    strict = deal(G, {0: EAST, 1: SOUTH_RUNS}, dead=CLEAN, mode=Mode.STRICT)
+    drive(strict, [(0, "discard 4B"), (1, "claim chi 5B 6B")])
+    with pytest.raises(IllegalAction):
+        strict.apply(1, parse_action(G.spec.deck, "discard 7B"))
+
+
+def test_after_a_pon_the_called_tile_is_not_offered() -> None:
+    """South pons East's 9D holding a third: it may not discard that 9D."""
+    south = "9D 9D 9D 1B 2B 3B 5C 6C 7C 2D 3D 4D W"
+    state = deal(G, {0: EAST, 1: south}, dead=CLEAN)
+    drive(state, [(0, "discard 9D"), (1, "claim pon 9D 9D")])
+    assert state.turn == 1 and "9D" not in discards(state, 1)
+    assert discards(state, 1) == {"1B", "2B", "3B", "5C", "6C", "7C", "2D", "3D", "4D", "W"}

@@ -187,12 +187,25 @@ class ScoredRound(RedFives):
     # -- the turn ---------------------------------------------------------------
 
     def _scored_turn(self, seat: int, actions: list[Action]) -> list[Action]:
-        """A turn's actions in a scored game: a locked hand discards only
-        the tile it drew; a declaration is offered with each discard that
-        leaves the hand waiting."""
+        """A turn's actions in a scored game: those of `_turn_offers`, less
+        a discard the set just claimed bars (kuikae), unless it bars every
+        one (in either mode: like a locked hand's, never a mistake made)."""
         scored = self.spec.scored
         if scored is None:
             return actions
+        actions = self._turn_offers(seat, actions)
+        exposures = self._seats[seat].exposures
+        if not (scored.kuikae and self._claimed_turn and self._drawn is None and exposures):
+            return actions
+        barred = sc.swap_barred(scored, exposures[-1])
+        kept = [a for a in actions if a.verb not in ("discard", "announce") or a.tile not in barred]
+        return kept if any(a.verb == "discard" for a in kept) else actions
+
+    def _turn_offers(self, seat: int, actions: list[Action]) -> list[Action]:
+        """A locked hand discards only the tile it drew; a declaration is
+        offered with each discard that leaves the hand waiting."""
+        scored = self.spec.scored
+        assert scored is not None
         if not self._rules.strict:  # a win only as the scoring allows it
             wins = self._wins_drawn(seat)
             actions = [a for a in actions if a.verb != "declare" or wins]
