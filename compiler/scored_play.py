@@ -22,7 +22,7 @@ from .checking import Checking, _clauses
 from .errors import excerpt
 
 # the table's moments a win may be told of, as win.scored names their contexts
-MOMENTS = ("last_tile", "first_draw", "kong_replacement", "robbed_kong")
+MOMENTS = ("last_tile", "first_draw", "first_discard", "kong_replacement", "robbed_kong")
 # the discards barred after a claimed set unless claims.kuikae says (the common rule)
 KUIKAE = ("called", "other_end")
 # the action words a declaration may not take
@@ -116,7 +116,8 @@ class ScoredPlay(Checking):
                           moments["kong_replacement"], moments["robbed_kong"], dead,
                           tuple(declarations), furiten, abortive, self.liabilities(hand),
                           d.get("claims", {}).get("several_wins", "nearest") == "all",
-                          tuple(d.get("claims", {}).get("kuikae", KUIKAE)))
+                          tuple(d.get("claims", {}).get("kuikae", KUIKAE)),
+                          moments["first_discard"])
 
     def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
         """`liability`: each names a yaku of the hand scoring and a category

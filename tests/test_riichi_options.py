@@ -24,7 +24,7 @@ from jongg.runtime.game.state import IllegalAction, State
 
 from .rig import edited, game
 from .scored_rig import deal, drive, legal, of_kind
-from .test_riichi_play import CLEAN, EAST, paid
+from .test_riichi_play import CLEAN, EAST, paid, scored
 from .test_riichi_rules import RON_EAST, RONS, extended
 
 G = game("riichi")
@@ -108,3 +108,28 @@ def test_after_a_pon_the_called_tile_is_not_offered() -> None:
     drive(state, [(0, "discard 9D"), (1, "claim pon 9D 9D")])
     assert state.turn == 1 and "9D" not in discards(state, 1)
     assert discards(state, 1) == {"1B", "2B", "3B", "5C", "6C", "7C", "2D", "3D", "4D", "W"}
+
+
+# -- renhou ------------------------------------------------------------------------------
+
+def test_renhou_is_a_win_on_a_discard_before_the_seats_first_draw(tmp_path: Path) -> None:
+    """South (pinfu, tanyao: 2 han, 2,000) wins on East's first discard, 5D,
+    before its own first draw. riichi leaves renhou off: 2,000. With the
+    option renhou it is 5 han more (7: haneman, 12,000), with renhou_yakuman
+    a yakuman (32,000: tanyao and pinfu drop). Won on East's second discard,
+    after South's first draw, it is no renhou."""
+    on = extended(tmp_path, "options:\n  renhou: {default: true, doc: played}\n")
+    (tmp_path / "mine.yaml").rename(tmp_path / "on.yaml")
+    yakuman = extended(tmp_path, "options:\n  renhou: {default: true, doc: played}\n"
+                       "  renhou_yakuman: {default: true, doc: played}\n")
+    for g, yaku, amount in ((G, [["pinfu", 1], ["tanyao", 1]], 2000),
+                            (on, [["pinfu", 1], ["renhou", 5], ["tanyao", 1]], 12000),
+                            (yakuman, [["renhou-yakuman", 1]], 32000)):
+        state = deal(g, {0: RON_EAST, 1: RONS[0]}, dead=CLEAN)
+        events = drive(state, [(0, "discard 5D"), (1, "claim ron")])
+        assert sorted(scored(events)["yaku"]) == yaku and paid(events) == [(0, 1, amount)]
+    east = RON_EAST.replace("5D", "WD")
+    state = deal(on, {0: east, 1: RONS[0]}, draws="N S W 5D", dead=CLEAN)
+    events = drive(state, [(0, "discard WD"), (1, "discard N"), (0, "discard 5D"),
+                           (1, "claim ron")])
+    assert sorted(scored(events)["yaku"]) == [["pinfu", 1], ["tanyao", 1]]

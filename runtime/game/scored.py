@@ -127,6 +127,7 @@ class ScoredWins:
     # claimed tile's kind; "other_end", for a run claimed at one end, the tile
     # beyond its other end
     kuikae: tuple[str, ...] = ()
+    first_discard: str = ""  # a win on a discard before the seat's first draw, no call before it
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)

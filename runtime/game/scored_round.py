@@ -115,8 +115,8 @@ class ScoredRound(RedFives):
                 found.add(d.streak)
         if scored.last_tile and self._live_wall() == 0 and not self._replacement:
             found.add(scored.last_tile)
-        if scored.first_draw and self_drawn and not self._called and not self._thrown[seat]:
-            found.add(scored.first_draw)
+        if not self._called and not self._thrown[seat]:  # the seat's first turn, no call
+            found.add(scored.first_draw if self_drawn else scored.first_discard)
         if scored.kong_replacement and self_drawn and self._replacement:
             found.add(scored.kong_replacement)
         if scored.robbed_kong and robbed:
