@@ -42,7 +42,7 @@ class ScoredPlay(Checking):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
-            for key in ("furiten", "several_wins", "kuikae"):
+            for key in ("furiten", "several_wins", "kuikae", "several_honba"):
                 if key in d.get("claims", {}):
                     self.problem(("claims", key), f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
@@ -117,7 +117,16 @@ class ScoredPlay(Checking):
                           tuple(declarations), furiten, abortive, self.liabilities(hand),
                           d.get("claims", {}).get("several_wins", "nearest") == "all",
                           tuple(d.get("claims", {}).get("kuikae", KUIKAE)),
-                          moments["first_discard"])
+                          moments["first_discard"], self.honba_each())
+
+    def honba_each(self) -> bool:
+        """`claims.several_honba: each`: read only with several_wins: all."""
+        claims = self.data.get("claims", {})
+        each: bool = claims.get("several_honba", "nearest") == "each"
+        if "several_honba" in claims and claims.get("several_wins", "nearest") != "all":
+            self.problem(("claims", "several_honba"), "several_honba is read only when several "
+                         "seats win on one discard", hint="add claims.several_wins: all")
+        return each
 
     def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
         """`liability`: each names a yaku of the hand scoring and a category

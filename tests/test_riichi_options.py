@@ -133,3 +133,21 @@ def test_renhou_is_a_win_on_a_discard_before_the_seats_first_draw(tmp_path: Path
     events = drive(state, [(0, "discard WD"), (1, "discard N"), (0, "discard 5D"),
                            (1, "claim ron")])
     assert sorted(scored(events)["yaku"]) == [["pinfu", 1], ["tanyao", 1]]
+
+
+# -- honba to each winner of a double ron ---------------------------------------------------
+
+def test_with_several_honba_each_every_winner_of_a_double_ron_is_paid_the_honba(
+        tmp_path: Path) -> None:
+    """South and West both win on East's 5D with one honba on the table:
+    by default South (the nearest) alone takes its 300, with
+    claims.several_honba: each West is paid 300 on top of its 2,000 too;
+    the stick stays the nearest's."""
+    nearest = extended(tmp_path, "claims:\n  several_wins: all\n")
+    (tmp_path / "mine.yaml").rename(tmp_path / "nearest.yaml")
+    each = extended(tmp_path, "claims:\n  several_wins: all\n  several_honba: each\n")
+    for g, west in ((nearest, 2000), (each, 2300)):
+        state = edited(deal(g, {0: RON_EAST, 1: RONS[0], 2: RONS[1]}, dead=CLEAN), counters)
+        events = drive(state, [(0, "discard 5D"), (1, "claim ron"), (2, "claim ron")])
+        assert paid(events) == [(0, 1, 2300), (BANK, 1, 1000), (0, 2, west)]
+        assert state.dealer == 1 and state.observation(1)["table"]["honba"] == 0

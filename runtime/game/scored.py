@@ -128,6 +128,7 @@ class ScoredWins:
     # beyond its other end
     kuikae: tuple[str, ...] = ()
     first_discard: str = ""  # a win on a discard before the seat's first draw, no call before it
+    honba_each: bool = False  # with several_wins, each winner is paid the honba (else the nearest)
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)

@@ -1,8 +1,9 @@
 """Several seats winning on one discard in a scored game: three (or as
 many as `abortive.wins_at_once` says) end the round drawn; with
 `claims.several_wins: all` each claimer wins, the nearest in turn first,
-taking the deposits and the honba, the others paid by the discarder after
-it (double ron). Otherwise the nearest claimer alone wins (head bump)."""
+taking the deposits and the honba (`several_honba: each`: each takes the
+honba), the others paid by the discarder after it (double ron). Otherwise
+the nearest claimer alone wins (head bump)."""
 
 from __future__ import annotations
 
@@ -39,15 +40,16 @@ class SeveralWins(Kongs):
 
     def _pay_others(self, discarder: int | None) -> list[dict[str, Any]]:
         """The other seats that won on the discard, each shown and paid by
-        the discarder in turn (the deposits and the honba were the
-        first's); each as the round's end names it."""
+        the discarder in turn (the deposits were the first's, and the
+        honba unless each is paid it); each as the round's end names it."""
         spec = self.spec
         if spec.scored is None or not self._others_won or self._incoming is None:
             return []
         assert discarder is not None  # a win on a discard
         tile = self._incoming[1]
         claim = next(k.name for k in spec.claims.kinds if k.mahjong)
-        honba, self._honba = self._honba, 0
+        honba = self._honba
+        self._honba = honba if spec.scored.honba_each else 0  # the nearest's, unless each's
         deck = spec.deck
         found = []
         for seat in self._others_won:
