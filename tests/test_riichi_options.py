@@ -7,6 +7,7 @@ Seat 0 deals (East), seat 1 is South."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,10 @@ import pytest
 from jongg.present.results import round_result
 from jongg.present.seen import Seen
 from jongg.present.text import plain
+from jongg.runtime.agents.play import play_match
 from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.events import EventKind
-from jongg.runtime.game.log import round_record
+from jongg.runtime.game.log import replay, round_record
 from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.scoring import BANK
 from jongg.runtime.game.state import IllegalAction, State
@@ -66,6 +68,23 @@ def test_a_double_ron_round_names_every_winner_with_its_payments(tmp_path: Path)
     assert "winners" not in of_kind(events, EventKind.ROUND_ENDED)[0].detail
     assert "winners" not in single.results[0].public()
     assert paid(events) == [(0, 1, 2300), (BANK, 1, 1000)]
+
+
+def test_a_double_ron_is_logged_with_every_winner_and_replays(tmp_path: Path) -> None:
+    """Seed 7's greedy match has a double ron (claims.several_wins: all) in
+    its fourth round: the log's round line names both winners, and the log
+    replays (`jongg replay`'s check) to the same state."""
+    both = extended(tmp_path, "claims:\n  several_wins: all\n")
+    log = tmp_path / "double.jsonl"
+    _, state = play_match(both, 7, ("greedy",), log=log, check=True)
+    lines = [json.loads(t) for t in log.read_text(encoding="utf-8").splitlines()]
+    rounds = [d for d in lines if d.get("event") == "round"]
+    doubled = [d for d in rounds if "winners" in d]
+    assert [d["round"] for d in doubled] == [3] and len(doubled[0]["winners"]) == 2
+    assert doubled[0]["winners"][0]["seat"] == doubled[0]["winner"]
+    result = replay(log, both)
+    assert result.complete and result.problems == []
+    assert result.state.digest() == state.digest()
 
 
 # -- kuikae: no discard of the tile a call swapped -------------------------------------
