@@ -22,7 +22,9 @@ from .checking import Checking, _clauses
 from .errors import excerpt
 
 # the table's moments a win may be told of, as win.scored names their contexts
-MOMENTS = ("last_tile", "first_draw", "kong_replacement", "robbed_kong")
+MOMENTS = ("last_tile", "first_draw", "first_discard", "kong_replacement", "robbed_kong")
+# the discards barred after a claimed set unless claims.kuikae says (the common rule)
+KUIKAE = ("called", "other_end")
 # the action words a declaration may not take
 VERBS = frozenset({"discard", "declare", "claim", "pass", "exchange", "vote", "offer", "blind",
                    "off", "kong"})
@@ -40,7 +42,7 @@ class ScoredPlay(Checking):
                 if key in d:
                     self.problem(path, f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
-            for key in ("furiten", "several_wins"):
+            for key in ("furiten", "several_wins", "kuikae", "several_honba"):
                 if key in d.get("claims", {}):
                     self.problem(("claims", key), f"{key} is read only by a scored game",
                                  hint="add win: {scored: {}} and a hand_scoring")
@@ -113,7 +115,18 @@ class ScoredPlay(Checking):
         return ScoredWins(hand, moments["last_tile"], moments["first_draw"],
                           moments["kong_replacement"], moments["robbed_kong"], dead,
                           tuple(declarations), furiten, abortive, self.liabilities(hand),
-                          d.get("claims", {}).get("several_wins", "nearest") == "all")
+                          d.get("claims", {}).get("several_wins", "nearest") == "all",
+                          tuple(d.get("claims", {}).get("kuikae", KUIKAE)),
+                          moments["first_discard"], self.honba_each())
+
+    def honba_each(self) -> bool:
+        """`claims.several_honba: each`: read only with several_wins: all."""
+        claims = self.data.get("claims", {})
+        each: bool = claims.get("several_honba", "nearest") == "each"
+        if "several_honba" in claims and claims.get("several_wins", "nearest") != "all":
+            self.problem(("claims", "several_honba"), "several_honba is read only when several "
+                         "seats win on one discard", hint="add claims.several_wins: all")
+        return each
 
     def liabilities(self, hand: HandScoring) -> tuple[Liability, ...]:
         """`liability`: each names a yaku of the hand scoring and a category

@@ -261,7 +261,7 @@ class _HandCompiler:
         ura = dora.get("ura")
         ura_when = self.condition(ura.get("when", {}), (*path, "ura", "when")) \
             if ura is not None else None
-        return Dora(following, red, red_when, ura_when)
+        return Dora(following, red, red_when, ura_when, bool(red_part.get("chosen", False)))
 
     def limits(self, limits: dict[str, Any]) -> Limits | None:
         path: PathKey = ("hand_scoring", "limits")

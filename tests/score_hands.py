@@ -243,12 +243,17 @@ class Sampler:
         if self_drawn and not called and not kongs and r.random() < 0.05 \
                 and not d.declared & {"riichi", "double_riichi", "ippatsu", "last_tile"}:
             d.declared.add("first_draw")
+        if not self_drawn and not called and not kongs and seat != "E" and r.random() < 0.15 \
+                and not d.declared:
+            d.declared.add("first_discard")  # renhou, when an option says so
         every = [_tile(s, n) for s in SUITS for n in range(1, 10)] + HONOURS
         d.dora = [r.choice(every) for _ in range(r.choice([0, 1, 1, 1, 2, 3, 5]))]
         if d.declared & {"riichi", "double_riichi"}:
             d.ura = [r.choice(every) for _ in range(len(d.dora))]
         if r.random() < 0.3:
             d.options = {name: r.random() < 0.5 for name in OPTIONS}
+        if "first_discard" in d.declared:
+            d.options |= {"renhou": r.random() < 0.85, "renhou_yakuman": r.random() < 0.3}
         fives = [f"5{s}" for s in SUITS if tiles[f"5{s}"]]
         played = d.options.get("red_fives", True)
         if fives and r.random() < (0.5 if played else 0.3):  # held; unplayed, they count nothing
@@ -305,7 +310,7 @@ NAMES = {
     "shousuushii": "Shousuushii", "daisuushii": "Dai Suushii", "tsuuiisou": "Tsuu Iisou",
     "ryuuiisou": "Ryuuiisou", "chinroutou": "Chinroutou", "chuuren": "Chuuren Poutou",
     "chuuren-9": "Daburu Chuuren Poutou", "suukantsu": "Suu Kantsu", "tenhou": "Tenhou",
-    "chiihou": "Chiihou",
+    "chiihou": "Chiihou", "renhou": "Renhou", "renhou-yakuman": "Renhou (yakuman)",
 }
 WIND_WORDS = {"E": "east", "S": "south", "W": "west", "N": "north"}
 
@@ -366,7 +371,8 @@ def their_input(d: Drawn, options: dict[str, bool]) -> tuple[Any, ...]:
         has_double_yakuman=options["double_yakuman"],
         kazoe_limit=HandConstants.KAZOE_LIMITED if options["kazoe_yakuman"]
         else HandConstants.KAZOE_SANBAIMAN,
-        kiriage=options["kiriage"], fu_for_open_pinfu=options["open_pinfu_fu"])
+        kiriage=options["kiriage"], fu_for_open_pinfu=options["open_pinfu_fu"],
+        renhou_as_yakuman=options["renhou_yakuman"])
     declared = d.declared
     dealer = d.seat == "E"
     config = HandConfig(
@@ -377,6 +383,8 @@ def their_input(d: Drawn, options: dict[str, bool]) -> tuple[Any, ...]:
         is_rinshan="kan_replacement" in declared, is_chankan="robbed_kan" in declared,
         is_tenhou="first_draw" in declared and dealer,
         is_chiihou="first_draw" in declared and not dealer,
+        # the package has no renhou off: it is told of renhou only when the option is on
+        is_renhou="first_discard" in declared and options["renhou"],
         player_wind=_index34(d.seat), round_wind=_index34(d.round),
         kyoutaku_number=d.sticks, tsumi_number=d.honba, options=rules)
     dora = [_index34(t) * 4 + 3 for t in d.dora]

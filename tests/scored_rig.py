@@ -12,6 +12,7 @@ from jongg.runtime.game import chance as ch
 from jongg.runtime.game.actions import parse_action
 from jongg.runtime.game.events import Event, EventKind
 from jongg.runtime.game.game import Game
+from jongg.runtime.game.rules import Mode
 from jongg.runtime.game.state import State, Step
 from jongg.runtime.tiles import parse_tiles
 
@@ -21,7 +22,7 @@ TURN_VERBS = {"discard", "announce", "declare", "kong", "abort"}
 
 
 def deal(g: Game, hands: dict[int, str], draws: str = "", dead: dict[int, str] | None = None,
-         seed: int = 0, red: dict[str, Any] | None = None) -> State:
+         seed: int = 0, red: dict[str, Any] | None = None, mode: Mode = Mode.GUARDED) -> State:
     """A match whose first round deals these hands (the dealer is seat 0),
     draws these tiles first, and holds `dead` tiles at these places of the
     wall's start (the dead wall: 13 is the first indicator, 12 under it, 0
@@ -45,7 +46,7 @@ def deal(g: Game, hands: dict[int, str], draws: str = "", dead: dict[int, str] |
                      and j not in (dead or {}))
             order[index], order[j] = order[j], order[index]
         chosen.add(index)
-    state = g.new_match(seed, chance=ch.ArrangedChance(seed, walls={0: order}, dealer=0))
+    state = g.new_match(seed, mode, chance=ch.ArrangedChance(seed, walls={0: order}, dealer=0))
     if spec.scored is None:
         return state
     n = spec.players

@@ -14,7 +14,7 @@ from jongg.present.table import frame
 from jongg.present.text import plain
 
 from .rig import game
-from .scored_rig import deal, drive, to_turn
+from .scored_rig import deal, drive, legal, to_turn
 from .test_riichi_play import CLEAN, EAST, RIICHI, scored, table
 from .test_riichi_rules import extended
 
@@ -100,3 +100,22 @@ def test_a_win_on_a_red_discard_counts_the_red_copy() -> None:
         state = deal(G, {0: east, 1: pinfu}, dead=CLEAN, red={"red_held": [held, [], [], []]})
         events = drive(state, [(0, "discard 5D"), (1, "claim ron")])
         assert scored(events)["han"] == han
+
+
+def test_holding_a_red_and_a_plain_five_the_seat_chooses_which_to_let_go() -> None:
+    """East holds two 5B, one red (dora.red.chosen): `discard 5B` lets go of
+    the plain one, its red copy still held; `discard 5B red` of the red one,
+    which every seat then sees among East's discards. Holding only the red
+    one, or only plain ones, there is nothing to choose."""
+    east = "1B 4B 5B 5B 1C 4C 7C 2D 6D 9D E S N RD"
+    for text, held, thrown in (("discard 5B", ["5B"], []), ("discard 5B red", [], [0])):
+        state = deal(G, {0: east, 1: RIICHI}, dead=CLEAN, red={"red_held": [[FIVE_B], [], [], []]})
+        assert {"discard 5B", "discard 5B red"} <= set(legal(state, 0))
+        drive(state, [(0, text)])
+        assert table(state, 0)["red"]["held"] == held
+        assert table(state, 2)["red"]["discards"][0] == thrown
+    alone = deal(G, {0: EAST.replace("4B", "5B"), 1: RIICHI}, dead=CLEAN,
+                 red={"red_held": [[FIVE_B], [], [], []]})
+    plain_only = deal(G, {0: east, 1: RIICHI}, dead=CLEAN)
+    for state in (alone, plain_only):
+        assert "discard 5B" in legal(state, 0) and "discard 5B red" not in legal(state, 0)

@@ -62,7 +62,8 @@ def check_mix(rules: HandScoring, scored: list[tuple[Drawn, Scored]]) -> None:
                         ("hand", {"open", "closed"}), ("won", {"tsumo", "ron"}),
                         ("seat", {"E", "S", "W", "N"}), ("round", {"E", "S", "W", "N"}),
                         ("declared", {"riichi", "double_riichi", "ippatsu", "last_tile",
-                                      "kan_replacement", "robbed_kan", "first_draw"}),
+                                      "kan_replacement", "robbed_kan", "first_draw",
+                                      "first_discard"}),
                         ("bonus", {"dora", "red five", "ura-dora", "honba", "sticks"})):
         thin = {n for n in needed if m[key][n] < floor}
         assert not thin, f"{key}: {thin} drawn fewer than {floor} times"

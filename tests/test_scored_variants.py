@@ -35,6 +35,9 @@ def check(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> tupl
      "hand_scoring has no yaku 'daisangan'"),
     ("liability: [{yaku: daisangen, category: dragons, sets: 3}]\n", "dragons",
      "the deck has no category 'dragons'"),
+    ("claims: {several_honba: each}\n", "each",
+     "several_honba is read only when several seats win on one discard"),
+    ("claims: {kuikae: [caled]}\n", "caled", "claims.kuikae[0]: 'caled' is not one of"),
 ])
 def test_a_mistake_in_a_scored_game_is_located(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str],
@@ -52,6 +55,7 @@ def test_a_mistake_in_a_scored_game_is_located(tmp_path: Path,
     ("abortive: {orphans: 9}\n", "orphans", "abortive is read only by a scored game"),
     ("liability: []\n", "liability", "liability is read only by a scored game"),
     ("claims: {several_wins: all}\n", "several_wins", "several_wins is read only by a scored game"),
+    ("claims: {kuikae: []}\n", "kuikae", "kuikae is read only by a scored game"),
     ("match: {dealer_passes: unless-dealer-wins-or-waits}\n", "unless-dealer-wins-or-waits",
      "only a scored game knows who waits"),
 ])

@@ -9,7 +9,7 @@ from jongg.present.filling import nearest
 from jongg.present.prompts import SIZES
 from jongg.present.seen import Seen
 from jongg.present.text import Role, Text, line, tiles, words
-from jongg.runtime.game.actions import Action
+from jongg.runtime.game.actions import RED, Action
 
 
 def says(seen: Seen, a: Action) -> Text:
@@ -17,6 +17,8 @@ def says(seen: Seen, a: Action) -> Text:
     spec, deck = seen.spec, seen.deck
     mahjong = w.mahjong(spec)
     verb = a.verb
+    if verb == "discard" and a.claim == RED:
+        return line("discard ", tiles([deck.code(a.tile)]), " (the red one)")
     if verb in ("discard", "pass") and a.tile >= 0:
         return line(f"{verb} ", tiles([deck.code(a.tile)]))
     if verb == "pass":

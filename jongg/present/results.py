@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from jongg.present import words as w
 from jongg.present.filling import filled, groups_spans
@@ -43,17 +44,35 @@ def round_result(seen: Seen, end: Event) -> Result:
         out += _racks(seen, winner, d.how, how, declared)
     elif winner is None:
         out.append(words("the wall is empty: nobody wins this round"))
+    elif d.winners:  # several wins on one discard: each, nearest first, with its payments
+        for won in d.winners:
+            value = w.value(_value(seen, won["line"]))
+            out.append(words(f"{w.does(spec, me, won['seat'], 'win')} with {won['line']} "
+                             f"({value}), {how}", Role.GOOD))
+            out.append(line("hand: ", winning_hand(seen, won["shown"], won["line"])))
+            out += [line("  ", words(payment(seen, _paid(p)))) for p in won["paid"]]
     else:
         assert d.line is not None  # a won round names its line
         value = w.value(_value(seen, d.line))
         out.append(words(f"{w.does(spec, me, winner, 'win')} with {d.line} ({value}), "
                          f"{how}", Role.GOOD))
         out.append(line("hand: ", winning_hand(seen, d.shown, d.line)))
-    out += [line("  ", words(payment(seen, e.of(ev.Paid)))) for e in events
-            if e.kind is EventKind.PAID]
+    told = [_paid(p) for won in d.winners or [] for p in won["paid"]]
+    for e in events:  # every payment not told with its winner above
+        if e.kind is EventKind.PAID:
+            paid = e.of(ev.Paid)
+            if paid in told:
+                told.remove(paid)
+            else:
+                out.append(line("  ", words(payment(seen, paid))))
     listed = "  ".join(f"{spec.seats[s]} {v}" for s, v in enumerate(d.scores))
     out.append(words(f"{spec.word('points')}: {listed}"))
     return Result(f"round {d.round + 1} over", tuple(out))
+
+
+def _paid(p: dict[str, Any]) -> ev.Paid:
+    """A payment as a round's end records it (ScoreEvent.public)."""
+    return ev.Paid(p["payer"], p["payee"], p["amount"], list(p["clauses"]))
 
 
 def _of(events: Sequence[Event], discarder: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from jongg.runtime.game import scored as sc
-from jongg.runtime.game.actions import Action
+from jongg.runtime.game.actions import RED, Action
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.view import Observation
 
@@ -26,9 +26,11 @@ def scored_choice(seen: Observation, legal: list[Action],
     if aborts and _gives_up(seen, wins):
         return aborts[0]
     # a set is weighed only when the hand with it could still win: no agent
-    # weighs claims that would leave it without a winning wait
+    # weighs claims that would leave it without a winning wait; and every
+    # agent keeps a red copy (a dora) while it holds a plain one
     plain = [a for a in legal if a.verb not in ("announce", "kong", "abort") and
-             not (a.verb == "claim" and a.tiles and not _keeps_a_win(seen, wins, table, a))]
+             not (a.verb == "claim" and a.tiles and not _keeps_a_win(seen, wins, table, a))
+             and not (a.verb == "discard" and a.claim == RED)]
     chosen = act(seen, plain)
     if chosen.verb == "discard":
         kong = _kong(seen, wins, table, [a for a in legal if a.verb == "kong"], chosen.tile)

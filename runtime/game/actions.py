@@ -4,6 +4,7 @@ Every action has one short text form, which is what logs hold and what a
 person types:
 
     discard R3          discard a tile
+    discard 5B red      discard the red copy of a kind held plain too (`dora.red.chosen`)
     declare             declare Mah Jongg
     declare 2 year-1    with several racks: declare rack 2's Mah Jongg, line year-1
     claim mahjong       claim the latest discard for Mah Jongg
@@ -27,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from jongg.runtime.tiles import Deck, TileError, parse_tiles
+
+RED = "red"  # a discard's word for the red copy of its kind
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -58,6 +61,8 @@ class Action:
                 raise ValueError("this action was built without its deck: give it, "
                                  "action.text(game.spec.deck)")
         verb = self.verb
+        if verb == "discard" and self.claim == RED:
+            return f"discard {deck.code(self.tile)} {RED}"
         if verb == "discard" or verb == "kong" or (verb == "pass" and self.tile >= 0):
             return f"{verb} {deck.code(self.tile)}"
         if verb == "announce":
@@ -94,6 +99,8 @@ def _parse(deck: Deck, text: str, verb: str, rest: list[str]) -> Action:
     try:
         if verb == "discard" and len(rest) == 1:
             return Action("discard", tile(rest[0]))
+        if verb == "discard" and len(rest) == 2 and rest[1].lower() == RED:
+            return Action("discard", tile(rest[0]), claim=RED)
         if verb == "pass" and len(rest) <= 1:
             return Action("pass", tile(rest[0])) if rest else Action("pass")
         if verb == "declare" and len(rest) <= 2:

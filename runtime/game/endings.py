@@ -4,6 +4,7 @@ the match's end. Payments come from runtime/game/scoring.py."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from jongg.runtime.game import events as ev
@@ -22,7 +23,7 @@ from jongg.runtime.game.scoring import (
     settle_dead,
 )
 from jongg.runtime.game.seat import Exposure
-from jongg.runtime.game.several import SeveralWins
+from jongg.runtime.game.several import SeveralWins, won
 from jongg.runtime.game.spec import Penalty
 from jongg.runtime.game.table import Step
 
@@ -191,9 +192,14 @@ class Endings(SeveralWins):
                 shown = tuple(m.tiles for m in self._mahjongs if m.seat == winner)
         end = self._round_end(winner, discarder, self_drawn, line, shown)
         if winner is not None:
-            self._pay(settle(spec, end, facts, self.scores, together=together))
-            self._pay(self._scored_payments(winner, discarder))
-            self._pay_others(discarder)  # several wins on one discard (runtime/game/several.py)
+            paid = settle(spec, end, facts, self.scores, together=together)
+            self._pay(paid)
+            scored = self._scored_payments(winner, discarder)
+            self._pay(scored)
+            others = self._pay_others(discarder)  # several wins on one discard (several.py)
+            if others:  # the round names every winner, each with what it was paid
+                end = dataclasses.replace(
+                    end, winners=(won(winner, line, shown, [*paid, *scored]), *others))
         elif not self._mahjongs and self._ended is None:
             self._pay(settle(spec, end, None, self.scores))
         self.results.append(end)

@@ -247,6 +247,7 @@ class RoundEnded(Payload):
     shown: list[list[str]]
     how: str
     mahjongs: list[dict[str, Any]] | None = _omit()  # several racks, or a dead end
+    winners: list[dict[str, Any]] | None = _omit()  # several wins on one discard: each
     scores: list[int] = field(default_factory=list)
 
 

@@ -278,7 +278,8 @@ def _build(game: Game, doc: dict[str, Any]) -> State:
     state.results = [RoundEnd(r["round"], r["winner"], r["discarder"], r["self_drawn"],
                               r["line"], r["dealer"], r["turns"],
                               tuple(tuple(g) for g in r["shown"]), tuple(r["mahjongs"]),
-                              r["how"]) for r in doc["results"]]
+                              r["how"], winners=tuple(r.get("winners", ())))
+                     for r in doc["results"]]
     state.payments = [ScoreEvent(p["round"], p["payer"], p["payee"], p["amount"],
                                  tuple(p["clauses"])) for p in doc["payments"]]
     if spec.scored is not None:

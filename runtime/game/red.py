@@ -6,7 +6,8 @@ exposures, or among its discards (by place in them).
 
 Which copies are red is chance's, each round (`Chance.tie`, keyed apart from
 every other outcome), among every copy dealt or walled. A seat letting go
-of a kind it holds a red copy of lets go of a plain copy while it has one."""
+of a kind it holds a red copy of lets go of a plain copy while it has one,
+unless it chooses the red one (`dora.red.chosen`: `discard 5B red`)."""
 
 from __future__ import annotations
 
@@ -89,10 +90,11 @@ class RedFives(StateData):
             else:
                 item[0] -= 1
 
-    def _red_discarded(self, seat: int, tile: int) -> None:
-        """A red copy is let go only when the seat holds no plain one left."""
+    def _red_discarded(self, seat: int, tile: int, red: bool = False) -> None:
+        """A red copy is let go when chosen (`red`), or when the seat holds
+        no plain one left."""
         held = self._red_held[seat]
-        if held.count(tile) > self._seats[seat].counts[tile]:
+        if held.count(tile) > self._seats[seat].counts[tile] or (red and tile in held):
             held.remove(tile)
             self._red_thrown[seat].append(len(self._seats[seat].discards) - 1)
 
@@ -113,6 +115,16 @@ class RedFives(StateData):
             while held.count(kind) > counts[kind]:
                 held.remove(kind)
                 self._red_shown[seat].append(kind)
+
+    def _red_choices(self, seat: int, discards: list[int]) -> list[int]:
+        """The kinds of these discards the seat may let go of a red copy of
+        rather than a plain one (`dora.red.chosen`): it holds both."""
+        scored = self.spec.scored
+        if scored is None or not scored.hand.dora.red_chosen:
+            return []
+        held = self._red_held[seat]
+        counts = self._seats[seat].counts
+        return [t for t in discards if 0 < held.count(t) < counts[t]]
 
     def _red_count(self, seat: int) -> int:
         """Red copies among the seat's tiles (concealed and exposed)."""

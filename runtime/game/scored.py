@@ -123,6 +123,12 @@ class ScoredWins:
     abortive: Abortive | None = None
     liabilities: tuple[Liability, ...] = ()
     several_wins: bool = False  # every seat claiming a win on one discard wins (else the nearest)
+    # the discards barred right after a claimed set (kuikae): "called", the
+    # claimed tile's kind; "other_end", for a run claimed at one end, the tile
+    # beyond its other end
+    kuikae: tuple[str, ...] = ()
+    first_discard: str = ""  # a win on a discard before the seat's first draw, no call before it
+    honba_each: bool = False  # with several_wins, each winner is paid the honba (else the nearest)
 
     def declaration(self, name: str) -> Declaration:
         return next(d for d in self.declarations if d.name == name)
@@ -188,6 +194,24 @@ def score(wins: ScoredWins, concealed: Sequence[int], exposures: Sequence[Expose
             best = scored
     assert best is not None
     return best
+
+
+def swap_barred(wins: ScoredWins, exposure: Exposed) -> frozenset[int]:
+    """The kinds a seat may not discard right after claiming `exposure`
+    (kuikae): the claimed tile's, and for a run claimed at one end the one
+    that would make the same run's other end with the two tiles it used."""
+    tile, tiles = exposure.claimed, exposure.tiles
+    if tile < 0 or len(tiles) != 3:
+        return frozenset()
+    barred = {tile} if "called" in wins.kuikae else set()
+    after = wins.hand.runs
+    low, middle, high = sorted(tiles)
+    if "other_end" in wins.kuikae and after[low] == middle and after[middle] == high:
+        if tile == low and after[high] >= 0:
+            barred.add(after[high])
+        elif tile == high:
+            barred.update(k for k, nxt in enumerate(after) if nxt == low)
+    return frozenset(barred)
 
 
 def waits(wins: ScoredWins, counts: Sequence[int], exposures: Sequence[Exposed]) -> list[int]:

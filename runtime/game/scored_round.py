@@ -15,7 +15,7 @@ from typing import Any
 
 from jongg.runtime.game import events as ev
 from jongg.runtime.game import scored as sc
-from jongg.runtime.game.actions import Action
+from jongg.runtime.game.actions import RED, Action
 from jongg.runtime.game.liability import liable_payments, made_liable
 from jongg.runtime.game.red import RedFives
 from jongg.runtime.game.scoring import BANK, ScoreEvent
@@ -115,8 +115,8 @@ class ScoredRound(RedFives):
                 found.add(d.streak)
         if scored.last_tile and self._live_wall() == 0 and not self._replacement:
             found.add(scored.last_tile)
-        if scored.first_draw and self_drawn and not self._called and not self._thrown[seat]:
-            found.add(scored.first_draw)
+        if not self._called and not self._thrown[seat]:  # the seat's first turn, no call
+            found.add(scored.first_draw if self_drawn else scored.first_discard)
         if scored.kong_replacement and self_drawn and self._replacement:
             found.add(scored.kong_replacement)
         if scored.robbed_kong and robbed:
@@ -187,12 +187,37 @@ class ScoredRound(RedFives):
     # -- the turn ---------------------------------------------------------------
 
     def _scored_turn(self, seat: int, actions: list[Action]) -> list[Action]:
-        """A turn's actions in a scored game: a locked hand discards only
-        the tile it drew; a declaration is offered with each discard that
-        leaves the hand waiting."""
+        """A turn's actions in a scored game: those of `_turn_offers`, less
+        a discard the set just claimed bars (kuikae), unless it bars every
+        one (in either mode: like a locked hand's, never a mistake made)."""
         scored = self.spec.scored
         if scored is None:
             return actions
+        actions = self._turn_offers(seat, actions)
+        exposures = self._seats[seat].exposures
+        if not (scored.kuikae and self._claimed_turn and self._drawn is None and exposures):
+            return self._with_red(seat, actions)
+        barred = sc.swap_barred(scored, exposures[-1])
+        kept = [a for a in actions if a.verb not in ("discard", "announce") or a.tile not in barred]
+        return self._with_red(seat, kept if any(a.verb == "discard" for a in kept) else actions)
+
+    def _with_red(self, seat: int, actions: list[Action]) -> list[Action]:
+        """The actions, and after them the discard of a red copy of each kind
+        the seat may choose to let go of one of (red.py); a locked hand lets
+        go of the tile it drew."""
+        scored = self.spec.scored
+        assert scored is not None
+        name = self._declared_as[seat]
+        if name and scored.declaration(name).locks:
+            return actions
+        red = self._red_choices(seat, [a.tile for a in actions if a.verb == "discard"])
+        return [*actions, *(self._rules.action("discard", t, claim=RED) for t in red)]
+
+    def _turn_offers(self, seat: int, actions: list[Action]) -> list[Action]:
+        """A locked hand discards only the tile it drew; a declaration is
+        offered with each discard that leaves the hand waiting."""
+        scored = self.spec.scored
+        assert scored is not None
         if not self._rules.strict:  # a win only as the scoring allows it
             wins = self._wins_drawn(seat)
             actions = [a for a in actions if a.verb != "declare" or wins]
@@ -267,13 +292,13 @@ class ScoredRound(RedFives):
             self._sticks += 1
             self._deposits += d.deposit
 
-    def _scored_discarded(self, seat: int, tile: int) -> None:
+    def _scored_discarded(self, seat: int, tile: int, red: bool = False) -> None:
         """The seat discarded: its own discards grow, a passed win's furiten
         for the turn ends, and so does its declaration's streak."""
         if self.spec.scored is None:
             return
         self._thrown[seat].append(tile)
-        self._red_discarded(seat, tile)
+        self._red_discarded(seat, tile, red)
         self._flipped, self._unflipped = self._flipped + self._unflipped, 0
         if self._furiten[seat] == "turn":
             self._furiten[seat] = ""
@@ -453,7 +478,7 @@ class ScoredRound(RedFives):
 
     # -- what the State's parts call on each other -----------------------------
 
-    def _discard(self, seat: int, tile: int) -> None:
+    def _discard(self, seat: int, tile: int, red: bool = False) -> None:
         raise NotImplementedError  # State
 
     def _pay(self, payments: list[ScoreEvent]) -> None:

@@ -70,6 +70,9 @@ class RoundEnd:
     how: str = "wall"  # "won", "wall" (the wall ran out), "dead" (a seat's dead hands)
     waiting: tuple[int, ...] = ()  # a scored game's wall game: the seats one tile from a win
     clean: tuple[int, ...] = ()  # and the seats that let go of orphans alone, none claimed
+    # several seats winning on one discard: each, nearest first, with its line,
+    # its hand shown and what it was paid (one winner: none, the round says it)
+    winners: tuple[dict[str, Any], ...] = ()
 
     def public(self) -> dict[str, Any]:
         view: dict[str, Any] = {
@@ -79,6 +82,8 @@ class RoundEnd:
         if self.how == "dead" or len(self.mahjongs) > 1 or \
                 any(m["seat"] != self.winner for m in self.mahjongs):
             view |= {"how": self.how, "mahjongs": list(self.mahjongs)}  # several racks
+        if self.winners:
+            view["winners"] = list(self.winners)
         return view
 
 

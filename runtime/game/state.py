@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import claims, phases, racks, turn
 from jongg.runtime.game import events as ev
-from jongg.runtime.game.actions import Action, parse_action
+from jongg.runtime.game.actions import RED, Action, parse_action
 from jongg.runtime.game.chance import Chance, deal
 from jongg.runtime.game.endings import Endings
 from jongg.runtime.game.moves import Moves, SeatNeeded
@@ -178,7 +178,7 @@ class State(PrePlay, Endings, Moves):
             elif verb == "abort":
                 self._abort(seat)
             else:
-                self._discard(seat, action.tile)
+                self._discard(seat, action.tile, action.claim == RED)
         elif self.step is Step.CLAIMS:
             self._answers[seat] = action
             if not self.current_players():
@@ -222,14 +222,14 @@ class State(PrePlay, Endings, Moves):
         self._turn_away = None
         self._tell(ev.WentOff(rack, forced), seat)
 
-    def _discard(self, seat: int, tile: int) -> None:
+    def _discard(self, seat: int, tile: int, red: bool = False) -> None:
         self._score_declared(winning=False)
         self._incoming = None
         me = self._seats[seat]
         me.counts[tile] -= 1
         me.discards.append(tile)
         self._discarded(seat)
-        self._scored_discarded(seat, tile)
+        self._scored_discarded(seat, tile, red)
         self._turns += 1
         self._opening = False
         self._drawn = None

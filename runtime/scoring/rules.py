@@ -64,6 +64,7 @@ class Dora:
     red: dict[int, int]  # the kinds with red copies -> how many copies are red
     red_when: Condition | None
     ura_when: Condition | None
+    red_chosen: bool = False  # a seat holding a red and a plain copy chooses which to let go
 
 
 @dataclass(frozen=True, slots=True)

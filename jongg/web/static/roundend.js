@@ -52,7 +52,9 @@ function drawFrozen() {
   const line = $("seats").querySelector(".middle .turn-line");
   if (line) {
     const racks = (f.end.mahjongs || []).map((m) => `${info.seats[m.seat]} rack ${m.rack + 1}`);
-    line.textContent = f.end.winner !== null && f.end.winner !== undefined ? `${info.seats[f.end.winner]}: ${Board.mahjong(info)}!`
+    // several wins on one discard: every winner, nearest first
+    const won = f.end.winners ? f.end.winners.map((x) => info.seats[x.seat]).join(", ") : info.seats[f.end.winner];
+    line.textContent = f.end.winner !== null && f.end.winner !== undefined ? `${won}: ${Board.mahjong(info)}!`
       : `${f.end.how === "dead" ? "Dead hands" : "Wall game"}: ${racks.length ? `${Board.mahjong(info)} on ${racks.join(", ")}` : "nobody wins"}`;
     line.classList.add("over-line");
   }
