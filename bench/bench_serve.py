@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_versus import ROOT, checkout, side  # noqa: E402
+from bench_versus import ROOT, checkout, remove, side  # noqa: E402
 
 
 def main() -> None:
@@ -50,8 +49,7 @@ def main() -> None:
             print(f"{variant:<12} {ms[0]:>12.2f} {ms[1]:>8.2f} {ms[0] / ms[1]:>5.1f}x "
                   f"{'same' if same else 'DIFFER':>8} {os.getloadavg()[0]:>5.1f}", flush=True)
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                       check=False, capture_output=True)
+        remove(tree)
 
 
 if __name__ == "__main__":

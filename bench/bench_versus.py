@@ -67,6 +67,12 @@ def checkout(commit: str, folder: Path, accel: bool = True) -> Path:
     return tree
 
 
+def remove(tree: Path) -> None:
+    """The commit's worktree gone (git forgets it too)."""
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                   check=False, capture_output=True)
+
+
 def side(root: Path, *args: str, accel: bool = True) -> dict[str, object]:
     """Run the worker against the jongg of `root`, and check it was that one
     (and that it ran with the accelerator, or without it, as asked)."""
@@ -135,8 +141,7 @@ def main() -> None:
                   + (f"; differ: {', '.join(differ)}" if differ else ""))
     finally:
         if args.keep is None:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                           check=False, capture_output=True)
+            remove(tree)
 
 
 if __name__ == "__main__":

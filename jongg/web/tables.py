@@ -147,10 +147,10 @@ class SharedTable:
         state = self.state
         for seat in [s for s in state.current_players() if s in self.hashes]:
             step = state.step
-            # a pass's tiles go one at a time: each, until the seat has passed
-            while seat in state.current_players() and state.step is step and \
-                    self.act(seat, self.lapsed(seat)) is None and step is Step.PASSING:
-                pass
+            while seat in state.current_players() and state.step is step:
+                refused = self.act(seat, self.lapsed(seat)) is not None
+                if refused or step is not Step.PASSING:
+                    break  # a pass's tiles go one at a time: the others until it is made
 
     def lapsed(self, seat: int) -> str:
         """The action a person's time running out makes for them."""

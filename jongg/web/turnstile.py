@@ -21,7 +21,8 @@ SLICE = 0.005  # seconds of bots' moves between two readings of the sockets
 class Turnstile:
     def __init__(self, slice_seconds: float = SLICE):
         self.slice = slice_seconds
-        self._began: float | None = None  # when the slice under way began
+        self._began: float | None = None  # when the slice under way began (None: none yet)
+        self._spent = False  # the slice is over: the next waits for the sockets' reading
         self._loop: asyncio.AbstractEventLoop | None = None  # whose slice it is
 
     async def wait(self) -> None:
@@ -29,20 +30,20 @@ class Turnstile:
         the loop has served its sockets."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop:  # a new loop (a server started again): a new slice
-            self._loop, self._began = loop, None
+            self._loop, self._began, self._spent = loop, None, False
         while True:
-            now = time.perf_counter()
-            if self._began is None:
-                self._began = now
-                return
-            if now - self._began < self.slice:
-                return
-            if self._began > 0:
-                self._began = 0.0  # spent: the next slice begins after the sockets are read
+            if not self._spent:
+                now = time.perf_counter()
+                if self._began is None:
+                    self._began = now
+                    return
+                if now - self._began < self.slice:
+                    return
+                self._spent = True
                 # timers come due after the loop has polled its sockets and queued what
                 # they brought, so this runs after the people's messages are handled
                 loop.call_later(0, self._next_slice)
             await asyncio.sleep(0)
 
     def _next_slice(self) -> None:
-        self._began = None
+        self._began, self._spent = None, False

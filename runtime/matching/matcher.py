@@ -548,8 +548,9 @@ class Matcher(ManyHands):
         return done[0] if done else None
 
     def explain(self, hand: Hand, line: Line, variation: int) -> tuple[tuple[Slot, ...], ...]:
-        """How the hand's tiles fill one variation of a line (the last few
-        asked are kept: a Match's missing tiles and jokers ask twice)."""
+        """How the hand's tiles fill one variation of a line (kept for up to
+        EXPLAINED hands: a Match's missing tiles and jokers ask twice, and a
+        seat's updates ask again until its hand changes)."""
         def work() -> tuple[tuple[Slot, ...], ...]:
             plan = self.programme.plans[self._line_index[line.id]][variation]
             counts, jokers = self._held(hand)
