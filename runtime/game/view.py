@@ -13,7 +13,7 @@ seat, read by the same rule functions as the State's seats.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +138,15 @@ class Observation:
         """Every seat as everybody sees it."""
         return self.tiles.public()
 
+    @classmethod
+    def _made(cls, values: tuple[Any, ...]) -> Observation:
+        """One made from every field's value in order, as the generated
+        __init__ would, without its frozen check per field (one is made
+        for every decision of every match)."""
+        seen = object.__new__(cls)
+        seen.__dict__.update(zip(_FIELDS, values, strict=True))
+        return seen
+
     def settled(self) -> Observation:
         """The observation with its seats read (it may be kept past its decision)."""
         self.tiles.own()
@@ -193,6 +202,9 @@ class Observation:
                                        self.last, line_id)
 
 
+_FIELDS = tuple(f.name for f in fields(Observation))
+
+
 def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
     """What `seat` may see now, typed; `lazy`: its seats read when first
     asked, during this decision (what the referee hands an agent)."""
@@ -201,7 +213,7 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
     step = state.step
     before_play = step is Step.PASSING or step is Step.OFFERING or step is Step.VOTING
     on_turn = step is Step.TURN
-    seen = Observation(
+    seen = Observation._made((
         seat, state._rules, _Tiles(state, seat, state.decisions), step.value,
         state.phase if before_play else None, state.turn if on_turn else None, state._open_discard,
         state._last_tile(seat),
@@ -211,7 +223,7 @@ def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
         state._blind[seat] if step is Step.PASSING else 0, seat in state.current_players(),
         state._die if state._wall_owner else None,
         state._wall_owner[-1] if state._wall_owner else None, tuple(state.results),
-        state._is_furiten(seat))
+        state._is_furiten(seat)))
     return seen if lazy else seen.settled()
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cached_property
+from operator import le
 from pathlib import Path
 
 import numpy as np
@@ -566,10 +567,12 @@ class Matcher(ManyHands):
         hold is refused (it would read another kind's row)."""
         counts, jokers = hand.naturals(self.joker)
         copies = self._copies
-        for k, c in counts.items():
-            if not 0 <= k < len(copies):
-                raise ValueError(f"hand holds tile kind {k}, which {self.deck.name} has not")
-            if c > copies[k]:
-                raise ValueError(f"hand holds {c} {self.deck.code(k)}, but {self.deck.name} "
-                                 f"holds {copies[k]}")
+        if counts and (min(counts) < 0 or max(counts) >= len(copies) or not all(
+                map(le, counts.values(), map(copies.__getitem__, counts)))):  # checked in C
+            for k, c in counts.items():  # which tile, said
+                if not 0 <= k < len(copies):
+                    raise ValueError(f"hand holds tile kind {k}, which {self.deck.name} has not")
+                if c > copies[k]:
+                    raise ValueError(f"hand holds {c} {self.deck.code(k)}, but "
+                                     f"{self.deck.name} holds {copies[k]}")
         return counts, jokers
