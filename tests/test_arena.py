@@ -213,3 +213,22 @@ def test_how_the_seats_are_shared_is_said_for_every_count(agents: int, players: 
     from jongg.commands.arena import seats_held
 
     assert seats_held(agents, players) == said
+
+
+def test_the_standings_written_to_a_file_cut_nothing_short(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Written where there is no terminal (a file, a pipe), the table is as
+    wide as it needs: two agents whose names differ only at their end are
+    both named whole, and no figure is cut to an ellipsis."""
+    names = ["jongg.runtime.agents.bots:RandomAgent", "jongg.runtime.agents.bots:GreedyAgent"]
+    status, out, err = run_cli(capsys, "arena", "nymj", "--agents", ",".join(names),
+                               "--rounds", "1", "--quiet")
+    assert status == 0, err
+    assert "…" not in out, out
+    rows = [line.split()[0] for line in out.splitlines()
+            if line.split()[:1] and line.split()[0].startswith("jongg.")
+            and line.split()[1].isdigit()]  # a row: the name, its seat-rounds
+    assert sorted(rows) == sorted(names), out
+    intervals = [line for line in out.splitlines() if line.strip().startswith("[")]
+    assert len(intervals) == 2 and all(  # under each row, every interval closed
+        line.count("[") == line.count("]") == 4 for line in intervals), out

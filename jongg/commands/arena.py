@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich import box
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
 
 from jongg.api import Diagnostic, UsageError, compile_variant, counted, load_game
@@ -103,15 +104,19 @@ def _print_standings(result: Result, variant: str) -> None:
                   "seat-rounds", soft_wrap=True)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for heading in ("agent", "seat-rounds", "round wins", "points/round", "match wins",
-                    "rating"):
-        table.add_column(heading, no_wrap=True)
+                    "rating"):  # folded where narrow, never cut short: two agents' names
+        table.add_column(heading, overflow="fold")  # may differ only in their last option
     for row in result.table:  # each estimate above its interval
         table.add_row(row.name, str(row.rounds),
                       f"{row.round_wins}, {_percent(row.win_share, NEXT)}",
                       _shown(row.points_per_round, 1, NEXT),
                       f"{row.match_wins}/{row.matches}, {_percent(row.match_share, NEXT)}",
                       _shown(row.rating, 0, NEXT))
+    if not console.is_terminal:  # a file or a pipe has no width: the table at its own
+        console.width = max(console.width, Measurement.get(
+            console, console.options.update(max_width=10_000), table).maximum)
     console.print(table)
     for other, wins, points in result.gaps():
         console.print(f"{result.table[0].name} over {other}: round wins "
-                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}")
+                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}",
+                      soft_wrap=True)
