@@ -7,8 +7,10 @@ For each agent, a match (its first rounds) with that agent at seat 0 and
 the greedy agent at the others; only seat 0's decisions are timed, in CPU
 time of this process (time.process_time). Prints, per agent, its decisions,
 decisions a second, the mean and the slowest decision, and for the search
-agent the playouts it ran. A search decision's time is its playouts times
-the playout's length: the game core's speed sets it.
+agent the playouts it ran and how many of its searched decisions (more
+than one candidate) it chose other than the expert's choice. A search
+decision's time is its playouts times the playout's length: the game
+core's speed sets it.
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ def main() -> int:
         total = sum(t) or 1e-9
         playouts = getattr(timed.agent, "playouts", None)
         extra = f", {playouts} playouts" if playouts is not None else ""
+        searched = getattr(timed.agent, "searched", None)
+        if searched is not None:  # how often the search chose other than the expert would
+            extra += f", departed from the expert {timed.agent.departed} of {searched} searched"
         print(f"{name:>22}: {len(t):4} decisions, {len(t) / total:9.1f} a second, "
               f"mean {1000 * total / max(len(t), 1):7.2f} ms, slowest {1000 * max(t):7.1f} ms"
               f"{extra}")

@@ -191,6 +191,26 @@ def test_a_seeded_round_replays_exactly() -> None:
     assert histories[0] == histories[1]
 
 
+def test_it_counts_the_decisions_it_searched_and_those_it_departed_on() -> None:
+    """`searched` counts the decisions with more than one candidate, and
+    `departed` those where the search chose other than the expert's choice
+    (its first candidate): checked against each decision as it is made."""
+    g = game("nymj")
+    state = g.new_match(3)
+    agents = agents_for(["search:rollouts=8", "greedy"], 3, g.spec.players)
+    search = agents[0]
+    assert isinstance(search, SearchAgent)
+    searched = departed = 0
+    while not state.is_terminal() and not state.results:
+        seat = state.current_players()[0]
+        action = agents[seat].act(state.observe(seat), state.legal_actions(seat))
+        if seat == 0 and len(search.weighed) > 1 and search.searched > searched:
+            searched += 1
+            departed += action != search.weighed[0]
+        state.apply(seat, action)
+    assert search.searched == searched > 0 and search.departed == departed
+
+
 def test_a_time_budget_searches_until_its_time_is_up() -> None:
     """`ms=`: at least one world is played out, whatever the machine (the
     count is not asserted: it depends on the machine and does not replay)."""

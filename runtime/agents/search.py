@@ -79,6 +79,8 @@ class SearchAgent:
         self._game: Game | None = None
         self._claim: tuple[int, int, int] | None = None  # (round, giver, exposures) of a claim
         self.playouts = 0  # playouts run so far (for benches)
+        self.searched = 0  # decisions searched (more than one candidate) so far
+        self.departed = 0  # of those, the ones where it chose other than the expert
         self.weighed: list[Action] = []  # the candidates of the last decision in play
 
     # -- deciding ------------------------------------------------------------------
@@ -93,8 +95,11 @@ class SearchAgent:
             return won
         memory = self._memory(seen)
         candidates = self.weighed = self._candidates(seen, legal)
-        chosen = candidates[0] if len(candidates) == 1 else \
-            self._search(seen, candidates, memory)
+        chosen = candidates[0]
+        if len(candidates) > 1:
+            chosen = self._search(seen, candidates, memory)
+            self.searched += 1
+            self.departed += chosen != candidates[0]
         self._remember(seen, chosen)
         return chosen
 
