@@ -88,6 +88,19 @@ class Seat(SeatQueries):
     rack_dead: list[bool] = field(default_factory=lambda: [False])
     pledged: Pledge | None = None  # a rack pledged to a flag's lines (Atomic Cat)
     aside: list[int] = field(default_factory=list)  # the tiles set aside on the pledged rack
+    # the last concealed() with the counts it was read from: a decision asks it
+    # several times (its actions, its claims, its agent) between two changes
+    _kept: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
+        default=None, compare=False, repr=False)
+
+    def concealed(self) -> tuple[int, ...]:
+        counts = tuple(self.counts)
+        kept = self._kept
+        if kept is not None and kept[0] == counts:
+            return kept[1]
+        tiles = SeatQueries.concealed(self)
+        self._kept = (counts, tiles)
+        return tiles
 
     def copy(self) -> Seat:
         return Seat(list(self.counts), list(self.exposures), list(self.discards), self.dead,
