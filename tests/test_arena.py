@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,33 @@ def test_the_expert_beats_random_by_a_margin_whose_interval_excludes_zero(
     assert rows[0]["rating_interval"][0] > rows[1]["rating_interval"][1]
     (gap,) = found["margins"]  # type: ignore[misc]
     assert gap["better"] == "expert" and gap["wins"][1] > 0 and gap["points"][1] > 0
+
+
+def test_down_the_ladder_each_agent_is_measured_against_the_next_below(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Beside the best agent's margins over every other, each agent's over
+    the one rated next below it (a ladder's rungs), in JSON and printed,
+    as the standings' own margin of that pair."""
+    agents = "expert,greedy,random"
+    journal = tmp_path / "ladder.jsonl"
+    found = _standings(capsys, "mjcg-card", "--agents", agents, "--rounds", "2",
+                       "--seed", "1000", "--out", str(journal))
+    names = [row["name"] for row in found["agents"]]  # type: ignore[attr-defined]
+    steps = found["steps"]
+    assert isinstance(steps, list)
+    assert [(s["better"], s["worse"]) for s in steps] == list(pairwise(names))
+    first = found["margins"][0]  # type: ignore[index]
+    assert steps[0] == first  # the best over the next: the same pair, the same margin
+    from jongg.runs.standings import Played, margin
+
+    played = [Played(**m) for m in _matches(journal)]  # type: ignore[arg-type]
+    for step in steps:
+        assert list(margin(played, step["better"], step["worse"]).triple()) == \
+            pytest.approx(step["points"])
+    status, out, err = run_cli(capsys, "arena", "mjcg-card", "--agents", agents, "--rounds",
+                               "2", "--seed", "1000", "--out", str(journal), "--quiet")
+    assert status == 0, err
+    assert f"{names[1]} over {names[2]} (the next below): round wins" in out
 
 
 def test_one_deal_has_no_interval_and_its_json_says_null(

@@ -120,3 +120,7 @@ def _print_standings(result: Result, variant: str) -> None:
         console.print(f"{result.table[0].name} over {other}: round wins "
                       f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}",
                       soft_wrap=True)
+    for better, worse, wins, points in result.steps()[1:]:  # the first is a gap above
+        console.print(f"{better} over {worse} (the next below): round wins "
+                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}",
+                      soft_wrap=True)

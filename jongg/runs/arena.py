@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,8 @@ class Result:
                 "seed": self.seed, "deals": self.done, "matches": len(self.matches),
                 **({"partial": True, "asked": self.deals} if self.partial else {}),
                 "mode": self.bouts.mode.value,
-                "agents": [row.as_json() for row in self.table], "margins": self.margins()}
+                "agents": [row.as_json() for row in self.table], "margins": self.margins(),
+                "steps": self.rungs()}
 
     def gaps(self) -> list[tuple[str, Interval, Interval]]:
         """The best rated agent's margin over each other one: (the other,
@@ -119,13 +121,28 @@ class Result:
         if not self.table:
             return []
         best = self.table[0].name
-        return [(row.name, margin(self.matches, best, row.name, "wins"),
-                 margin(self.matches, best, row.name)) for row in self.table[1:]]
+        return [(row.name, *self._margin(best, row.name)) for row in self.table[1:]]
+
+    def steps(self) -> list[tuple[str, str, Interval, Interval]]:
+        """Each agent's margin over the one rated next below it (better,
+        worse, in round-win share, in points a round): down a ladder, whether
+        each rung is shown above the next."""
+        rows = [row.name for row in self.table]
+        return [(a, b, *self._margin(a, b)) for a, b in pairwise(rows)]
+
+    def _margin(self, better: str, worse: str) -> tuple[Interval, Interval]:
+        return (margin(self.matches, better, worse, "wins"),
+                margin(self.matches, better, worse))
 
     def margins(self) -> list[dict[str, Any]]:
         """The gaps for JSON: [estimate, low, high] of each."""
         return [{"better": self.table[0].name, "worse": other, "wins": wins.triple(),
                  "points": points.triple()} for other, wins, points in self.gaps()]
+
+    def rungs(self) -> list[dict[str, Any]]:
+        """The steps for JSON, as margins()."""
+        return [{"better": better, "worse": worse, "wins": wins.triple(),
+                 "points": points.triple()} for better, worse, wins, points in self.steps()]
 
 
 def arena(bouts: Bouts, deals: int, seed: int = 0, *, jobs: int = 1,
