@@ -26,14 +26,12 @@ import time
 
 from jongg.cardlab.report import card_source
 from jongg.cardlab.tally import ReportSetup, Tally, merge, play_rounds, table_game
-
-PAGE = os.sysconf("SC_PAGE_SIZE")
+from jongg.web.games import resident_bytes
 
 
 def resident_mb() -> float:
     """The memory this process holds now (Linux: /proc/self/statm)."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * PAGE / 2**20
+    return resident_bytes() / 2**20
 
 
 def peak_mb() -> float:

@@ -116,11 +116,9 @@ def _print_standings(result: Result, variant: str) -> None:
         console.width = max(console.width, Measurement.get(
             console, console.options.update(max_width=10_000), table).maximum)
     console.print(table)
-    for other, wins, points in result.gaps():
-        console.print(f"{result.table[0].name} over {other}: round wins "
-                      f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}",
-                      soft_wrap=True)
-    for better, worse, wins, points in result.steps()[1:]:  # the first is a gap above
-        console.print(f"{better} over {worse} (the next below): round wins "
+    said = [(result.table[0].name, *gap, "") for gap in result.gaps()]
+    said += [(*step, " (the next below)") for step in result.steps()[1:]]  # the first: above
+    for better, worse, wins, points, note in said:
+        console.print(f"{better} over {worse}{note}: round wins "
                       f"{_percent(wins, share=False)}, points a round {_shown(points, 1)}",
                       soft_wrap=True)

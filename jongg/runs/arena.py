@@ -136,13 +136,16 @@ class Result:
 
     def margins(self) -> list[dict[str, Any]]:
         """The gaps for JSON: [estimate, low, high] of each."""
-        return [{"better": self.table[0].name, "worse": other, "wins": wins.triple(),
-                 "points": points.triple()} for other, wins, points in self.gaps()]
+        best = self.table[0].name if self.table else ""
+        return [_margin_json(best, *gap) for gap in self.gaps()]
 
     def rungs(self) -> list[dict[str, Any]]:
         """The steps for JSON, as margins()."""
-        return [{"better": better, "worse": worse, "wins": wins.triple(),
-                 "points": points.triple()} for better, worse, wins, points in self.steps()]
+        return [_margin_json(*step) for step in self.steps()]
+
+
+def _margin_json(better: str, worse: str, wins: Interval, points: Interval) -> dict[str, Any]:
+    return {"better": better, "worse": worse, "wins": wins.triple(), "points": points.triple()}
 
 
 def arena(bouts: Bouts, deals: int, seed: int = 0, *, jobs: int = 1,

@@ -7,6 +7,7 @@ replay may want again."""
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -21,11 +22,11 @@ LEAST = 2**20  # what one game is counted at, however little the process grew
 Key = tuple[str, str, int]
 
 
-def _resident() -> int:
+def resident_bytes() -> int:
     """The process's resident bytes now (0 where /proc is not there)."""
     try:
         with open("/proc/self/statm") as stat:
-            return int(stat.read().split()[1]) * 4096
+            return int(stat.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
 
@@ -51,9 +52,9 @@ class Games:
         if found is not None:
             self.kept.move_to_end(key)
             return found[0]
-        before = _resident()
+        before = resident_bytes()
         game = compile_()
-        self.kept[key] = (game, max(_resident() - before, LEAST))
+        self.kept[key] = (game, max(resident_bytes() - before, LEAST))
         while len(self.kept) > self.most or (len(self.kept) > 1 and self.bytes > self.largest):
             self.kept.popitem(last=False)
         return game

@@ -91,7 +91,7 @@ class Seat(SeatQueries):
     # the last concealed() with the counts it was read from: a decision asks it
     # several times (its actions, its claims, its agent) between two changes
     _kept: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
-        default=None, compare=False, repr=False)
+        default=None, init=False, compare=False, repr=False)
 
     def concealed(self) -> tuple[int, ...]:
         counts = tuple(self.counts)
