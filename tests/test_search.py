@@ -211,6 +211,23 @@ def test_it_counts_the_decisions_it_searched_and_those_it_departed_on() -> None:
     assert search.searched == searched > 0 and search.departed == departed
 
 
+@pytest.mark.parametrize("variant", ["nymj", "mjcg-card"])
+def test_candidates_meet_the_same_luck_in_each_world(variant: str) -> None:
+    """Common random numbers: the same action weighed twice scores the same
+    in every world, the playout policy's ties included (they once went on
+    from one candidate's playout to the next, so two candidates differed by
+    luck as much as by what they change). The worlds are not all alike:
+    some score points, and not all the same."""
+    state = _searched_turn(variant, 5)
+    seen = state.observe(0)
+    discard = next(a for a in state.legal_actions(0) if a.verb == "discard")
+    agent = SearchAgent(5, 0, rollouts=48)
+    scored = agent._weigh(seen, [discard, discard], Memory())
+    assert len(scored) == 24
+    assert all(a == b for a, b in scored)
+    assert len({a for a, _ in scored}) > 1
+
+
 def test_a_time_budget_searches_until_its_time_is_up() -> None:
     """`ms=`: at least one world is played out, whatever the machine (the
     count is not asserted: it depends on the machine and does not replay)."""

@@ -32,6 +32,7 @@ It reads nothing but its observation and its legal actions.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent
 from jongg.runtime.agents.expert import ExpertAgent
@@ -75,7 +76,7 @@ class SearchAgent:
         self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
         self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
         self._seed = seed
-        self._players: list[Agent] = []
+        self._players: list[GreedyAgent | ExpertAgent] = []
         self._game: Game | None = None
         self._claim: tuple[int, int, int] | None = None  # (round, giver, exposures) of a claim
         self.playouts = 0  # playouts run so far (for benches)
@@ -94,7 +95,7 @@ class SearchAgent:
         if won is not None:
             return won
         memory = self._memory(seen)
-        candidates = self.weighed = self._candidates(seen, legal)
+        candidates = self.weighed = self._candidates(seen, legal)[:self._most()]
         chosen = candidates[0]
         if len(candidates) > 1:
             chosen = self._search(seen, candidates, memory)
@@ -102,6 +103,14 @@ class SearchAgent:
             self.departed += chosen != candidates[0]
         self._remember(seen, chosen)
         return chosen
+
+    def _most(self) -> int | None:
+        """The most candidates a decision weighs: with a rollout budget, few
+        enough that each is played in FEWEST worlds (else the choice rule
+        could never leave the expert's), but always two."""
+        if self.rollouts is None:
+            return None  # a time budget: as many as found
+        return max(2, self.rollouts // FEWEST)
 
     def _candidates(self, seen: Observation, legal: list[Action]) -> list[Action]:
         """The expert's choice first, then the next best it would play."""
@@ -140,17 +149,28 @@ class SearchAgent:
         return out + rest[:self.top - 1]  # top - 1 discards beside the first choice
 
     def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
+        return candidates[_chosen(self._weigh(seen, candidates, memory))]
+
+    def _weigh(self, seen: Observation, candidates: list[Action],
+               memory: Memory) -> list[list[float]]:
+        """Per world, each candidate's points. Every candidate is played in
+        the same world and with the same chance: the playout policy's ties
+        go the same way after each, so two candidates differ only by what
+        they change (common random numbers)."""
         game = self._game_of(seen)
         worlds = Worlds(game, seen, memory)
         players = self._playout_players(seen)
-        scored: list[list[float]] = []  # per world, each candidate's points
+        scored: list[list[float]] = []
         played = 0
         budget = self.rollouts
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         while True:
             world = worlds.sample(self.rng, self.rng.randrange(1 << 30))
+            luck = self.rng.randrange(1 << 30)  # the playout policy's ties in this world
             scores = []
             for action in candidates:
+                for s, player in enumerate(players):
+                    player.rng.seed(luck * len(players) + s)
                 twin = world.clone()
                 try:
                     twin.apply(self.seat, action)
@@ -165,9 +185,9 @@ class SearchAgent:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        return candidates[_chosen(scored)]
+        return scored
 
-    def _playout(self, state: State, players: list[Agent]) -> float:
+    def _playout(self, state: State, players: Sequence[Agent]) -> float:
         """The rest of the round by the playout policy; the points this seat
         gained in it."""
         me = self.seat
@@ -195,7 +215,7 @@ class SearchAgent:
                                   "this variant has several")
         return self._game
 
-    def _playout_players(self, seen: Observation) -> list[Agent]:
+    def _playout_players(self, seen: Observation) -> list[GreedyAgent | ExpertAgent]:
         """The playout policy at every seat (this seat's committed to its line)."""
         if not self._players:
             for s in range(len(seen.seats)):
