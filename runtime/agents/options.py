@@ -39,12 +39,18 @@ def _policy(key: str, text: str) -> str:
     return text
 
 
+def _worlds(key: str, text: str) -> str:
+    if text not in ("kept", "uniform"):
+        raise BadOption(f"{key}={text!r}: the other hands are dealt kept or uniform")
+    return text
+
+
 Reader = Callable[[str, str], Any]
 
 # the options each shipped agent takes: key -> its reader (the keyword is the key)
 OPTIONS: dict[str, dict[str, Reader]] = {
     "search": {"rollouts": _count, "ms": _count, "line": _line, "policy": _policy,
-               "top": _count},
+               "top": _count, "worlds": _worlds},
     "expert": {"line": _line},
 }
 

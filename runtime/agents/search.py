@@ -66,13 +66,14 @@ class SearchAgent:
 
     def __init__(self, seed: int, seat: int, rollouts: int | None = None,
                  ms: int | None = None, line: str | None = None, policy: str = "greedy",
-                 top: int = TOP):
+                 top: int = TOP, worlds: str = "kept"):
         self.seat = seat
         self.rollouts = rollouts if rollouts is not None else (None if ms else ROLLOUTS)
         self.ms = ms
         self.line = line
         self.policy = policy
         self.top = max(top, 1)
+        self.worlds = worlds  # the other hands dealt as kept by choice, or uniformly
         self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
         self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
         self._seed = seed
@@ -158,7 +159,7 @@ class SearchAgent:
         go the same way after each, so two candidates differ only by what
         they change (common random numbers)."""
         game = self._game_of(seen)
-        worlds = Worlds(game, seen, memory)
+        worlds = Worlds(game, seen, memory, kept=self.worlds == "kept")
         players = self._playout_players(seen)
         scored: list[list[float]] = []
         played = 0

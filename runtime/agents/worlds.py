@@ -26,6 +26,7 @@ from jongg.runtime.game.position import FORMAT, VERSION
 from jongg.runtime.game.seat import Exposure
 from jongg.runtime.game.state import State
 from jongg.runtime.game.view import Observation
+from jongg.runtime.hand import Hand
 
 IN_PLAY = ("turn", "claims")  # the steps a world is built for
 
@@ -41,9 +42,10 @@ class Memory:
 
 class Worlds:
     """The worlds of one decision: the public part written once, the hidden
-    tiles dealt anew for each."""
+    tiles dealt anew for each. `kept`: each other seat's hand is dealt as a
+    player would have kept it (see `sample`), else at random."""
 
-    def __init__(self, game: Game, seen: Observation, memory: Memory):
+    def __init__(self, game: Game, seen: Observation, memory: Memory, kept: bool = False):
         if seen.step not in IN_PLAY:
             raise ValueError(f"worlds are built in play, not at step {seen.step}")
         self.game = game
@@ -55,6 +57,10 @@ class Worlds:
         if sum(self.sizes) + seen.wall != len(self.pool):
             raise ValueError("the tiles unseen do not fill the other hands and the wall")
         self.doc = self._public(seen, memory)
+        self.kept = kept
+        # how many tiles each other seat has chosen to let go: its discards on the table
+        self.let_go = [0 if s == seen.seat else len(p.discards) for s, p in enumerate(seen.seats)]
+        self.shown = [tuple(e.tiles for e in p.exposures) for p in seen.seats]
 
     def _text(self, tiles: Any) -> str:
         return " ".join(self.codes[t] for t in tiles)
@@ -128,17 +134,55 @@ class Worlds:
 
     def sample(self, rng: random.Random, seed: int) -> State:
         """One world: the hidden tiles dealt from what the seat has not seen
-        (`seed` decides the world's own chance, such as tied claims)."""
+        (`seed` decides the world's own chance, such as tied claims).
+
+        Kept worlds: a seat that has let go k tiles chose its hand from more
+        tiles than it holds, so its hand is dealt as its own choice would
+        leave it: its tiles and k more are drawn, and the k whose loss
+        leaves the hand nearest a line (with its exposures) are put back in
+        the wall, one at a time. Uniform hands are about a tile further from
+        a line than the others' true hands late in a round; such a seat
+        plays as if it were near, as its exposures and discards say it is."""
         pool = list(self.pool)
         rng.shuffle(pool)
         doc = dict(self.doc)
         doc["seed"] = seed
         seats = [dict(s) for s in doc["seats"]]
         at = 0
+        back: list[int] = []
+        spare = len(pool) - sum(self.sizes)  # the wall: what extra draws come from
         for s, size in enumerate(self.sizes):
-            if size:
-                seats[s]["hand"] = self._text(pool[at:at + size])
-                at += size
+            if not size:
+                continue
+            extra = min(self.let_go[s], spare) if self.kept else 0
+            drawn = pool[at:at + size + extra]
+            at += size + extra
+            spare -= extra
+            if extra:
+                drawn, dropped = self._choose(drawn, extra, self.shown[s])
+                back += dropped
+            seats[s]["hand"] = self._text(drawn)
+        wall = pool[at:] + back
+        if back:
+            rng.shuffle(wall)
         doc["seats"] = seats
-        doc["wall"] = self._text(pool[at:])
+        doc["wall"] = self._text(wall)
         return self.game.load_position(json.dumps(doc))
+
+    def _choose(self, tiles: list[int], drop: int, shown: tuple[tuple[int, ...], ...]
+                ) -> tuple[list[int], list[int]]:
+        """The hand a greedy choice keeps of `tiles` (with these exposures),
+        letting `drop` go, and those let go."""
+        rules = self.seen.rules
+        held = sorted(tiles)
+        dropped = []
+        for _ in range(drop):
+            weighed = rules.discard_nearness(Hand(tuple(held), shown))
+            tile = min(weighed, key=lambda t: _FAR if weighed[t] is None
+                       else (weighed[t][0], -weighed[t][1]))
+            held.remove(tile)
+            dropped.append(tile)
+        return held, dropped
+
+
+_FAR = (1 << 20, 0)  # no line: let go first
