@@ -178,11 +178,12 @@ class Worlds:
         dropped = []
         for _ in range(drop):
             weighed = rules.discard_nearness(Hand(tuple(held), shown))
-            tile = min(weighed, key=lambda t: _FAR if weighed[t] is None
-                       else (weighed[t][0], -weighed[t][1]))
+            tile = min(weighed, key=lambda t: _nearness(weighed[t]))
             held.remove(tile)
             dropped.append(tile)
         return held, dropped
 
 
-_FAR = (1 << 20, 0)  # no line: let go first
+def _nearness(near: tuple[int, int] | None) -> tuple[int, int]:
+    """Tiles away and lines that near (more is better), as one key; no line: the furthest."""
+    return (1 << 20, 0) if near is None else (near[0], -near[1])
