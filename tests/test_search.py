@@ -78,13 +78,15 @@ def test_hidden_tiles_change_neither_its_action_nor_its_randomness(variant: str)
     assert one.rng.getstate() == two.rng.getstate()
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "uniform"])
 @pytest.mark.parametrize("variant,mode", [("mjcg-card", Mode.GUARDED), ("mjcg", Mode.GUARDED),
                                           ("nymj", Mode.STRICT), ("siamese", Mode.GUARDED)])
-def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mode) -> None:
+def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mode,
+                                                          kept: bool) -> None:
     """At every decision in play of a match, every world the seat deals
-    shows it the same observation and the same legal actions as the true
-    state, and keeps every tile of the deck (strict mode: false claims
-    offered alike)."""
+    (the other hands kept by choice, or uniform) shows it the same
+    observation and the same legal actions as the true state, and keeps
+    every tile of the deck (strict mode: false claims offered alike)."""
     g = game(variant)
     state = g.new_match(1, mode)
     agents = agents_for(["expert"], 1, g.spec.players)
@@ -96,7 +98,7 @@ def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mo
         if seen.step in IN_PLAY:
             memory = Memory(state._claimed_turn, state._claimed_from) \
                 if seen.step == "turn" else Memory()
-            world = Worlds(g, seen, memory).sample(rng, 5)
+            world = Worlds(g, seen, memory, kept=kept).sample(rng, 5)
             assert world.observe(seat) == seen
             assert world.legal_actions(seat) == legal
             # every tile kept (its scores are the observation's; past payments are not kept)
@@ -104,6 +106,22 @@ def test_a_world_looks_to_the_seat_as_the_true_state_does(variant: str, mode: Mo
             checked += 1
         state.apply(seat, agents[seat].act(seen, legal))
     assert checked > 50
+
+
+def test_kept_worlds_deal_the_others_hands_near_a_line() -> None:
+    """Late in a round the others have chosen their hands over many
+    discards: kept worlds deal them nearer a line than uniform ones, by
+    more than a tile on average, from the same observation."""
+    state = _searched_turn("mjcg-card", 5)
+    seen = state.observe(0)
+    rules = seen.rules
+    mean = {}
+    for kept in (True, False):
+        worlds, rng = Worlds(game("mjcg-card"), seen, Memory(), kept=kept), random.Random(2)
+        aways = [rules.away(w._seats[s].hand()) for w in (worlds.sample(rng, 1) for _ in range(20))
+                 for s in (1, 2, 3)]
+        mean[kept] = sum(a for a in aways if a is not None) / len(aways)
+    assert mean[True] < mean[False] - 1
 
 
 class Trap:

@@ -55,7 +55,7 @@ Nearness = tuple[int, int]
 FAR: Nearness = (1_000, 0)
 
 
-def _nearness(near: tuple[int, int] | None) -> Nearness:
+def nearness_key(near: tuple[int, int] | None) -> Nearness:
     """From a judge's nearness(): tiles away from the nearest line, and how
     many lines are that near (negated: more is better)."""
     return FAR if near is None else (near[0], -near[1])
@@ -100,14 +100,14 @@ class GreedyAgent:
         return seen.rules.memo("greedy.nearness", 20_000)
 
     def nearness(self, seen: Observation, hand: Hand) -> Nearness:
-        return self._known(seen).get(hand, lambda: _nearness(seen.rules.nearness(hand)))
+        return self._known(seen).get(hand, lambda: nearness_key(seen.rules.nearness(hand)))
 
     def _discard_nearness(self, seen: Observation, tiles: set[int]) -> dict[int, Nearness]:
         """The nearness of the hand less each of these tiles, weighed
         together in one pass of the matcher: no hand is built per tile (a
         turn's hands less a tile are new but for the one just drawn)."""
         weighed = seen.rules.discard_nearness(self._hand(seen))
-        return {t: _nearness(weighed[t]) for t in tiles}
+        return {t: nearness_key(weighed[t]) for t in tiles}
 
     def _hand(self, seen: Observation) -> Hand:
         """The seat's one hand: its concealed tiles and every exposure (kept

@@ -6,12 +6,13 @@ actions, the expert's best ones (pruned so the budget goes where it
 matters: a turn's top discards, or in a claim window passing and the
 claim), and deals worlds consistent with what its seat has seen
 (runtime/agents/worlds.py: the other hands and the wall drawn from the tiles
-it has not seen, never the true ones). In each world it plays each candidate
+it has not seen, never the true ones; the other hands as kept by choice,
+near a line as their discards say). In each world it plays each candidate
 and then the rest of the round with a fast playout policy at every seat
 (the greedy agent's, or the expert's), and scores the round by the
 variant's own payment formulas: the points its seat gained or lost. Every
-candidate is played in the same worlds, so they are compared on the same
-luck; the candidate with the most points on average is taken when it leads
+candidate is played in the same worlds with the same playout chance, so
+they are compared on the same luck; the candidate with the most points on average is taken when it leads
 the expert's own choice by more than the noise (1.64 standard errors of its
 gains over it, world by world, over four worlds or more), else the
 expert's choice. A true Mah

@@ -1,5 +1,7 @@
 """Worlds a seat cannot tell from the true one: positions built from its
-observation alone, the tiles it has not seen dealt at random.
+observation alone, the tiles it has not seen dealt to the others and the
+wall (the others' hands as their players would have kept them, or at
+random: `Worlds.sample`).
 
 A world holds everything public as the observation tells it (exposures,
 discards, scores, whose turn, the discard open to claims), the seat's own
@@ -21,6 +23,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from jongg.runtime.agents.bots import nearness_key
 from jongg.runtime.game.game import Game
 from jongg.runtime.game.position import FORMAT, VERSION
 from jongg.runtime.game.seat import Exposure
@@ -178,12 +181,7 @@ class Worlds:
         dropped = []
         for _ in range(drop):
             weighed = rules.discard_nearness(Hand(tuple(held), shown))
-            tile = min(weighed, key=lambda t: _nearness(weighed[t]))
+            tile = min(weighed, key=lambda t: nearness_key(weighed[t]))
             held.remove(tile)
             dropped.append(tile)
         return held, dropped
-
-
-def _nearness(near: tuple[int, int] | None) -> tuple[int, int]:
-    """Tiles away and lines that near (more is better), as one key; no line: the furthest."""
-    return (1 << 20, 0) if near is None else (near[0], -near[1])
