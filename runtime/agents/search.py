@@ -12,11 +12,11 @@ and then the rest of the round with a fast playout policy at every seat
 (the greedy agent's, or the expert's), and scores the round by the
 variant's own payment formulas: the points its seat gained or lost. Every
 candidate is played in the same worlds with the same playout chance, so
-they are compared on the same luck; the candidate with the most points on average is taken when it leads
-the expert's own choice by more than the noise (1.64 standard errors of its
-gains over it, world by world, over four worlds or more), else the
-expert's choice. A true Mah
-Jongg is always taken, so a false one is never chosen (strict mode).
+they are compared on the same luck; the candidate with the most points on
+average is taken when it leads the expert's own choice by more than the
+noise (1.64 standard errors of its gains over it, world by world, over
+four worlds or more), else the expert's choice. A true Mah Jongg is always
+taken, so a false one is never chosen (strict mode).
 Before play (Charleston passes, blind and courtesy counts, the vote,
 pledges) it plays as the expert does.
 
