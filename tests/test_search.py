@@ -19,7 +19,7 @@ from jongg.runs.standings import Played, margin
 from jongg.runtime.agents.expert import ExpertAgent
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.agents.registry import UnknownAgent, agent_maker
-from jongg.runtime.agents.search import SearchAgent
+from jongg.runtime.agents.search import THREAT, SearchAgent
 from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
@@ -187,6 +187,40 @@ def test_it_weighs_every_joker_exchange() -> None:
     exchanges = [a for a in legal if a.verb == "exchange"]
     assert len(exchanges) == 2 and set(exchanges) <= set(agent.weighed)
     assert chosen in agent.weighed and agent.playouts > 0
+
+
+def test_a_safer_discard_is_weighed_when_an_opponent_needs_the_experts() -> None:
+    """Defence is the playouts' to judge: when an opponent's exposures say
+    they need the expert's discard (a hazard of THREAT or more), the
+    discard they need least is among the candidates; and never otherwise."""
+    g = game("mjcg-card")
+    weighed = 0
+    for seed in range(6):
+        state = g.new_match(seed)
+        experts = agents_for(["expert"], seed, g.spec.players)
+        probe = SearchAgent(seed, 0, rollouts=32)
+        while not state.is_terminal() and not state.results:
+            seat = state.current_players()[0]
+            seen, legal = state.observe(seat), state.legal_actions(seat)
+            if seat == 0 and seen.step == "turn" and len(legal) > 1:
+                candidates = probe._candidates(seen, legal)
+                first, danger = candidates[0], probe.ranker.hazards(seen)
+                needed = first.verb == "discard" and danger is not None and \
+                    danger[first.tile] >= THREAT
+                if needed:
+                    assert danger is not None
+                    least = min(danger[a.tile] for a in legal
+                                if a.verb == "discard" and a.tile != seen.rules.joker)
+                    if least < danger[first.tile]:
+                        assert candidates[1].verb == "discard"
+                        assert danger[candidates[1].tile] == least
+                        weighed += 1
+                else:  # the next best by the expert's worth alone, best first
+                    rest = [a for a in candidates[1:] if a.verb == "discard"]
+                    worths = [w for _, w in probe.ranker.ranked(seen, rest)]
+                    assert [dict(probe.ranker.ranked(seen, rest))[a] for a in rest] == worths
+            state.apply(seat, experts[seat].act(seen, legal))
+    assert weighed >= 2
 
 
 def test_strict_mode_without_a_false_claim() -> None:

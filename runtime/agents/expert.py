@@ -224,6 +224,12 @@ class ExpertAgent:
                           strict=True))
         return sorted(((a, worths[a.tile]) for a in moves), key=lambda p: -p[1])
 
+    def hazards(self, seen: Observation) -> np.ndarray | None:
+        """Per kind, how surely an opponent's exposures say they need it (None:
+        no opponent has exposed a set), as the expert's defence reads it."""
+        self._learn(seen.rules)
+        return self._danger(seen)
+
     def wanted(self, seen: Observation) -> bool:
         """Whether the discard open to claims is one a line near the hand needs."""
         self._learn(seen.rules)

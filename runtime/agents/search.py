@@ -52,6 +52,9 @@ NEAR = 0.75  # a discard is weighed when the hand keeps this share of the best o
 # standard errors (one-sided 95%), over at least so many worlds
 SURE = 1.64
 FEWEST = 4
+# a safer discard is weighed beside the expert's choice when an opponent's
+# exposures say they need that choice this surely (the expert's hazard)
+THREAT = 0.1
 ROUND_LIMIT = 5_000  # decisions a playout may take before it is given up
 
 
@@ -143,12 +146,32 @@ class SearchAgent:
             ranked = self.ranker.ranked(seen, [first, *rest] if first.verb == "discard"
                                         else rest)
             least = ranked[0][1] - (1 - NEAR) * abs(ranked[0][1])
-            rest = [a for a, worth in ranked if a != first and worth >= least]
+            safe = self._safer(seen, first, [a for a, _ in ranked])
+            rest = [a for a, worth in ranked if a != first and a != safe and worth >= least]
+            if safe is not None:  # defence, weighed first: it matters when it matters most
+                rest.insert(0, safe)
         else:  # several racks: the discards that leave the rack plan nearest
             pool = seen.me.concealed()
             planner = self.ranker.racks.planner
             rest.sort(key=lambda a: planner.away(seen, GreedyAgent._less(pool, a.tile)))
         return out + rest[:self.top - 1]  # top - 1 discards beside the first choice
+
+    def _safer(self, seen: Observation, first: Action, ranked: list[Action]) -> Action | None:
+        """The discard an opponent's exposures say they need least, the best
+        of those (not a joker), when the expert's own choice is needed (a
+        hazard of THREAT or more) and this one less: whether defence pays is
+        for the playouts to say, in worlds where the others hold what they
+        would have kept."""
+        danger = self.ranker.hazards(seen)
+        if danger is None or first.verb != "discard":
+            return None
+        joker = seen.rules.joker
+        moves = [a for a in ranked if a.tile != joker]
+        if not moves:
+            return None
+        safe = min(moves, key=lambda a: danger[a.tile])  # ranked: the best of the safest
+        return safe if danger[first.tile] >= THREAT and danger[safe.tile] < danger[first.tile] \
+            else None
 
     def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
         return candidates[_chosen(self._weigh(seen, candidates, memory))]
