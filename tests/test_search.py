@@ -303,13 +303,23 @@ def test_options_are_read_and_name_the_agent() -> None:
     assert isinstance(expert, ExpertAgent) and expert.line == "bams"
 
 
+def test_the_mixed_policy_plays_the_expert_at_its_own_seat_alone() -> None:
+    """policy=mixed: the playouts go on as the round would, the expert at
+    the searching seat, the lighter greedy at the others."""
+    state = _searched_turn("mjcg-card", 5)
+    agent = agent_maker("search:rollouts=4:policy=mixed")(3, 1)
+    players = agent._playout_players(state.observe(1))
+    assert [type(p).__name__ for p in players] == \
+        ["GreedyAgent", "ExpertAgent", "GreedyAgent", "GreedyAgent"]
+
+
 @pytest.mark.parametrize("name,message", [
     ("search:rollouts=0", "give at least 1"),
     ("search:rollouts=many", "give a whole number"),
     ("search:rollout=5", "unknown option 'rollout'; search takes rollouts, ms, line"),
     ("search:rollouts", "has no value"),
     ("search:ms=5:ms=6", "given twice"),
-    ("search:policy=random", "greedy or expert"),
+    ("search:policy=random", "greedy, expert or mixed"),
     ("greedy:line=bams", "takes no options"),
     ("expert:rollouts=5", "unknown option 'rollouts'; expert takes line"),
 ])

@@ -33,9 +33,15 @@ def _line(key: str, text: str) -> str:
     return text
 
 
+# the playout policies: greedy or expert at every seat, or mixed (the expert at
+# the searching seat, as it will go on playing, greedy at the others)
+POLICIES = ("greedy", "expert", "mixed")
+
+
 def _policy(key: str, text: str) -> str:
-    if text not in ("greedy", "expert"):
-        raise BadOption(f"{key}={text!r}: the playout policy is greedy or expert")
+    if text not in POLICIES:
+        raise BadOption(f"{key}={text!r}: the playout policy is " + ", ".join(POLICIES[:-1])
+                        + f" or {POLICIES[-1]}")
     return text
 
 
