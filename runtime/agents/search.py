@@ -186,9 +186,9 @@ class SearchAgent:
         expert's choice. More: half the budget finds the leader, and the
         other half, in fresh worlds, checks it against the expert's choice
         alone. The leader of several is the one luck favoured most, so its
-        lead in the worlds that chose it overstates it (on mjcg-card, a third
-        of the departures so chosen were clearly worse when weighed again);
-        fresh worlds do not share that luck."""
+        lead in the worlds that chose it overstates it (on mjcg-card, about
+        one in six departures so chosen was clearly worse when weighed
+        again: docs/agents.md); fresh worlds do not share that luck."""
         if len(candidates) == 2:
             return candidates[_chosen(self._weigh(seen, candidates, memory))]
         half = rest = None
