@@ -19,7 +19,7 @@ from jongg.runs.standings import Played, margin
 from jongg.runtime.agents.expert import ExpertAgent
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.agents.registry import UnknownAgent, agent_maker
-from jongg.runtime.agents.search import THREAT, SearchAgent
+from jongg.runtime.agents.search import THREAT, SearchAgent, _chosen, _sure
 from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
@@ -287,6 +287,44 @@ def test_a_time_budget_searches_until_its_time_is_up() -> None:
     agent = agent_maker("search:ms=30")(3, 0)
     chosen = agent.act(state.observe(0), state.legal_actions(0))
     assert chosen in state.legal_actions(0) and agent.playouts >= len(agent.weighed) > 1
+
+
+# -- the choice ---------------------------------------------------------------------
+
+def test_a_lead_over_few_worlds_must_pass_students_t() -> None:
+    """Over four worlds a lead of 1.9 standard errors is luck at 95%
+    (Student's t with three degrees of freedom asks 2.35; the normal's 1.64
+    let it through), over many it is not."""
+    assert 2.25 < _sure(3) < 2.4 and 1.85 < _sure(7) < 1.92 and abs(_sure(10**6) - 1.645) < 0.01
+    few = [[0.0, g] for g in (1.0, 2.0, 3.0, -0.46)]  # gains: mean 1.385, 1.9 standard errors
+    assert _chosen(few) == 0
+    many = few * 8  # the same gains over 32 worlds: 6.0 standard errors
+    assert _chosen(many) == 1
+    assert _chosen([[0.0, 5.0]] * 3) == 0  # fewer than four worlds: the expert's choice
+
+
+def test_the_leader_of_several_is_checked_in_fresh_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three candidates or more: half the budget finds the leader, the rest
+    weighs it against the expert's choice alone in worlds of its own; a
+    leader that is the expert's choice asks nothing more."""
+    state = _searched_turn("mjcg-card", 5)
+    seen = state.observe(0)
+    a, b, c = [x for x in state.legal_actions(0) if x.verb == "discard"][:3]
+    agent = SearchAgent(5, 0, rollouts=24)
+    asked: list[tuple[list[Any], int | None]] = []
+    looks = iter([[[0.0, 1.0, 9.0]] * 4, [[0.0, 9.0]] * 4])
+
+    def weigh(seen: Any, candidates: list[Any], memory: Memory, rollouts: int | None = None,
+              ms: float | None = None) -> list[list[float]]:
+        asked.append((candidates, rollouts))
+        return next(looks)
+
+    monkeypatch.setattr(agent, "_weigh", weigh)
+    assert agent._search(seen, [a, b, c], Memory()) == c
+    assert asked == [([a, b, c], 12), ([a, c], 12)]
+    asked.clear()
+    looks = iter([[[5.0, 1.0, 2.0]] * 4])
+    assert agent._search(seen, [a, b, c], Memory()) == a and asked == [([a, b, c], 12)]
 
 
 # -- options -------------------------------------------------------------------------
