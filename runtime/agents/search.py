@@ -250,7 +250,8 @@ class SearchAgent:
             if state.is_terminal() or len(state.results) > rounds:
                 break
             seat = state.current_players()[0]
-            state.apply(seat, players[seat].act(state.observe(seat),
+            # lazy: a playout's seat reads its observation only while it decides
+            state.apply(seat, players[seat].act(state.observe(seat, lazy=True),
                                                 state.legal_actions(seat)))
         if self.line is not None and len(state.results) > rounds:
             end = state.results[rounds]

@@ -33,6 +33,7 @@ from jongg.runtime.game.rules import Judge, Mode
 from jongg.runtime.game.seat import Exposure, Seat
 from jongg.runtime.game.spec import GameSpec
 from jongg.runtime.game.table import Step
+from jongg.runtime.game.view import observe
 
 if TYPE_CHECKING:
     from jongg.runtime.game.view import Observation
@@ -381,7 +382,6 @@ class State(PrePlay, Endings, Moves):
     def observe(self, seat: int, *, lazy: bool = False) -> Observation:
         """What `seat` may see now, typed: what bots decide from (`lazy`:
         its seats read when first asked, during this decision)."""
-        from jongg.runtime.game.view import observe
         return observe(self, seat, lazy=lazy)
 
     def position(self) -> str:

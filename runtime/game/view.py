@@ -23,6 +23,7 @@ from jongg.runtime.game.rules import Rules
 from jongg.runtime.game.scored import Public
 from jongg.runtime.game.seat import Exposure, SeatQueries
 from jongg.runtime.game.spec import Phase, Pledge
+from jongg.runtime.game.table import Step
 from jongg.runtime.hand import Hand
 
 if TYPE_CHECKING:
@@ -41,6 +42,14 @@ class OwnSeat(SeatQueries):
     aside: tuple[int, ...]
     dead: bool
     outgoing: tuple[int, ...]
+
+    def concealed(self) -> tuple[int, ...]:
+        # kept: the seat is read-only, and its agent asks for them several times
+        kept: tuple[int, ...] | None = self.__dict__.get("_concealed")
+        if kept is None:
+            kept = SeatQueries.concealed(self)
+            object.__setattr__(self, "_concealed", kept)
+        return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +92,10 @@ class _Tiles:
     def own(self) -> OwnSeat:
         if self.me is None:
             mine = self.source()._seats[self.seat]
-            self.me = OwnSeat(tuple(mine.counts), tuple(mine.exposures), tuple(mine.rack_dead),
-                              mine.pledged, tuple(mine.aside), mine.dead, tuple(mine.outgoing))
+            me = self.me = OwnSeat(tuple(mine.counts), tuple(mine.exposures),
+                                   tuple(mine.rack_dead), mine.pledged, tuple(mine.aside),
+                                   mine.dead, tuple(mine.outgoing))
+            object.__setattr__(me, "_concealed", mine.concealed())  # the seat's kept tiles
         return self.me
 
     def public(self) -> tuple[PublicSeat, ...]:
@@ -208,8 +219,6 @@ _FIELDS = tuple(f.name for f in fields(Observation))
 def observe(state: State, seat: int, *, lazy: bool = False) -> Observation:
     """What `seat` may see now, typed; `lazy`: its seats read when first
     asked, during this decision (what the referee hands an agent)."""
-    from jongg.runtime.game.state import Step
-
     step = state.step
     before_play = step is Step.PASSING or step is Step.OFFERING or step is Step.VOTING
     on_turn = step is Step.TURN
