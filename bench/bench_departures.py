@@ -16,6 +16,14 @@ then, per policy, how many departures the long look confirms (gain above
 zero), and their mean gain with its standard error across departures. A
 search whose departures the mixed long look does not confirm is led astray
 by its playout policy, not by too few worlds.
+
+`--every` asks how much there is to find at all: at every decision the
+search weighs (not only its departures), every candidate it weighed is
+played over --long worlds; the best of them on one half of the worlds is
+scored against the expert's choice on the other half (so the luck that
+picked it does not count). Its mean gain over the searched decisions is
+what a search choosing among these candidates could win at most, per
+decision and per round.
 """
 
 from __future__ import annotations
@@ -39,20 +47,45 @@ def gain(scored: list[list[float]]) -> tuple[float, float]:
     return statistics.fmean(gains), statistics.stdev(gains) / len(gains) ** 0.5
 
 
-class Watched:
-    """The search agent, its departures looked at again."""
+def headroom(scored: list[list[float]]) -> float:
+    """The gain over the first candidate of the best one on the first half
+    of the worlds, scored on the second half."""
+    half = len(scored) // 2
+    if half < 1 or not scored[0]:
+        return 0.0
+    chose, judge = scored[:half], scored[half:]
+    best = max(range(len(scored[0])), key=lambda i: (sum(w[i] for w in chose), -i))
+    return statistics.fmean(w[best] - w[0] for w in judge)
 
-    def __init__(self, agent: SearchAgent, long: int, policies: list[str], seed: int):
+
+class Watched:
+    """The search agent, its departures (or, `every`, all it searched) looked at again."""
+
+    def __init__(self, agent: SearchAgent, long: int, policies: list[str], seed: int,
+                 every: bool = False):
         self.agent = agent
+        self.long = long
+        self.every = every
         self.lookers = {p: SearchAgent(seed + 7, agent.seat, rollouts=2 * long, policy=p,
                                        worlds=agent.worlds) for p in policies}
         self.found: list[dict[str, tuple[float, float]]] = []
+        self.room: list[dict[str, float]] = []  # per searched decision, --every
 
     def act(self, seen: Observation, legal: list[Action]) -> Action:
         memory = self.agent._memory(seen)  # read before the agent remembers its choice
-        before = self.agent.departed
+        before, searched = self.agent.departed, self.agent.searched
         chosen = self.agent.act(seen, legal)
-        if self.agent.departed > before:
+        if self.every and self.agent.searched > searched:
+            candidates = self.agent.weighed
+            room = {}
+            for p, looker in self.lookers.items():
+                looker.rollouts = self.long * len(candidates)  # --long worlds each
+                room[p] = headroom(looker.weigh(seen, candidates, memory))
+            self.room.append(room)
+            print(f"  round {seen.round} {seen.step}: {len(candidates)} candidates, best "
+                  "over the expert's: " + ", ".join(f"{p} {g:+.3f}" for p, g in room.items()),
+                  flush=True)
+        elif self.agent.departed > before:
             first = self.agent.weighed[0]
             looks = {p: gain(looker.weigh(seen, [first, chosen], memory))
                      for p, looker in self.lookers.items()}
@@ -73,6 +106,8 @@ def main() -> int:
     parser.add_argument("--search", default="search:rollouts=32")
     parser.add_argument("--long", type=int, default=400, help="worlds of the long look")
     parser.add_argument("--policies", default="greedy,mixed")
+    parser.add_argument("--every", action="store_true",
+                        help="weigh every searched decision's candidates: the most there is to win")
     args = parser.parse_args()
     game = load_game(args.variant)
     policies = args.policies.split(",")
@@ -80,20 +115,34 @@ def main() -> int:
           f"departures looked at again over {args.long} worlds")
     start = time.process_time()
     found: list[dict[str, tuple[float, float]]] = []
-    searched = 0
+    room: list[dict[str, float]] = []
+    searched = rounds = 0
     for match in range(args.matches):
         seed = args.seed + match
         state = game.new_match(seed)
         seats = agents_for([args.search, "expert"], seed, game.spec.players)
-        watched = Watched(seats[0], args.long, policies, seed)  # type: ignore[arg-type]
+        watched = Watched(seats[0], args.long, policies, seed,  # type: ignore[arg-type]
+                          every=args.every)
         seats[0] = watched  # type: ignore[assignment]
         while not state.is_terminal() and len(state.results) < args.rounds:
             seat = state.current_players()[0]
             state.apply(seat, seats[seat].act(state.observe(seat), state.legal_actions(seat)))
         found += watched.found
+        room += watched.room
         searched += watched.agent.searched
+        rounds += len(state.results)
     print(f"{len(found)} departures of {searched} searched decisions, "
           f"{time.process_time() - start:.0f} s of CPU")
+    if args.every:
+        for p in policies:
+            gains = [r[p] for r in room]
+            if len(gains) < 2:
+                continue
+            mean, error = statistics.fmean(gains), statistics.stdev(gains) / len(gains) ** 0.5
+            print(f"{p:>7}: the best candidate over the expert's choice, {len(gains)} searched "
+                  f"decisions in {rounds} rounds: {mean:+.3f} ± {error:.3f} points a decision, "
+                  f"{mean * len(gains) / max(rounds, 1):+.3f} a round")
+        return 0
     for p in policies:
         means = [look[p][0] for look in found]
         if len(means) < 2:
