@@ -80,7 +80,8 @@ class Watched:
             room = {}
             for p, looker in self.lookers.items():
                 looker.rollouts = self.long * len(candidates)  # --long worlds each
-                room[p] = headroom(looker.weigh(seen, candidates, memory))
+                room[p] = headroom(looker.weigh(seen, candidates, memory,
+                                                planned=self.agent.planned))
             self.room.append(room)
             print(f"  round {seen.round} {seen.step}: {len(candidates)} candidates, best "
                   "over the expert's: " + ", ".join(f"{p} {g:+.3f}" for p, g in room.items()),

@@ -351,6 +351,47 @@ def test_the_mixed_policy_plays_the_expert_at_its_own_seat_alone() -> None:
         ["GreedyAgent", "ExpertAgent", "GreedyAgent", "GreedyAgent"]
 
 
+def test_a_plan_is_the_committed_experts_choice_and_is_played_out_committed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """plans=2: beside the expert's candidates, the choice of the expert
+    committed to each of the hand's two best lines, when it differs; its
+    playouts go on with that commitment at the searching seat, the others'
+    with the uncommitted expert (mixed)."""
+    g = game("mjcg-card")
+    agent = agent_maker("search:rollouts=8:policy=mixed:plans=2")(1, 0)
+    assert agent.plans == 2
+    seats = agents_for(["expert"], 1, g.spec.players)
+    state = g.new_match(1)
+    playing: list[tuple[Any, str | None]] = []
+    real = agent._playout
+
+    def watched(twin: State, players: Any) -> float:
+        playing.append((twin.history[-1][1], players[0].line))
+        return real(twin, players)
+
+    monkeypatch.setattr(agent, "_playout", watched)
+    planned_turns = 0
+    while not state.is_terminal() and not state.results:
+        seat = state.current_players()[0]
+        seen, legal = state.observe(seat), state.legal_actions(seat)
+        if seat != 0:
+            state.apply(seat, seats[seat].act(seen, legal))
+            continue
+        playing.clear()
+        chosen = agent.act(seen, legal)
+        if agent.planned:
+            planned_turns += 1
+            lines = agent.ranker.best_lines(seen, 2)
+            assert set(agent.planned.values()) <= set(lines)
+            for action, line in agent.planned.items():
+                assert action not in agent.weighed[:1]  # never the expert's own choice
+                assert ExpertAgent(1, 0, line=line).act(seen, legal) == action
+            for action, line in playing:  # each playout's own seat, as its candidate says
+                assert line == agent.planned.get(action)
+        state.apply(0, chosen)
+    assert planned_turns >= 3
+
+
 @pytest.mark.parametrize("name,message", [
     ("search:rollouts=0", "give at least 1"),
     ("search:rollouts=many", "give a whole number"),

@@ -224,6 +224,19 @@ class ExpertAgent:
                           strict=True))
         return sorted(((a, worths[a.tile]) for a in moves), key=lambda p: -p[1])
 
+    def best_lines(self, seen: Observation, count: int) -> list[str]:
+        """The ids of the card's lines the hand may pay most on (its chance
+        of each times what it pays), the best first; `count` at most, none
+        it cannot reach."""
+        self._learn(seen.rules)
+        prospects = self._read(seen).prospects
+        if not len(prospects.rows):
+            return []
+        values = prospects.line_values(prospects.chance)
+        order = np.argsort(-values, kind="stable")[:count]
+        return [seen.rules.lines[int(prospects.lines[i])].id for i in order.tolist()
+                if values[i] > 0]
+
     def hazards(self, seen: Observation) -> np.ndarray | None:
         """Per kind, how surely an opponent's exposures say they need it (None:
         no opponent has exposed a set), as the expert's defence reads it."""

@@ -17,8 +17,10 @@ average is taken when it leads the expert's own choice by more than the
 noise (1.64 standard errors of its gains over it, world by world, over
 four worlds or more), else the expert's choice. A true Mah Jongg is always
 taken, so a false one is never chosen (strict mode).
-Before play (Charleston passes, blind and courtesy counts, the vote,
-pledges) it plays as the expert does.
+With `plans`, a turn also weighs the choice of the expert committed to
+each of the hand's best lines, played out with that commitment. Before
+play (Charleston passes, blind and courtesy counts, the vote, pledges) it
+plays as the expert does.
 
 The budget is `rollouts` playouts a decision (spread over the candidates);
 `ms` instead stops after that much time, which depends on the machine and
@@ -70,7 +72,7 @@ class SearchAgent:
 
     def __init__(self, seed: int, seat: int, rollouts: int | None = None,
                  ms: int | None = None, line: str | None = None, policy: str = "greedy",
-                 top: int = TOP, worlds: str = "kept"):
+                 top: int = TOP, worlds: str = "kept", plans: int = 0):
         self.seat = seat
         self.rollouts = rollouts if rollouts is not None else (None if ms else ROLLOUTS)
         self.ms = ms
@@ -78,6 +80,10 @@ class SearchAgent:
         self.policy = policy
         self.top = max(top, 1)
         self.worlds = worlds  # the other hands dealt as kept by choice, or uniformly
+        # plans: the expert committed to each of this many of the hand's best
+        # lines offers its own choice, played out with that commitment
+        self.plans = plans
+        self._planners: dict[str, ExpertAgent] = {}
         self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
         self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
         self._seed = seed
@@ -88,6 +94,7 @@ class SearchAgent:
         self.searched = 0  # decisions searched (more than one candidate) so far
         self.departed = 0  # of those, the ones where it chose other than the expert
         self.weighed: list[Action] = []  # the candidates of the last decision in play
+        self.planned: dict[Action, str] = {}  # of those, the ones a plan chose: its line
 
     # -- deciding ------------------------------------------------------------------
 
@@ -119,6 +126,7 @@ class SearchAgent:
 
     def _candidates(self, seen: Observation, legal: list[Action]) -> list[Action]:
         """The expert's choice first, then the next best it would play."""
+        self.planned = {}
         first = self.ranker.act(seen, legal)
         out = [first]
         kinds = seen.rules.spec.claims
@@ -154,7 +162,32 @@ class SearchAgent:
             pool = seen.me.concealed()
             planner = self.ranker.racks.planner
             rest.sort(key=lambda a: planner.away(seen, GreedyAgent._less(pool, a.tile)))
-        return out + rest[:self.top - 1]  # top - 1 discards beside the first choice
+        out += rest[:self.top - 1]  # top - 1 discards beside the first choice
+        return out + self._plan_candidates(seen, legal, out)
+
+    def _plan_candidates(self, seen: Observation, legal: list[Action],
+                         found: list[Action]) -> list[Action]:
+        """Plans: for each of the hand's best lines (`plans` of them), the
+        expert's choice when committed to that line alone (read afresh: a
+        committed expert that played the playouts keeps their last hand),
+        when it is not among the candidates already; it is played out so
+        committed."""
+        if not self.plans or self.line is not None or seen.rules.spec.racks > 1:
+            return []
+        out: list[Action] = []
+        for line in self.ranker.best_lines(seen, self.plans):
+            chosen = ExpertAgent(self._seed, self.seat, line=line).act(seen, legal)
+            if chosen not in found and chosen not in out:
+                out.append(chosen)
+                self.planned[chosen] = line
+        return out
+
+    def _planner(self, line: str) -> ExpertAgent:
+        """The playouts' player of a plan: the expert committed to its line."""
+        planner = self._planners.get(line)
+        if planner is None:
+            planner = self._planners[line] = ExpertAgent(self._seed, self.seat, line=line)
+        return planner
 
     def _safer(self, seen: Observation, first: Action, ranked: list[Action]) -> Action | None:
         """The discard an opponent's exposures say they need least, the best
@@ -174,12 +207,13 @@ class SearchAgent:
             else None
 
     def weigh(self, seen: Observation, candidates: list[Action],
-              memory: Memory | None = None) -> list[list[float]]:
+              memory: Memory | None = None, planned: dict[Action, str] | None = None
+              ) -> list[list[float]]:
         """Per world, each candidate's points over this agent's budget, as
         a decision weighs them (memory: whether the turn began with a claim,
         else none); for looking at a decision again with another budget or
         policy (bench/bench_departures.py)."""
-        return self._weigh(seen, candidates, memory or Memory())
+        return self._weigh(seen, candidates, memory or Memory(), planned=planned)
 
     def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
         """Two candidates: the second is taken if it clearly leads the
@@ -203,15 +237,22 @@ class SearchAgent:
         return pair[_chosen(self._weigh(seen, pair, memory, rest, ms))]
 
     def _weigh(self, seen: Observation, candidates: list[Action], memory: Memory,
-               rollouts: int | None = None, ms: float | None = None) -> list[list[float]]:
+               rollouts: int | None = None, ms: float | None = None,
+               planned: dict[Action, str] | None = None) -> list[list[float]]:
         """Per world, each candidate's points, over the agent's budget or
         the one given. Every candidate is played in the same world and with
         the same chance: the playout policy's ties go the same way after
         each, so two candidates differ only by what they change (common
-        random numbers)."""
+        random numbers). A plan's candidate is played on by the expert
+        committed to its line at this seat."""
         game = self._game_of(seen)
         worlds = Worlds(game, seen, memory, kept=self.worlds == "kept")
-        players = self._playout_players(seen)
+        shared = self._playout_players(seen)
+        planned = self.planned if planned is None else planned
+        seat = self.seat
+        cast = [shared if action not in planned else
+                [*shared[:seat], self._planner(planned[action]), *shared[seat + 1:]]
+                for action in candidates]
         scored: list[list[float]] = []
         played = 0
         budget = rollouts if rollouts is not None else self.rollouts
@@ -221,7 +262,7 @@ class SearchAgent:
             world = worlds.sample(self.rng, self.rng.randrange(1 << 30))
             luck = self.rng.randrange(1 << 30)  # the playout policy's ties in this world
             scores = []
-            for action in candidates:
+            for action, players in zip(candidates, cast, strict=True):
                 for s, player in enumerate(players):
                     player.rng.seed(luck * len(players) + s)
                 twin = world.clone()
