@@ -351,14 +351,17 @@ def test_the_mixed_policy_plays_the_expert_at_its_own_seat_alone() -> None:
         ["GreedyAgent", "ExpertAgent", "GreedyAgent", "GreedyAgent"]
 
 
+@pytest.mark.parametrize("name", ["search:rollouts=8:policy=mixed:plans=2",
+                                  "search:rollouts=8:policy=mixed:plans=2:top=1"])
 def test_a_plan_is_the_committed_experts_choice_and_is_played_out_committed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """plans=2: beside the expert's candidates, the choice of the expert
-    committed to each of the hand's two best lines, when it differs; its
-    playouts go on with that commitment at the searching seat, the others'
-    with the uncommitted expert (mixed)."""
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """plans=2: beside the expert's candidates (with top=1, its choice and
+    the joker exchanges alone), the choice of the expert committed to each
+    of the hand's two best lines, when it differs; its playouts go on with
+    that commitment at the searching seat, the others' with the
+    uncommitted expert (mixed)."""
     g = game("mjcg-card")
-    agent = agent_maker("search:rollouts=8:policy=mixed:plans=2")(1, 0)
+    agent = agent_maker(name)(1, 0)
     assert agent.plans == 2
     seats = agents_for(["expert"], 1, g.spec.players)
     state = g.new_match(1)

@@ -149,7 +149,7 @@ class SearchAgent:
         out += [a for a in legal if a.verb == "exchange" and a != first]
         rest = [a for a in legal if a.verb == "discard" and a != first]
         if not rest or self.top == 1:
-            return out
+            return out + self._plan_candidates(seen, legal, out)
         if seen.rules.spec.racks == 1:  # the next best, if worth nearly as much
             ranked = self.ranker.ranked(seen, [first, *rest] if first.verb == "discard"
                                         else rest)
