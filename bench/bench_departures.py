@@ -88,7 +88,8 @@ class Watched:
                   flush=True)
         elif self.agent.departed > before:
             first = self.agent.weighed[0]
-            looks = {p: gain(looker.weigh(seen, [first, chosen], memory))
+            looks = {p: gain(looker.weigh(seen, [first, chosen], memory,
+                                          planned=self.agent.planned))
                      for p, looker in self.lookers.items()}
             self.found.append(looks)
             deck = seen.rules.spec.deck

@@ -211,9 +211,11 @@ class SearchAgent:
               ) -> list[list[float]]:
         """Per world, each candidate's points over this agent's budget, as
         a decision weighs them (memory: whether the turn began with a claim,
-        else none); for looking at a decision again with another budget or
-        policy (bench/bench_departures.py)."""
-        return self._weigh(seen, candidates, memory or Memory(), planned=planned)
+        else none; planned: the candidates a plan chose, with its line, as
+        another agent's `planned` says, else none); for looking at a
+        decision again with another budget or policy
+        (bench/bench_departures.py)."""
+        return self._weigh(seen, candidates, memory or Memory(), planned=planned or {})
 
     def _search(self, seen: Observation, candidates: list[Action], memory: Memory) -> Action:
         """Two candidates: the second is taken if it clearly leads the

@@ -19,7 +19,7 @@ import dataclasses
 import hashlib
 import json
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game import claims, phases, racks, turn
@@ -33,10 +33,7 @@ from jongg.runtime.game.rules import Judge, Mode
 from jongg.runtime.game.seat import Exposure, Seat
 from jongg.runtime.game.spec import GameSpec
 from jongg.runtime.game.table import Step
-from jongg.runtime.game.view import observe
-
-if TYPE_CHECKING:
-    from jongg.runtime.game.view import Observation
+from jongg.runtime.game.view import Observation, observe
 
 __all__ = ["IllegalAction", "Judge", "Mode", "SeatNeeded", "State", "Step"]
 
