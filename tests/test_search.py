@@ -16,10 +16,10 @@ import pytest
 
 from jongg.runs.arena import Bouts, arena
 from jongg.runs.standings import Played, margin
-from jongg.runtime.agents.expert import ExpertAgent
+from jongg.runtime.agents.expert import STYLES, ExpertAgent
 from jongg.runtime.agents.play import agents_for
 from jongg.runtime.agents.registry import UnknownAgent, agent_maker
-from jongg.runtime.agents.search import THREAT, SearchAgent, _chosen, _sure
+from jongg.runtime.agents.search import THREAT, Plan, SearchAgent, _chosen, _sure
 from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
 from jongg.runtime.game.events import EventKind
 from jongg.runtime.game.game import Game
@@ -352,28 +352,31 @@ def test_the_mixed_policy_plays_the_expert_at_its_own_seat_alone() -> None:
 
 
 @pytest.mark.parametrize("name", ["search:rollouts=8:policy=mixed:plans=2",
-                                  "search:rollouts=8:policy=mixed:plans=2:top=1"])
-def test_a_plan_is_the_committed_experts_choice_and_is_played_out_committed(
+                                  "search:rollouts=8:policy=mixed:plans=2:top=1",
+                                  "search:rollouts=8:policy=mixed:styles=3"])
+def test_a_plan_is_its_experts_choice_and_is_played_out_by_that_expert(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """plans=2: beside the expert's candidates (with top=1, its choice and
     the joker exchanges alone), the choice of the expert committed to each
-    of the hand's two best lines, when it differs; its playouts go on with
-    that commitment at the searching seat, the others' with the
-    uncommitted expert (mixed)."""
+    of the hand's two best lines, when it differs; styles=3: the choice of
+    the expert of each other style. Its playouts go on with that expert at
+    the searching seat, the others' with the usual expert (mixed)."""
     g = game("mjcg-card")
     agent = agent_maker(name)(1, 0)
-    assert agent.plans == 2
     seats = agents_for(["expert"], 1, g.spec.players)
     state = g.new_match(1)
-    playing: list[tuple[Any, str | None]] = []
+    playing: list[tuple[Any, Plan]] = []
     real = agent._playout
 
     def watched(twin: State, players: Any) -> float:
-        playing.append((twin.history[-1][1], players[0].line))
+        me = players[0]
+        style = next(n for n, s in STYLES.items() if s == me.style)
+        playing.append((twin.history[-1][1], Plan(line=me.line, style=style)))
         return real(twin, players)
 
     monkeypatch.setattr(agent, "_playout", watched)
     planned_turns = 0
+    styled = set()
     while not state.is_terminal() and not state.results:
         seat = state.current_players()[0]
         seen, legal = state.observe(seat), state.legal_actions(seat)
@@ -384,15 +387,19 @@ def test_a_plan_is_the_committed_experts_choice_and_is_played_out_committed(
         chosen = agent.act(seen, legal)
         if agent.planned:
             planned_turns += 1
-            lines = agent.ranker.best_lines(seen, 2)
-            assert set(agent.planned.values()) <= set(lines)
-            for action, line in agent.planned.items():
+            lines = agent.ranker.best_lines(seen, agent.plans) if agent.plans else []
+            for action, plan in agent.planned.items():
                 assert action not in agent.weighed[:1]  # never the expert's own choice
-                assert ExpertAgent(1, 0, line=line).act(seen, legal) == action
-            for action, line in playing:  # each playout's own seat, as its candidate says
-                assert line == agent.planned.get(action)
+                assert plan.line in lines if plan.line is not None else plan.style != "usual"
+                styled.add(plan.style)
+                expert = ExpertAgent(1, 0, line=plan.line, style=STYLES[plan.style])
+                assert expert.act(seen, legal) == action
+            for action, plan in playing:  # each playout's own seat, as its candidate says
+                assert plan == agent.planned.get(action, Plan())
         state.apply(0, chosen)
     assert planned_turns >= 3
+    if agent.styles:
+        assert len(styled) >= 2  # more than one style found choices of its own
 
 
 @pytest.mark.parametrize("name,message", [

@@ -24,7 +24,7 @@ Nothing here knows a variant: only the rules, the card and the deck.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -51,6 +51,23 @@ DEFENCE = 1.0  # far from winning: worth given up to keep a needed tile from an 
 WORTHLESS = 0.03  # a tile whose loss costs less than this share of the worth
 EPSILON = 1e-9
 WANTED = 0  # a discard is weighed for a claim when a variation this near needs it
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the expert weighs a hand: the constants above, as one expert plays
+    them (a search weighs the choices of experts of other styles)."""
+
+    options: float = OPTIONS
+    claim_gain: float = CLAIM_GAIN
+    far: float = FAR
+    defence: float = DEFENCE
+
+
+# the styles a search may weigh beside the usual one, in the order it takes them:
+# the best line alone; more lines kept open; defence from further out, and dearer
+STYLES = {"usual": Style(), "focused": Style(options=0.0), "open": Style(options=0.6),
+          "wary": Style(far=0.25, defence=3.0)}
 
 
 class Reading:
@@ -106,9 +123,10 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, seed: int, seat: int, line: str | None = None):
+    def __init__(self, seed: int, seat: int, line: str | None = None, style: Style = Style()):
         self.rng = derived_rng(seed, "agent", seat)
         self.line = line  # committed to this line of the card from the deal: it aims for no other
+        self.style = style
         self.unseen = Unseen()  # the tiles not seen, kept from one decision to the next
         # several racks: the plan, discarding by the odds
         self.racks = RackPlayer(seed, seat, self.unseen)
@@ -298,7 +316,7 @@ class ExpertAgent:
             if self.shapes.order:
                 shaped = self._shaped(seen, reading, [reading.hand.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)
-            known = reading.weighed[tuple(tiles)] = worth(values, OPTIONS)
+            known = reading.weighed[tuple(tiles)] = worth(values, self.style.options)
         return known
 
     def _now(self, seen: Observation, reading: Reading) -> float:
@@ -309,7 +327,7 @@ class ExpertAgent:
             if self.shapes.order:
                 values = np.concatenate([values, self._shaped(seen, reading, [reading.hand])],
                                         axis=1)
-            reading.now = float(worth(values, OPTIONS)[0])
+            reading.now = float(worth(values, self.style.options)[0])
         return reading.now
 
     # -- discards and passes ---------------------------------------------------------
@@ -336,8 +354,9 @@ class ExpertAgent:
             if not dead and not free:  # the losses are weighed: the hand's chance with them
                 self._worths(seen, reading, tiles, as_is=True)
             best = 0.0 if dead else reading.best_chance()
-            if best < FAR:
-                weight = DEFENCE * (1 - best / FAR) * self.table.scale
+            far = self.style.far
+            if best < far:
+                weight = self.style.defence * (1 - best / far) * self.table.scale
         if free and not weight:  # each worth the hand as it is: the safest goes
             chosen = self._safest([a for a in moves if a.tile in free], danger, counts)
             self._last = (reading.hand.minus(chosen.tile), reading.prospects)
@@ -387,7 +406,8 @@ class ExpertAgent:
             return next((a for a in legal if a.verb == "discard" and a.tile == drawn), None)
         counts = seen.me.counts
         joker = seen.rules.joker
-        if (p.premium and joker is not None and counts[joker]) or float(p.chance.max()) < FAR:
+        if (p.premium and joker is not None and counts[joker]) or \
+                float(p.chance.max()) < self.style.far:
             return None  # a joker may be let go, or far: defence weighs against worth
         # a joker is worth keeping (a jokerless win that may pay more is weighed in full)
         spare = _spare(p, counts, sorted({a.tile for a in legal if a.verb == "discard"
@@ -492,7 +512,7 @@ class ExpertAgent:
         if self.shapes.order:
             best = max([best, *self.shapes.chances(seen.rules, reading.hand,
                                                    self.unseen.of(seen), reading.draws).values()])
-        yes = isinstance(phase, Vote) and best < FAR
+        yes = isinstance(phase, Vote) and best < self.style.far
         return next(a for a in legal if a.verb == "vote" and a.number == int(yes))
 
     def _count(self, seen: Observation, legal: list[Action]) -> Action:
@@ -543,7 +563,9 @@ class ExpertAgent:
         now = p.by_line(after[True][at[tile]][None])
         if self.shapes.order:
             now = np.concatenate([now, self._shaped(seen, taken, [hand])], axis=1)
-        best, chosen = float(worth(now, OPTIONS)[0]) * CLAIM_GAIN + EPSILON, passing
+        style = self.style
+        best = float(worth(now, style.options)[0]) * style.claim_gain + EPSILON
+        chosen = passing
         for action, exposed, tiles in exposing:
             if rules.strict and not rules.scores(exposed):
                 continue  # an exposure no line can use is a mistake
@@ -553,7 +575,7 @@ class ExpertAgent:
             if self.shapes.order:
                 shaped = self._shaped(seen, taken, [exposed.minus(t) for t in tiles])
                 values = np.concatenate([values, shaped], axis=1)
-            value = float(worth(values, OPTIONS).max(initial=0.0))
+            value = float(worth(values, self.style.options).max(initial=0.0))
             if value > best:
                 best, chosen = value, action
         return chosen

@@ -56,7 +56,7 @@ Reader = Callable[[str, str], Any]
 # the options each shipped agent takes: key -> its reader (the keyword is the key)
 OPTIONS: dict[str, dict[str, Reader]] = {
     "search": {"rollouts": _count, "ms": _count, "line": _line, "policy": _policy,
-               "top": _count, "worlds": _worlds, "plans": _count},
+               "top": _count, "worlds": _worlds, "plans": _count, "styles": _count},
     "expert": {"line": _line},
 }
 

@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from jongg.runtime.agents.bots import Agent, GreedyAgent
-from jongg.runtime.agents.expert import ExpertAgent
+from jongg.runtime.agents.expert import STYLES, ExpertAgent
 from jongg.runtime.agents.worlds import IN_PLAY, Memory, Worlds
 from jongg.runtime.errors import JonggError
 from jongg.runtime.game.actions import Action
@@ -64,6 +65,18 @@ class SearchError(JonggError, ValueError):
     """A search agent asked for what it cannot do."""
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How a candidate is played on at the searching seat: by the expert
+    committed to a line, or of another style (expert.STYLES)."""
+
+    line: str | None = None
+    style: str = "usual"
+
+    def __str__(self) -> str:
+        return self.line if self.line is not None else self.style
+
+
 class SearchAgent:
     """Chooses by playing candidate actions out in sampled worlds (see the
     module's doc)."""
@@ -72,7 +85,7 @@ class SearchAgent:
 
     def __init__(self, seed: int, seat: int, rollouts: int | None = None,
                  ms: int | None = None, line: str | None = None, policy: str = "greedy",
-                 top: int = TOP, worlds: str = "kept", plans: int = 0):
+                 top: int = TOP, worlds: str = "kept", plans: int = 0, styles: int = 0):
         self.seat = seat
         self.rollouts = rollouts if rollouts is not None else (None if ms else ROLLOUTS)
         self.ms = ms
@@ -83,7 +96,9 @@ class SearchAgent:
         # plans: the expert committed to each of this many of the hand's best
         # lines offers its own choice, played out with that commitment
         self.plans = plans
-        self._planners: dict[str, ExpertAgent] = {}
+        # styles: the choice of the expert of each of this many other styles, so played out
+        self.styles = min(styles, len(STYLES) - 1)
+        self._planners: dict[Plan, ExpertAgent] = {}
         self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
         self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
         self._seed = seed
@@ -94,7 +109,7 @@ class SearchAgent:
         self.searched = 0  # decisions searched (more than one candidate) so far
         self.departed = 0  # of those, the ones where it chose other than the expert
         self.weighed: list[Action] = []  # the candidates of the last decision in play
-        self.planned: dict[Action, str] = {}  # of those, the ones a plan chose: its line
+        self.planned: dict[Action, Plan] = {}  # of those, the ones a plan chose: its plan
 
     # -- deciding ------------------------------------------------------------------
 
@@ -168,25 +183,29 @@ class SearchAgent:
     def _plan_candidates(self, seen: Observation, legal: list[Action],
                          found: list[Action]) -> list[Action]:
         """Plans: for each of the hand's best lines (`plans` of them), the
-        expert's choice when committed to that line alone (read afresh: a
-        committed expert that played the playouts keeps their last hand),
-        when it is not among the candidates already; it is played out so
-        committed."""
-        if not self.plans or self.line is not None or seen.rules.spec.racks > 1:
+        expert's choice when committed to that line alone; for each of
+        `styles` other styles, the choice of the expert of that style. Each
+        is read afresh (an expert that played the playouts keeps their last
+        hand), taken when it is not among the candidates already, and
+        played out by the expert that chose it."""
+        if self.line is not None or seen.rules.spec.racks > 1:
             return []
+        plans = [Plan(line=line) for line in self.ranker.best_lines(seen, self.plans)] \
+            if self.plans else []
+        plans += [Plan(style=name) for name in list(STYLES)[1:1 + self.styles]]
         out: list[Action] = []
-        for line in self.ranker.best_lines(seen, self.plans):
-            chosen = ExpertAgent(self._seed, self.seat, line=line).act(seen, legal)
+        for plan in plans:
+            chosen = _expert(self._seed, self.seat, plan).act(seen, legal)
             if chosen not in found and chosen not in out:
                 out.append(chosen)
-                self.planned[chosen] = line
+                self.planned[chosen] = plan
         return out
 
-    def _planner(self, line: str) -> ExpertAgent:
-        """The playouts' player of a plan: the expert committed to its line."""
-        planner = self._planners.get(line)
+    def _planner(self, plan: Plan) -> ExpertAgent:
+        """The playouts' player of a plan: the expert that chose it."""
+        planner = self._planners.get(plan)
         if planner is None:
-            planner = self._planners[line] = ExpertAgent(self._seed, self.seat, line=line)
+            planner = self._planners[plan] = _expert(self._seed, self.seat, plan)
         return planner
 
     def _safer(self, seen: Observation, first: Action, ranked: list[Action]) -> Action | None:
@@ -207,7 +226,7 @@ class SearchAgent:
             else None
 
     def weigh(self, seen: Observation, candidates: list[Action],
-              memory: Memory | None = None, planned: dict[Action, str] | None = None
+              memory: Memory | None = None, planned: dict[Action, Plan] | None = None
               ) -> list[list[float]]:
         """Per world, each candidate's points over this agent's budget, as
         a decision weighs them (memory: whether the turn began with a claim,
@@ -240,7 +259,7 @@ class SearchAgent:
 
     def _weigh(self, seen: Observation, candidates: list[Action], memory: Memory,
                rollouts: int | None = None, ms: float | None = None,
-               planned: dict[Action, str] | None = None) -> list[list[float]]:
+               planned: dict[Action, Plan] | None = None) -> list[list[float]]:
         """Per world, each candidate's points, over the agent's budget or
         the one given. Every candidate is played in the same world and with
         the same chance: the playout policy's ties go the same way after
@@ -341,6 +360,10 @@ class SearchAgent:
                 if chosen.verb == "claim" else None
         elif chosen.verb == "discard":
             self._claim = None
+
+
+def _expert(seed: int, seat: int, plan: Plan) -> ExpertAgent:
+    return ExpertAgent(seed, seat, line=plan.line, style=STYLES[plan.style])
 
 
 def _leader(scored: list[list[float]]) -> int:
