@@ -83,8 +83,9 @@ class Watched:
                 room[p] = headroom(looker.weigh(seen, candidates, memory,
                                                 planned=self.agent.planned))
             self.room.append(room)
-            print(f"  round {seen.round} {seen.step}: {len(candidates)} candidates, best "
-                  "over the expert's: " + ", ".join(f"{p} {g:+.3f}" for p, g in room.items()),
+            plans = "".join(f", {plan}" for plan in self.agent.planned.values())
+            print(f"  round {seen.round} {seen.step}: {len(candidates)} candidates{plans}, "
+                  "best over the expert's: " + ", ".join(f"{p} {g:+.3f}" for p, g in room.items()),
                   flush=True)
         elif self.agent.departed > before:
             first = self.agent.weighed[0]

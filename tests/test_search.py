@@ -409,6 +409,7 @@ def test_a_plan_is_its_experts_choice_and_is_played_out_by_that_expert(
     ("search:rollouts", "has no value"),
     ("search:ms=5:ms=6", "given twice"),
     ("search:policy=random", "greedy, expert or mixed"),
+    ("search:styles=4", "there are 3 other styles .focused, open, wary.; give at most 3"),
     ("greedy:line=bams", "takes no options"),
     ("expert:rollouts=5", "unknown option 'rollouts'; expert takes line"),
 ])

@@ -51,12 +51,23 @@ def _worlds(key: str, text: str) -> str:
     return text
 
 
+def _styles(key: str, text: str) -> int:
+    from jongg.runtime.agents.expert import STYLES  # the expert's: read when asked
+
+    count = _count(key, text)
+    others = list(STYLES)[1:]
+    if count > len(others):
+        raise BadOption(f"{key}={text!r}: there are {len(others)} other styles ("
+                        + ", ".join(others) + f"); give at most {len(others)}")
+    return count
+
+
 Reader = Callable[[str, str], Any]
 
 # the options each shipped agent takes: key -> its reader (the keyword is the key)
 OPTIONS: dict[str, dict[str, Reader]] = {
     "search": {"rollouts": _count, "ms": _count, "line": _line, "policy": _policy,
-               "top": _count, "worlds": _worlds, "plans": _count, "styles": _count},
+               "top": _count, "worlds": _worlds, "plans": _count, "styles": _styles},
     "expert": {"line": _line},
 }
 

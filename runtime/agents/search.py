@@ -97,7 +97,9 @@ class SearchAgent:
         # lines offers its own choice, played out with that commitment
         self.plans = plans
         # styles: the choice of the expert of each of this many other styles, so played out
-        self.styles = min(styles, len(STYLES) - 1)
+        if styles > len(STYLES) - 1:
+            raise SearchError(f"styles={styles}: there are {len(STYLES) - 1} other styles")
+        self.styles = styles
         self._planners: dict[Plan, ExpertAgent] = {}
         self.rng = derived_rng(seed, "search", seat)  # the worlds and their chance
         self.ranker = ExpertAgent(seed, seat, line=line)  # candidates, and play before play
