@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import runpy
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -490,3 +492,20 @@ def test_more_budget_plays_stronger() -> None:
     """Two budgets on the same deals: the larger takes more points a round."""
     found = _head_to_head("mjcg-card", ("search:rollouts=32", "search:rollouts=8"), 40, 1000)
     assert margin(found, "search:rollouts=32", "search:rollouts=8").estimate > 0
+
+
+def test_styles_choose_otherwise_on_a_card_of_concrete_lines(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/bench_styles.py on mjcg-card: the usual style, asked beside the
+    expert at every decision, never chooses otherwise (Style() is the
+    expert's own constants), and the focused style does, which is what
+    styles=N adds to the search's candidates."""
+    script = Path(__file__).parent.parent / "bench" / "bench_styles.py"
+    monkeypatch.setattr("sys.argv", [str(script), "--matches", "1", "--rounds", "1"])
+    with pytest.raises(SystemExit) as done:
+        runpy.run_path(str(script), run_name="__main__")
+    assert done.value.code == 0
+    said = capsys.readouterr().out
+    counts = dict(part.rsplit(" ", 1) for part in said.split(": ")[-1].strip().split(", "))
+    assert counts["usual"] == "0"
+    assert int(counts["focused"]) > 0
