@@ -18,7 +18,9 @@ noise (1.64 standard errors of its gains over it, world by world, over
 four worlds or more), else the expert's choice. A true Mah Jongg is always
 taken, so a false one is never chosen (strict mode).
 With `plans`, a turn also weighs the choice of the expert committed to
-each of the hand's best lines, played out with that commitment. Before
+each of the hand's best lines, played out with that commitment; with
+`styles`, the choices of experts of other styles (expert.STYLES), each
+played out by its own expert. Before
 play (Charleston passes, blind and courtesy counts, the vote, pledges) it
 plays as the expert does.
 
