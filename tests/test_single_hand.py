@@ -286,3 +286,36 @@ def test_each_lines_best_in_c_refuses_what_it_cannot_read() -> None:
         scored(8, table.variations[:-1])  # a column without its variation
     with pytest.raises(TypeError):
         best(*args[:-1])
+
+
+def test_a_share_of_a_lines_groups_is_folded_alike_in_c_and_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A free-groups card's tables answer a jokerless hand's best over a
+    share of a line's groups (what exposures leave) by a max-plus fold:
+    in C where the accelerator is built, in lists where not. Every share of
+    every shape, over hands near the card's lines and drawn from the wall,
+    gives the same best both ways."""
+    if accelerated.max_plus is None:
+        pytest.skip("the C accelerator is not built here")
+    from jongg.runtime.matching.building import demands
+
+    m = compile_matcher(card("nymj"))
+    m.prepare(cache.tables_dir())  # built once a session, then read
+    tables = m.programme.shape_tables
+    assert tables, "nymj's card has free groups answered by shape tables"
+    hands = _plain_hands("nymj", 300, "shares")
+    asked = 0
+    for shape, table in tables.items():
+        if len(table.tables) < 2:
+            continue
+        shares = demands(shape)
+        for h in hands:
+            counts, _ = m._held(Hand(tuple(t for t in h.concealed if t != m.joker)))
+            keys = m.programme.keys_one(counts)
+            for share in shares:
+                in_c = table._best_within(keys, share)
+                with monkeypatch.context() as python:
+                    python.setattr(accelerated, "max_plus", None)
+                    assert table._best_within(keys, share) == in_c, (h, share)
+                asked += 1
+    assert asked > 1000

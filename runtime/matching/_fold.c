@@ -660,6 +660,136 @@ release:
     return out;
 }
 
+/* max_plus(rows, steps, last): the best of one jokerless hand over a share of
+ * a line's groups (tables.ShapeTables._best_within), for a long run that asks
+ * more hands than its memo keeps. rows: each component's row for the hand, a
+ * list of lists of ints (one a share). steps: native int32s, for each share
+ * of the fold so far in turn its count of pairs then the pairs (i, j), i a
+ * share of the fold so far and j of the next row, whose sum it is. last:
+ * with one row, the shares within the share asked (int32 indexes); with
+ * more, the pairs of the fold and the last row within it (int32 pairs).
+ * The answer is the most of any sum; ValueError where Python's max() of no
+ * sums would raise. */
+static int
+read_row(PyObject *row, long **out, Py_ssize_t *n)
+{
+    if (!PyList_CheckExact(row)) {
+        PyErr_SetString(PyExc_TypeError, "max_plus: a row must be a list");
+        return -1;
+    }
+    *n = PyList_GET_SIZE(row);
+    *out = PyMem_Malloc(sizeof(long) * (size_t)(*n > 0 ? *n : 1));
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(row, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        (*out)[i] = v;
+    }
+    return 0;
+}
+
+static PyObject *
+max_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyList_CheckExact(args[0]) || !PyBytes_Check(args[1])
+            || !PyBytes_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "max_plus(rows, steps, last): a list and two bytes");
+        return NULL;
+    }
+    PyObject *rows = args[0];
+    Py_ssize_t count = PyList_GET_SIZE(rows);
+    const int32_t *steps = (const int32_t *)PyBytes_AS_STRING(args[1]);
+    Py_ssize_t n_steps = PyBytes_GET_SIZE(args[1]) / 4;
+    const int32_t *last = (const int32_t *)PyBytes_AS_STRING(args[2]);
+    Py_ssize_t n_last = PyBytes_GET_SIZE(args[2]) / 4;
+    if (count == 0) {
+        PyErr_SetString(PyExc_ValueError, "max_plus: no rows");
+        return NULL;
+    }
+    long *acc = NULL, *part = NULL, *next = NULL;
+    Py_ssize_t n_acc, n_part, at;
+    PyObject *out = NULL;
+    long best = 0;
+    int found = 0;
+    if (read_row(PyList_GET_ITEM(rows, 0), &acc, &n_acc) < 0)
+        goto done;
+    for (Py_ssize_t r = 1; r < count - 1; r++) {
+        if (read_row(PyList_GET_ITEM(rows, r), &part, &n_part) < 0)
+            goto done;
+        next = PyMem_Malloc(sizeof(long) * (size_t)(n_steps > 0 ? n_steps : 1));
+        if (next == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_ssize_t n_next = 0;
+        at = 0;
+        while (at < n_steps) {
+            Py_ssize_t pairs = steps[at++];
+            if (pairs <= 0 || at + 2 * pairs > n_steps) {
+                PyErr_SetString(PyExc_ValueError, "max_plus: a share of no pairs");
+                goto done;
+            }
+            long most = 0;
+            for (Py_ssize_t p = 0; p < pairs; p++, at += 2) {
+                int32_t i = steps[at], j = steps[at + 1];
+                if (i < 0 || i >= n_acc || j < 0 || j >= n_part) {
+                    PyErr_SetString(PyExc_IndexError, "max_plus: a pair past its row");
+                    goto done;
+                }
+                long sum = acc[i] + part[j];
+                if (p == 0 || sum > most)
+                    most = sum;
+            }
+            next[n_next++] = most;
+        }
+        PyMem_Free(acc);
+        PyMem_Free(part);
+        part = NULL;
+        acc = next;
+        next = NULL;
+        n_acc = n_next;
+    }
+    if (count == 1) {
+        for (Py_ssize_t p = 0; p < n_last; p++) {
+            int32_t i = last[p];
+            if (i < 0 || i >= n_acc) {
+                PyErr_SetString(PyExc_IndexError, "max_plus: a share past its row");
+                goto done;
+            }
+            if (!found || acc[i] > best)
+                best = acc[i];
+            found = 1;
+        }
+    } else {
+        if (read_row(PyList_GET_ITEM(rows, count - 1), &part, &n_part) < 0)
+            goto done;
+        for (Py_ssize_t p = 0; p + 1 < n_last; p += 2) {
+            int32_t i = last[p], j = last[p + 1];
+            if (i < 0 || i >= n_acc || j < 0 || j >= n_part) {
+                PyErr_SetString(PyExc_IndexError, "max_plus: a pair past its row");
+                goto done;
+            }
+            long sum = acc[i] + part[j];
+            if (!found || sum > best)
+                best = sum;
+            found = 1;
+        }
+    }
+    if (!found)
+        PyErr_SetString(PyExc_ValueError, "max_plus: no share within the one asked");
+    else
+        out = PyLong_FromLong(best);
+done:
+    PyMem_Free(acc);
+    PyMem_Free(part);
+    PyMem_Free(next);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"fold", (PyCFunction)(void (*)(void))fold, METH_FASTCALL,
      "fold(tiles, weights, parts, count): each component's key of the hand, or None."},
@@ -673,6 +803,8 @@ static PyMethodDef methods[] = {
     {"line_best", (PyCFunction)(void (*)(void))line_best, METH_FASTCALL,
      "line_best(dense, row_of, counts, jokers, base, exposed, starts, lines, variations, "
      "least): [(line, score, variation)] of each line scoring least or more."},
+    {"max_plus", (PyCFunction)(void (*)(void))max_plus, METH_FASTCALL,
+     "max_plus(rows, steps, last): the most of any sum of one row's share from each row."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,7 +13,10 @@ where a C compiler is found) or, without it, the same in Python.
   call, or None (NumPy's calls, or for a few columns plain Python);
 - extend_each(cls, heads, keys, last): [cls(heads[k] + (last,)) for k in
   keys], a query's Match objects made from the start of their tuples and the
-  hand; in C one allocation a Match, where Python makes three.
+  hand; in C one allocation a Match, where Python makes three;
+- max_plus: the max-plus fold of ShapeTables.best_within (a jokerless
+  hand's best over a share of a line's groups) in one call, or None (lists
+  in Python).
 
 JONGG_NO_ACCEL=1 in the environment leaves the built accelerator unused, as
 on a machine without a C compiler (the same answers, in Python).
@@ -48,6 +51,8 @@ discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, li
                             np.ndarray, np.ndarray, np.ndarray, int, int, int],
                            tuple[list[int], list[int], int, int] | None] | None
 # (dense, row_of, counts, jokers, base, exposed, starts, lines, variations, least)
+# (rows, steps, last): tables.ShapeTables._best_within's max-plus fold
+max_plus: Callable[[list[list[int]], bytes, bytes], int] | None
 line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, int, list[int],
                      list[int], list[int], int],
                     list[tuple[int, int, int]]] | None
@@ -58,6 +63,7 @@ try:
     compiled_fold, line_keys = _fold.fold, _fold.line_keys
     discard_nearness, line_best = _fold.discard_nearness, _fold.line_best
     extend_each = _fold.extend_each
+    max_plus = _fold.max_plus
 except ImportError:  # a machine without a C compiler
-    compiled_fold = line_keys = discard_nearness = line_best = None
+    compiled_fold = line_keys = discard_nearness = line_best = max_plus = None
     extend_each = extend_each_python

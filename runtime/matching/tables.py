@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from jongg.runtime.matching import store
+from jongg.runtime.matching import accelerated, store
 from jongg.runtime.matching.building import IMPOSSIBLE, Progress, build, demands
 from jongg.runtime.matching.structure import Demand, Shape
 
@@ -89,6 +90,7 @@ class ShapeTables:
         self._right = np.array([j for _, _, j in pairs])
         self._bounds = np.flatnonzero(np.r_[True, np.diff(self._target) != 0])
         self._within_memo: dict[Demand, tuple[list[int], list[tuple[int, int]]]] = {}
+        self._within_bytes: dict[Demand, bytes] = {}
         # best_within() by keys and share
         self._within_best: dict[tuple[tuple[int, ...], Demand], int] = {}
 
@@ -163,6 +165,8 @@ class ShapeTables:
     def _best_within(self, keys: Sequence[int], demand: Demand) -> int:
         rows = [table[index[key]] for table, index, key in
                 zip(self._row_lists, self._index_lists, keys, strict=True)]
+        if accelerated.max_plus is not None:
+            return accelerated.max_plus(rows, self._steps_packed, self._within_packed(demand))
         acc = rows[0]
         for part in rows[1:-1]:
             acc = [max([acc[i] + part[j] for i, j in pairs]) for pairs in self._by_target]
@@ -192,6 +196,25 @@ class ShapeTables:
                      if all(a + b <= m for a, b, m in zip(shares[i], shares[j], demand,
                                                           strict=True))]
             known = self._within_memo[demand] = (inside, pairs)
+        return known
+
+    @cached_property
+    def _steps_packed(self) -> bytes:
+        """_by_target for the accelerator: each share's count of pairs, then its pairs."""
+        flat: list[int] = []
+        for pairs in self._by_target:
+            flat.append(len(pairs))
+            flat.extend(itertools.chain.from_iterable(pairs))
+        return np.array(flat, dtype=np.int32).tobytes()
+
+    def _within_packed(self, demand: Demand) -> bytes:
+        """_within(demand) for the accelerator: with one component the shares
+        inside the demand, with more the pairs of the last fold, flat."""
+        known = self._within_bytes.get(demand)
+        if known is None:
+            inside, pairs = self._within(demand)
+            flat = inside if len(self.tables) == 1 else list(itertools.chain.from_iterable(pairs))
+            known = self._within_bytes[demand] = np.array(flat, dtype=np.int32).tobytes()
         return known
 
     @cached_property
