@@ -319,3 +319,29 @@ def test_a_share_of_a_lines_groups_is_folded_alike_in_c_and_in_python(
                     assert table._best_within(keys, share) == in_c, (h, share)
                 asked += 1
     assert asked > 1000
+
+
+@pytest.mark.skipif(accelerated.max_plus is None, reason="the C accelerator is not built here")
+def test_the_fold_in_c_of_one_and_two_rows_is_the_most_of_their_sums() -> None:
+    """nymj's shape has four components; a shape of one or two has no fold
+    step, only the last: with one row the best of its shares asked, with two
+    the best sum of the pairs asked. Rows drawn at random, impossible
+    entries among them, answered as Python's max() answers."""
+    assert accelerated.max_plus is not None
+    rng = random.Random("max-plus")
+
+    def packed(values: list[int]) -> bytes:
+        return np.array(values, dtype=np.int32).tobytes()
+
+    for _ in range(300):
+        a = [rng.choice([-1000, *range(12)]) for _ in range(rng.randrange(1, 9))]
+        b = [rng.choice([-1000, *range(12)]) for _ in range(rng.randrange(1, 9))]
+        inside = rng.sample(range(len(a)), rng.randrange(1, len(a) + 1))
+        assert accelerated.max_plus([a], b"", packed(inside)) == max(a[i] for i in inside)
+        pairs = [(rng.randrange(len(a)), rng.randrange(len(b))) for _ in range(rng.randrange(1, 6))]
+        flat = [x for pair in pairs for x in pair]
+        assert accelerated.max_plus([a, b], b"", packed(flat)) == max(a[i] + b[j] for i, j in pairs)
+    with pytest.raises(ValueError):
+        accelerated.max_plus([[1, 2]], b"", b"")  # no share asked: as max() of nothing
+    with pytest.raises(IndexError):
+        accelerated.max_plus([[1, 2]], b"", packed([2]))  # a share past the row

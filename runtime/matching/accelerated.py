@@ -51,11 +51,11 @@ discard_nearness: Callable[[np.ndarray, np.ndarray, dict[int, int], int, int, li
                             np.ndarray, np.ndarray, np.ndarray, int, int, int],
                            tuple[list[int], list[int], int, int] | None] | None
 # (dense, row_of, counts, jokers, base, exposed, starts, lines, variations, least)
-# (rows, steps, last): tables.ShapeTables._best_within's max-plus fold
-max_plus: Callable[[list[list[int]], bytes, bytes], int] | None
 line_best: Callable[[np.ndarray, np.ndarray, dict[int, int], int, np.ndarray, int, list[int],
                      list[int], list[int], int],
                     list[tuple[int, int, int]]] | None
+# (rows, steps, last): tables.ShapeTables._best_within's max-plus fold
+max_plus: Callable[[list[list[int]], bytes, bytes], int] | None
 try:
     if os.environ.get("JONGG_NO_ACCEL", "") not in ("", "0"):
         raise ImportError("JONGG_NO_ACCEL is set")
